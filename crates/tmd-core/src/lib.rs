@@ -1,0 +1,32 @@
+//! tmd-core: what every part of tmd needs to talk about hard-to-round cases exactly.
+//!
+//! - [`format`]: binary formats (binary16, bfloat16, binary32, binary64, pN) and their
+//!   numbers, enumerated by ordinal so that a range of inputs is a range of integers.
+//! - [`number`]: exact parsing of hex floats and decimals, and rounding to a format.
+//! - [`registry`]: the one table of functions (names, domains, shapes) and their MPFR
+//!   evaluation with exactness detection, plus function-specific exact-value rules.
+//! - [`expr`] and [`interval`]: user expressions in x over the registry, evaluated in rigorous
+//!   interval arithmetic on MPFR.
+//! - [`hardness`]: the Ziv loop that places f(x) among the breakpoints of a format and reports
+//!   `exact`, the hardness (`bits`, `k`, kind) and the four correct roundings, or `unresolved`
+//!   at its precision cap.
+//!
+//! Design choices. Everything that decides a result is rigorous: numbers are parsed exactly,
+//! MPFR's correct rounding and ternary value are the only source of enclosures, and a result
+//! is never guessed — an input the loop cannot settle is reported as such. Speed matters less
+//! here than obviousness: this crate is the oracle the fast searches are tested against. Errors
+//! are typed ([`InputError`]); the CLI maps them to exit code 2.
+
+pub mod error;
+pub mod expr;
+pub mod format;
+pub mod hardness;
+pub mod interval;
+pub mod number;
+pub mod registry;
+
+pub use error::InputError;
+pub use expr::Expr;
+pub use format::{Format, FormatNumber};
+pub use hardness::{decide, hardness, Breakpoints, Decision, Kind, Outcome, Rounded};
+pub use registry::{Func, FUNCTIONS};
