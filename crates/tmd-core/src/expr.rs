@@ -141,7 +141,11 @@ fn tokenize(text: &str) -> Result<Vec<(Token, usize)>, InputError> {
             let marker = if hex { 'p' } else { 'e' };
             while i < chars.len() {
                 let d = chars[i].to_ascii_lowercase();
-                let digit = if hex { d.is_ascii_hexdigit() } else { d.is_ascii_digit() };
+                let digit = if hex {
+                    d.is_ascii_hexdigit()
+                } else {
+                    d.is_ascii_digit()
+                };
                 if digit || d == '.' {
                     i += 1;
                 } else if d == marker {
@@ -328,7 +332,10 @@ mod tests {
     use super::*;
 
     fn at(text: &str, x: f64) -> Interval {
-        match Expr::parse(text).unwrap().eval(&Float::with_val(64, x), 100) {
+        match Expr::parse(text)
+            .unwrap()
+            .eval(&Float::with_val(64, x), 100)
+        {
             Eval::Value(v) => v,
             other => panic!("{text} at {x}: {other:?}"),
         }
@@ -348,7 +355,10 @@ mod tests {
         assert!(s.lo < r && r < s.hi);
         let p = at("sin(pi*x)", 1.0);
         assert!(p.lo <= 0 && p.hi >= 0 && !p.exact);
-        assert_eq!(Expr::parse("exp(x)").unwrap().as_function(), Some(Func::Exp));
+        assert_eq!(
+            Expr::parse("exp(x)").unwrap().as_function(),
+            Some(Func::Exp)
+        );
         assert_eq!(Expr::parse("exp(2*x)").unwrap().as_function(), None);
     }
 
@@ -363,7 +373,9 @@ mod tests {
 
     #[test]
     fn malformed_expressions_are_errors() {
-        for bad in ["", "x*", "foo(x)", "exp x", "x^0.5", "x^y", "(x", "x)", "2 $ x", "sin()"] {
+        for bad in [
+            "", "x*", "foo(x)", "exp x", "x^0.5", "x^y", "(x", "x)", "2 $ x", "sin()",
+        ] {
             assert!(Expr::parse(bad).is_err(), "{bad}");
         }
     }

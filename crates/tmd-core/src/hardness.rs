@@ -118,16 +118,23 @@ pub struct Inexact {
 #[derive(Clone, Debug, PartialEq)]
 pub enum Outcome {
     /// y is a breakpoint: a format number (`midpoint` false) or a midpoint.
-    Exact { roundings: Roundings, midpoint: bool },
+    Exact {
+        roundings: Roundings,
+        midpoint: bool,
+    },
     Inexact(Inexact),
     /// |y| >= 2^(emax+1).
-    Overflow { roundings: Roundings },
+    Overflow {
+        roundings: Roundings,
+    },
     /// x is outside the domain.
     Undefined,
     /// f has a pole at x.
     Pole,
     /// The Ziv loop reached its precision cap without deciding.
-    Unresolved { precision: u32 },
+    Unresolved {
+        precision: u32,
+    },
 }
 
 impl Outcome {
@@ -217,7 +224,10 @@ fn locate(eval: Eval, format: &Format) -> Location {
     let shift = (qexp - 1) as i32;
     let s_a = a >> shift;
     let s_b = b >> shift;
-    let n = s_b.to_integer_round(rug::float::Round::Down).expect("finite").0;
+    let n = s_b
+        .to_integer_round(rug::float::Round::Down)
+        .expect("finite")
+        .0;
     let n_float = Float::with_val(n.significant_bits().max(1), &n);
     if !exact && (s_a < n_float || (s_a == n_float && !(n == 0 && nonzero))) {
         return Location::Undecided;
@@ -253,7 +263,11 @@ impl Grid {
             )
         } else {
             // The next breakpoint up is at n+1; for n = 0 the format number above is at n+2.
-            let to = if kind == breakpoint_below_is { 2u32 } else { 1u32 };
+            let to = if kind == breakpoint_below_is {
+                2u32
+            } else {
+                1u32
+            };
             (
                 Float::with_val(prec, (to - Float::with_val(prec, &self.t_hi)) / 2u32),
                 Float::with_val(prec, (to - Float::with_val(prec, &self.t_lo)) / 2u32),
@@ -380,11 +394,21 @@ fn classify(grid: &Grid, format: &Format) -> Option<Outcome> {
     }))
 }
 
+/// Why an input has no rounding to classify.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Skip {
+    Undefined,
+    Pole,
+    Overflow,
+}
+
 /// What the search needs to know of one input.
 #[derive(Clone, Debug, PartialEq)]
 pub enum Decision {
-    /// Not within 2^-K of an allowed breakpoint (or overflow, undefined, pole).
+    /// Not within 2^-K of an allowed breakpoint.
     NotHard,
+    /// Outside the domain, at a pole, or overflowing: not a hard-to-round case.
+    Skipped(Skip),
     /// A hard-to-round case, fully classified (an `Outcome::Inexact`).
     Hard(Outcome),
     /// y is a breakpoint (`Outcome::Exact`).
@@ -436,9 +460,9 @@ pub fn decide(
     let mut prec = (format.precision() + bits + 32).min(max_precision);
     loop {
         match locate(expr.eval(&xf, prec), format) {
-            Location::Undefined | Location::Pole | Location::Overflow { .. } => {
-                return Decision::NotHard
-            }
+            Location::Undefined => return Decision::Skipped(Skip::Undefined),
+            Location::Pole => return Decision::Skipped(Skip::Pole),
+            Location::Overflow { .. } => return Decision::Skipped(Skip::Overflow),
             Location::Zero => return Decision::Exact(hardness(expr, format, x, max_precision)),
             Location::Grid(g) if g.is_breakpoint() => {
                 return Decision::Exact(hardness(expr, format, x, max_precision))
@@ -479,7 +503,12 @@ mod tests {
 
     fn hard(func: &str, x: &str, fmt: &Format) -> Outcome {
         let e = Expr::parse(&format!("{func}(x)")).unwrap();
-        hardness(&e, fmt, &parse_exact(x, fmt).unwrap(), DEFAULT_MAX_PRECISION)
+        hardness(
+            &e,
+            fmt,
+            &parse_exact(x, fmt).unwrap(),
+            DEFAULT_MAX_PRECISION,
+        )
     }
 
     fn inexact(o: Outcome) -> Inexact {
@@ -507,19 +536,41 @@ mod tests {
     #[test]
     fn exact_cases_are_reported_apart() {
         let b64 = Format::binary64();
-        for (f, x) in [("exp", "0"), ("log", "1"), ("log2", "0x1p-30"), ("cbrt", "-27"),
-            ("sin", "0"), ("sinpi", "7.5"), ("cospi", "1e6")] {
-            assert!(matches!(hard(f, x, &b64), Outcome::Exact { .. }), "{f}({x})");
+        for (f, x) in [
+            ("exp", "0"),
+            ("log", "1"),
+            ("log2", "0x1p-30"),
+            ("cbrt", "-27"),
+            ("sin", "0"),
+            ("sinpi", "7.5"),
+            ("cospi", "1e6"),
+        ] {
+            assert!(
+                matches!(hard(f, x, &b64), Outcome::Exact { .. }),
+                "{f}({x})"
+            );
         }
         assert_eq!(hard("log", "0", &b64), Outcome::Pole);
         assert_eq!(hard("log", "-1", &b64), Outcome::Undefined);
-        assert!(matches!(hard("exp", "1000", &b64), Outcome::Overflow { .. }));
+        assert!(matches!(
+            hard("exp", "1000", &b64),
+            Outcome::Overflow { .. }
+        ));
     }
 
     #[test]
     fn roundings_agree_with_the_platform_for_binary64() {
         let b64 = Format::binary64();
-        for x in ["0.5", "1.5", "-2.25", "700", "-0x1.74p+9", "-0x1.6p+9", "0x1p-1000", "0x1p-1070"] {
+        for x in [
+            "0.5",
+            "1.5",
+            "-2.25",
+            "700",
+            "-0x1.74p+9",
+            "-0x1.6p+9",
+            "0x1p-1000",
+            "0x1p-1070",
+        ] {
             let i = inexact(hard("exp", x, &b64));
             let v: f64 = parse_exact(x, &b64).unwrap().to_float().to_f64();
             // MPFR's conversion to f64 rounds once, subnormals included.

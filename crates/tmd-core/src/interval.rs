@@ -201,7 +201,9 @@ impl Interval {
         } else if self.hi <= 0 {
             Interval::from_bounds(pow(&self.hi, Round::Down), pow(&self.lo, Round::Up))
         } else {
-            let top = pow(&self.lo, Round::Up).max(&pow(&self.hi, Round::Up)).clone();
+            let top = pow(&self.lo, Round::Up)
+                .max(&pow(&self.hi, Round::Up))
+                .clone();
             Interval::from_bounds(Float::new(prec), top)
         }
     }
@@ -226,7 +228,11 @@ impl Interval {
             Shape::LipschitzOne => self.lipschitz(func, prec, 1),
             Shape::LipschitzPi => self.lipschitz(func, prec, 4),
             Shape::TanLike => {
-                let cos = if func == Func::Tan { Func::Cos } else { Func::Cospi };
+                let cos = if func == Func::Tan {
+                    Func::Cos
+                } else {
+                    Func::Cospi
+                };
                 match self.lipschitz(cos, prec, 4) {
                     Eval::Value(c) if c.lo > 0 || c.hi < 0 => self.monotone(func, prec, true),
                     _ => Eval::Undecided,
@@ -321,7 +327,14 @@ mod tests {
 
     #[test]
     fn point_enclosures_contain_the_high_precision_value() {
-        for func in [Func::Exp, Func::Sin, Func::Gamma, Func::J1, Func::Erfc, Func::Atanh] {
+        for func in [
+            Func::Exp,
+            Func::Sin,
+            Func::Gamma,
+            Func::J1,
+            Func::Erfc,
+            Func::Atanh,
+        ] {
             for i in 1..20 {
                 let x = Float::with_val(64, i) / 23u32;
                 let v = value(point(func, &x, 80));

@@ -28,5 +28,5 @@ pub mod registry;
 pub use error::InputError;
 pub use expr::Expr;
 pub use format::{Format, FormatNumber};
-pub use hardness::{decide, hardness, Breakpoints, Decision, Kind, Outcome, Rounded};
+pub use hardness::{decide, hardness, Breakpoints, Decision, Kind, Outcome, Rounded, Skip};
 pub use registry::{Func, FUNCTIONS};

@@ -40,9 +40,7 @@ pub fn parse_number(text: &str) -> Result<Rational, InputError> {
 fn parse_digits(s: &str, radix: u32, marker: char, base: u32) -> Result<Rational, String> {
     let (mantissa, exponent) = match s.split_once(marker) {
         Some((m, e)) => {
-            let e: i64 = e
-                .parse()
-                .map_err(|_| format!("malformed exponent '{e}'"))?;
+            let e: i64 = e.parse().map_err(|_| format!("malformed exponent '{e}'"))?;
             (m, e)
         }
         None => (s, 0),
@@ -82,7 +80,11 @@ pub fn round_to_format(q: &Rational, format: &Format) -> Result<(FormatNumber, b
     let den = q.denom().clone();
     // Binade: 2^(e-1) <= |q| < 2^e.
     let e0 = num.significant_bits() as i64 - den.significant_bits() as i64;
-    let e = if shifted_ge(&num, &den, e0) { e0 + 1 } else { e0 };
+    let e = if shifted_ge(&num, &den, e0) {
+        e0 + 1
+    } else {
+        e0
+    };
     let qexp = format.qexp_of_binade(e);
     // n = round_half_even(|q| / 2^qexp)
     let (scaled_num, scaled_den) = if qexp >= 0 {
@@ -155,9 +157,19 @@ mod tests {
     #[test]
     fn decimals_round_like_strtod() {
         for s in [
-            "0.1", "1e23", "2.2250738585072011e-308", "4.9e-324", "2.4703282292062328e-324",
-            "1.7976931348623157e308", "123456789012345678901234567890", "-0.3", "1", "0",
-            "5e-324", "1.5", "0.000001",
+            "0.1",
+            "1e23",
+            "2.2250738585072011e-308",
+            "4.9e-324",
+            "2.4703282292062328e-324",
+            "1.7976931348623157e308",
+            "123456789012345678901234567890",
+            "-0.3",
+            "1",
+            "0",
+            "5e-324",
+            "1.5",
+            "0.000001",
         ] {
             assert_eq!(b64(s), s.parse::<f64>().unwrap(), "{s}");
         }
@@ -165,7 +177,10 @@ mod tests {
 
     #[test]
     fn hex_floats_are_exact() {
-        assert_eq!(b64("0x1.aca7ae8da5a7bp+0"), f64::from_bits(0x3ffa_ca7a_e8da_5a7b));
+        assert_eq!(
+            b64("0x1.aca7ae8da5a7bp+0"),
+            f64::from_bits(0x3ffa_ca7a_e8da_5a7b)
+        );
         assert_eq!(b64("-0x1p-1074"), -f64::from_bits(1));
         assert_eq!(b64("0x0.0000000000001p-1022"), f64::from_bits(1));
         assert_eq!(b64("0x10"), 16.0);
@@ -184,7 +199,18 @@ mod tests {
 
     #[test]
     fn bad_numbers_are_errors() {
-        for s in ["", "abc", "0x", "1e", "1.2.3", "nan", "-inf", "0x1p", "1e999999999", "0xg"] {
+        for s in [
+            "",
+            "abc",
+            "0x",
+            "1e",
+            "1.2.3",
+            "nan",
+            "-inf",
+            "0x1p",
+            "1e999999999",
+            "0xg",
+        ] {
             assert!(parse_number(s).is_err(), "{s}");
         }
         assert!(parse_rounded("1e309", &Format::binary64()).is_err());

@@ -170,7 +170,9 @@ impl Domain {
             Domain::AtMostOne => *x <= 1,
             Domain::NonZero => !x.is_zero(),
             Domain::NotOne => *x != 1,
-            Domain::NotHalfInteger => !Float::with_val(x.prec() + 1, x * 2u32).is_integer() || x.is_integer(),
+            Domain::NotHalfInteger => {
+                !Float::with_val(x.prec() + 1, x * 2u32).is_integer() || x.is_integer()
+            }
             Domain::NotNonPositiveInteger => !(x.is_integer() && *x <= 0),
         }
     }
@@ -322,8 +324,7 @@ pub fn exact_value(func: Func, x: &Float) -> Option<Exact> {
     match func {
         Exp | Cosh | Cos | Erfc | J0 if zero => small(1),
         Expm1 | Exp2m1 | Exp10m1 | Log1p | Log2p1 | Log10p1 | Sqrt | Cbrt | Sin | Tan | Asin
-        | Atan | Asinpi | Atanpi | Sinh | Tanh | Asinh | Atanh | Erf | J1 | Li2 | Sinpi
-        | Tanpi
+        | Atan | Asinpi | Atanpi | Sinh | Tanh | Asinh | Atanh | Erf | J1 | Li2 | Sinpi | Tanpi
             if zero =>
         {
             small(0)
@@ -383,7 +384,11 @@ fn exact_log_1p(func: Func, x: &Float) -> Option<Exact> {
     if !(integer || (func == Func::Log2p1 && *x > -1 && *x <= -0.5)) {
         return None;
     }
-    let prec = if integer { x.get_exp()?.max(1) as u32 + 2 } else { 66 };
+    let prec = if integer {
+        x.get_exp()?.max(1) as u32 + 2
+    } else {
+        66
+    };
     let s = Float::with_val(prec, x + 1u32);
     let k = if func == Func::Log2p1 {
         power_of_two_exponent(&s)?

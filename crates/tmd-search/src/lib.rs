@@ -1,1 +1,58 @@
-//! placeholder
+//! tmd-search: finding the hard-to-round inputs of a function over a range of a format.
+//!
+//! A search takes a [`Target`] (a registry function or an expression), an [`InputRange`]
+//! (every format number x with A <= x < B, as a range of ordinals), a threshold K and the
+//! breakpoint kinds, and lists every input whose result lies within 2^-K ulp of a breakpoint,
+//! in increasing x, each verified and classified by [`tmd_core::hardness`].
+//!
+//! This crate holds the *reference* search: every input evaluated with MPFR through
+//! [`tmd_core::decide`], on all cores. It is deliberately simple — a parallel loop over chunks of
+//! ordinals and a writer that puts chunk results back in order — because it is the oracle the
+//! filtered searches (Lefèvre's and the regular algorithm) are tested against. Results reach the
+//! caller's sink in x order as soon as every earlier chunk is done, so an interrupted run keeps
+//! every case found before the first unfinished chunk.
+
+pub mod range;
+pub mod reference;
+
+pub use range::InputRange;
+pub use reference::{reference_search, Case, SearchParams, Summary};
+
+use tmd_core::{Expr, Func, InputError};
+
+/// What is searched: a registry function or an expression in x.
+#[derive(Clone, Debug)]
+pub struct Target {
+    /// The name as printed in results: the registry name, or the expression text.
+    pub name: String,
+    pub expr: Expr,
+}
+
+impl Target {
+    /// A registry name (or alias), or else an expression.
+    pub fn parse(text: &str) -> Result<Target, InputError> {
+        let text = text.trim();
+        if let Some(func) = Func::lookup(text) {
+            return Ok(Target {
+                name: func.name().to_string(),
+                expr: Expr::Call(func, Box::new(Expr::X)),
+            });
+        }
+        let is_identifier =
+            !text.is_empty() && text.chars().all(|c| c.is_ascii_alphanumeric() || c == '_');
+        if is_identifier && text != "x" {
+            return Err(InputError::Function(format!(
+                "unknown function '{text}' (see `tmd functions`)"
+            )));
+        }
+        Ok(Target {
+            name: text.to_string(),
+            expr: Expr::parse(text)?,
+        })
+    }
+
+    /// The registry function, when the target is one.
+    pub fn function(&self) -> Option<Func> {
+        self.expr.as_function()
+    }
+}

@@ -1,1 +1,26 @@
-fn main() {}
+//! The `tmd` command line. `main` only maps [`run`]'s result to an exit code (design.md §7):
+//! 0 success, 1 the run failed (I/O, internal), 2 bad input with one line on stderr saying
+//! what and why. Flags live in `cli.rs`, each command in its own module.
+
+mod cli;
+mod commands;
+mod output;
+
+use std::process::ExitCode;
+use tmd_core::InputError;
+
+fn main() -> ExitCode {
+    match cli::run() {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(err) => {
+            if let Some(io) = err.downcast_ref::<std::io::Error>() {
+                if io.kind() == std::io::ErrorKind::BrokenPipe {
+                    return ExitCode::SUCCESS; // the reader (e.g. `head`) has all it wanted
+                }
+            }
+            let bad_input = err.downcast_ref::<InputError>().is_some();
+            eprintln!("tmd: {err:#}");
+            ExitCode::from(if bad_input { 2 } else { 1 })
+        }
+    }
+}

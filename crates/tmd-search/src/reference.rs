@@ -1,0 +1,199 @@
+//! The reference search: every input of the range evaluated with MPFR, on all cores.
+//!
+//! Chunks of consecutive ordinals are processed in parallel (rayon); each chunk's cases go
+//! through a channel to the calling thread, which hands them to the sink in x order as soon as
+//! all earlier chunks are in. Nothing is decided here that [`tmd_core::decide`] does not decide.
+
+use crate::range::InputRange;
+use crate::Target;
+use rayon::prelude::*;
+use std::collections::BTreeMap;
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::mpsc;
+use std::time::{Duration, Instant};
+use tmd_core::{decide, Breakpoints, Decision, FormatNumber, Outcome, Skip};
+
+/// Inputs per chunk: large enough to amortise scheduling, small enough for a live progress bar.
+const CHUNK: u128 = 1024;
+
+/// Parameters of a search.
+#[derive(Clone, Debug)]
+pub struct SearchParams {
+    /// K: list inputs within 2^-K ulp of a breakpoint.
+    pub bits: u32,
+    pub breakpoints: Breakpoints,
+    /// Also report exact cases (y is a breakpoint).
+    pub include_exact: bool,
+    /// Cap of the Ziv loop, in bits.
+    pub max_precision: u32,
+}
+
+/// One listed input.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Case {
+    pub x: FormatNumber,
+    /// `Inexact` for hard-to-round cases, `Exact`, or `Unresolved`.
+    pub outcome: Outcome,
+}
+
+/// Counts of a finished (or interrupted) search.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Summary {
+    pub inputs: u64,
+    pub hard: u64,
+    pub exact: u64,
+    pub unresolved: u64,
+    pub undefined: u64,
+    pub poles: u64,
+    pub overflow: u64,
+    pub elapsed: Duration,
+}
+
+impl Summary {
+    fn absorb(&mut self, other: &Summary) {
+        self.inputs += other.inputs;
+        self.hard += other.hard;
+        self.exact += other.exact;
+        self.unresolved += other.unresolved;
+        self.undefined += other.undefined;
+        self.poles += other.poles;
+        self.overflow += other.overflow;
+    }
+}
+
+/// Searches `range` for the hard-to-round cases of `target`. `sink` receives every listed case
+/// in increasing x (exact cases only with `include_exact`; unresolved inputs always, so that
+/// nothing is dropped silently). `progress` counts inputs done, for a progress bar.
+pub fn reference_search(
+    target: &Target,
+    range: &InputRange,
+    params: &SearchParams,
+    progress: &AtomicU64,
+    sink: &mut dyn FnMut(&Case),
+) -> Summary {
+    let started = Instant::now();
+    let chunks = range.len().div_ceil(CHUNK);
+    let (tx, rx) = mpsc::channel::<(u128, Vec<Case>, Summary)>();
+    let mut total = Summary::default();
+    std::thread::scope(|scope| {
+        scope.spawn(move || {
+            (0..chunks as u64)
+                .into_par_iter()
+                .for_each_with(tx, |tx, c| {
+                    let (cases, summary) = search_chunk(target, range, params, c as u128);
+                    progress.fetch_add(summary.inputs, Ordering::Relaxed);
+                    // The receiver lives until every chunk is in; a send can only fail if the
+                    // caller's thread panicked, and then there is nothing left to report to.
+                    let _ = tx.send((c as u128, cases, summary));
+                });
+        });
+        // Reorder: emit chunk c only after chunks 0..c.
+        let mut pending = BTreeMap::new();
+        let mut next = 0u128;
+        for (c, cases, summary) in rx {
+            total.absorb(&summary);
+            pending.insert(c, cases);
+            while let Some(cases) = pending.remove(&next) {
+                cases.iter().for_each(&mut *sink);
+                next += 1;
+            }
+        }
+    });
+    total.elapsed = started.elapsed();
+    total
+}
+
+fn search_chunk(
+    target: &Target,
+    range: &InputRange,
+    params: &SearchParams,
+    chunk: u128,
+) -> (Vec<Case>, Summary) {
+    let first = chunk * CHUNK;
+    let last = (first + CHUNK).min(range.len());
+    let mut cases = Vec::new();
+    let mut summary = Summary {
+        inputs: (last - first) as u64,
+        ..Summary::default()
+    };
+    for i in first..last {
+        let x = range.input(i);
+        let decision = decide(
+            &target.expr,
+            &range.format,
+            &x,
+            params.bits,
+            params.breakpoints,
+            params.max_precision,
+        );
+        let listed = match decision {
+            Decision::NotHard => None,
+            Decision::Skipped(skip) => {
+                match skip {
+                    Skip::Undefined => summary.undefined += 1,
+                    Skip::Pole => summary.poles += 1,
+                    Skip::Overflow => summary.overflow += 1,
+                }
+                None
+            }
+            Decision::Hard(outcome) => {
+                summary.hard += 1;
+                Some(outcome)
+            }
+            Decision::Exact(outcome) => {
+                summary.exact += 1;
+                params.include_exact.then_some(outcome)
+            }
+            Decision::Unresolved(outcome) => {
+                summary.unresolved += 1;
+                Some(outcome)
+            }
+        };
+        if let Some(outcome) = listed {
+            cases.push(Case { x, outcome });
+        }
+    }
+    (cases, summary)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use tmd_core::number::parse_exact;
+    use tmd_core::Format;
+
+    #[test]
+    fn exp_binary16_cases_come_out_sorted_and_verified() {
+        let fmt = Format::binary16();
+        let target = Target::parse("exp").unwrap();
+        let range = InputRange::new(
+            &fmt,
+            &parse_exact("-4", &fmt).unwrap(),
+            &parse_exact("4", &fmt).unwrap(),
+        )
+        .unwrap();
+        let params = SearchParams {
+            bits: 11,
+            breakpoints: Breakpoints::All,
+            include_exact: true,
+            max_precision: 4096,
+        };
+        let mut cases = Vec::new();
+        let progress = AtomicU64::new(0);
+        let summary = reference_search(&target, &range, &params, &progress, &mut |c| {
+            cases.push(c.clone())
+        });
+        assert_eq!(summary.inputs as u128, range.len());
+        assert_eq!(progress.load(Ordering::Relaxed) as u128, range.len());
+        assert!(summary.hard > 0);
+        assert_eq!(summary.exact, 1, "exp(0) = 1 only");
+        assert_eq!(cases.len() as u64, summary.hard + summary.exact);
+        let ords: Vec<i128> = cases.iter().map(|c| fmt.ordinal(&c.x)).collect();
+        assert!(ords.windows(2).all(|w| w[0] < w[1]), "sorted by x");
+        for c in &cases {
+            if let Outcome::Inexact(i) = &c.outcome {
+                assert!(i.bits > 11.0);
+            }
+        }
+    }
+}

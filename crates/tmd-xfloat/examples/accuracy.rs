@@ -1,0 +1,235 @@
+//! Accuracy report in the form of Thall 2007, Table II: maximum and RMS error in ulps of each
+//! type's nominal precision (48, 96, 106, 212 bits) against MPFR, for every operation and
+//! function, over N seeded random inputs per row (the ranges of Table II and wide ranges).
+//!
+//! `cargo run --release -p tmd-xfloat --example accuracy -- [N]` (default N = 100000).
+#[path = "../tests/common/mod.rs"]
+mod common;
+
+use common::*;
+use rug::Float;
+use std::f64::consts::{FRAC_PI_2, LN_2};
+use tmd_xfloat::{math, BaseFloat, Dd, Df64, MultiFloat, Qd, Qf128};
+
+#[derive(Clone, Copy)]
+enum Range {
+    Uniform(f64, f64),
+    LogUniform(i32, i32, bool),
+}
+
+impl Range {
+    fn draw<T: MultiFloat>(self, r: &mut rand_chacha::ChaCha8Rng) -> T {
+        match self {
+            Range::Uniform(lo, hi) => uniform(r, lo, hi),
+            Range::LogUniform(lo, hi, signed) => log_uniform(r, lo, hi, signed),
+        }
+    }
+    fn describe(self) -> String {
+        match self {
+            Range::Uniform(lo, hi) => format!("[{lo:.4}, {hi:.4}]"),
+            Range::LogUniform(lo, hi, s) => {
+                format!("{}2^[{lo}, {hi})", if s { "±" } else { "" })
+            }
+        }
+    }
+}
+
+type Unary<T> = (&'static str, Range, fn(T) -> T, fn(&Float, u32) -> Float);
+type Binary<T> = (
+    &'static str,
+    Range,
+    fn(T, T) -> T,
+    fn(&Float, &Float, u32) -> Float,
+);
+
+fn report<T: MultiFloat>(ty: &str, n: usize, seed: u64) {
+    let emax = T::Base::MAX_EXP;
+    let over = (emax as f64 - 1.0) * LN_2;
+    let tiny = if T::Base::MANTISSA_DIGITS == 24 {
+        -30
+    } else {
+        -60
+    };
+    let unit = Range::Uniform(-1.0, 1.0);
+    let wide = Range::LogUniform(-emax / 3, emax / 3, true);
+    let binary: Vec<Binary<T>> = vec![
+        (
+            "add",
+            unit,
+            |x, y| x + y,
+            |x, y, p| Float::with_val(p, x + y),
+        ),
+        (
+            "sub",
+            unit,
+            |x, y| x - y,
+            |x, y, p| Float::with_val(p, x - y),
+        ),
+        (
+            "mul",
+            unit,
+            |x, y| x * y,
+            |x, y, p| Float::with_val(p, x * y),
+        ),
+        (
+            "div",
+            unit,
+            |x, y| x / y,
+            |x, y, p| Float::with_val(p, x / y),
+        ),
+        (
+            "add",
+            wide,
+            |x, y| x + y,
+            |x, y, p| Float::with_val(p, x + y),
+        ),
+        (
+            "mul",
+            wide,
+            |x, y| x * y,
+            |x, y, p| Float::with_val(p, x * y),
+        ),
+        (
+            "div",
+            wide,
+            |x, y| x / y,
+            |x, y, p| Float::with_val(p, x / y),
+        ),
+    ];
+    let half_pi = Range::Uniform(-FRAC_PI_2, FRAC_PI_2);
+    let trig_wide = Range::LogUniform(-20, emax - 1, true);
+    let unary: Vec<Unary<T>> = vec![
+        (
+            "recip",
+            unit,
+            |x| x.recip(),
+            |x, p| Float::with_val(p, x.recip_ref()),
+        ),
+        (
+            "sqrt",
+            Range::Uniform(0.0, 1.0),
+            |x| x.sqrt(),
+            |x, p| Float::with_val(p, x.sqrt_ref()),
+        ),
+        (
+            "sqrt",
+            Range::LogUniform(-emax + 60, emax - 1, false),
+            |x| x.sqrt(),
+            |x, p| Float::with_val(p, x.sqrt_ref()),
+        ),
+        ("exp", unit, math::exp, |x, p| {
+            Float::with_val(p, x.exp_ref())
+        }),
+        ("exp", Range::Uniform(-over, over), math::exp, |x, p| {
+            Float::with_val(p, x.exp_ref())
+        }),
+        ("expm1", unit, math::expm1, |x, p| {
+            Float::with_val(p, x.exp_m1_ref())
+        }),
+        (
+            "expm1",
+            Range::LogUniform(tiny, -1, true),
+            math::expm1,
+            |x, p| Float::with_val(p, x.exp_m1_ref()),
+        ),
+        ("log", Range::Uniform(1.0, 2.0), math::log, |x, p| {
+            Float::with_val(p, x.ln_ref())
+        }),
+        (
+            "log",
+            Range::LogUniform(-emax + 30, emax - 1, false),
+            math::log,
+            |x, p| Float::with_val(p, x.ln_ref()),
+        ),
+        ("log1p", Range::Uniform(1.0, 2.0), math::log1p, |x, p| {
+            Float::with_val(p, x.ln_1p_ref())
+        }),
+        (
+            "log1p",
+            Range::LogUniform(tiny, -1, true),
+            math::log1p,
+            |x, p| Float::with_val(p, x.ln_1p_ref()),
+        ),
+        ("sin", half_pi, math::sin, |x, p| {
+            Float::with_val(p, x.sin_ref())
+        }),
+        ("sin", trig_wide, math::sin, |x, p| {
+            Float::with_val(p, x.sin_ref())
+        }),
+        ("cos", half_pi, math::cos, |x, p| {
+            Float::with_val(p, x.cos_ref())
+        }),
+        ("cos", trig_wide, math::cos, |x, p| {
+            Float::with_val(p, x.cos_ref())
+        }),
+        ("tan", half_pi, math::tan, |x, p| {
+            Float::with_val(p, x.tan_ref())
+        }),
+        ("tan", trig_wide, math::tan, |x, p| {
+            Float::with_val(p, x.tan_ref())
+        }),
+        ("atan", unit, math::atan, |x, p| {
+            Float::with_val(p, x.atan_ref())
+        }),
+        (
+            "atan",
+            Range::LogUniform(tiny, -tiny, true),
+            math::atan,
+            |x, p| Float::with_val(p, x.atan_ref()),
+        ),
+        ("sinh", unit, math::sinh, |x, p| {
+            Float::with_val(p, x.sinh_ref())
+        }),
+        ("sinh", Range::Uniform(-over, over), math::sinh, |x, p| {
+            Float::with_val(p, x.sinh_ref())
+        }),
+        ("cosh", unit, math::cosh, |x, p| {
+            Float::with_val(p, x.cosh_ref())
+        }),
+        ("cosh", Range::Uniform(-over, over), math::cosh, |x, p| {
+            Float::with_val(p, x.cosh_ref())
+        }),
+        ("tanh", unit, math::tanh, |x, p| {
+            Float::with_val(p, x.tanh_ref())
+        }),
+        (
+            "tanh",
+            Range::LogUniform(-30, 8, true),
+            math::tanh,
+            |x, p| Float::with_val(p, x.tanh_ref()),
+        ),
+    ];
+    let mut r = rng(seed);
+    for (name, range, f, reference) in binary {
+        let s = binary_stats(n, || (range.draw(&mut r), range.draw(&mut r)), f, reference);
+        println!(
+            "| {ty} | {name} | {} | {:.3} | {:.3} |",
+            range.describe(),
+            s.max,
+            s.rms
+        );
+    }
+    for (name, range, f, reference) in unary {
+        let s = unary_stats(n, || range.draw(&mut r), f, reference);
+        println!(
+            "| {ty} | {name} | {} | {:.3} | {:.3} |",
+            range.describe(),
+            s.max,
+            s.rms
+        );
+    }
+}
+
+fn main() {
+    let n = std::env::args()
+        .nth(1)
+        .and_then(|a| a.parse().ok())
+        .unwrap_or(100_000);
+    println!("N = {n} random inputs per row (ChaCha8, fixed seeds); errors in ulps of 48/96/106/212 bits\n");
+    println!("| type | operation | range | max ulp | rms ulp |");
+    println!("|---|---|---|---|---|");
+    report::<Df64>("df64", n, 1);
+    report::<Qf128>("qf128", n, 2);
+    report::<Dd>("dd", n, 3);
+    report::<Qd>("qd", n, 4);
+}

@@ -1,0 +1,79 @@
+//! Elementary functions, written once over [`MultiFloat`] for all four types.
+//!
+//! * `exp`, `expm1`: Cody–Waite reduction `x = k ln2 + r` with a multi-word `ln 2` whose
+//!   products `k ln2_i` are exact (Fast2Mult), then `r / 2^m`, a Taylor series for `expm1` in
+//!   Horner form with multi-word coefficients `1/j!`, and `m` doublings `e <- 2e + e^2` that stay
+//!   in the `expm1` form (no cancellation), finally `2^k (1 + e)`.
+//! * `log`, `log1p`: `x = 2^k m`, `m` in `[1/sqrt2, sqrt2]`, Newton iteration
+//!   `y <- y + (m e^-y - 1)` written as `y + (m expm1(-y) + (m - 1))` so that the correction is
+//!   computed with relative (not absolute) accuracy near `m = 1`; the start value comes from the
+//!   base format's `log1p`, and one (double word) or two (quad word) steps reach full precision.
+//! * `sin`, `cos`, `tan`: Payne–Hanek reduction by `pi/2` with an integer table of 2/pi bits
+//!   (exact for every finite argument, see [`reduce_half_pi`]), then Taylor series on `[-pi/4, pi/4]`.
+//! * `atan`: Newton iteration on `tan` using `sin`/`cos`, `atan x = ±pi/2 - atan(1/x)` for `|x|>1`.
+//! * `sinh`, `cosh`, `tanh`: from `expm1`/`exp` in forms without cancellation.
+//!
+//! The accuracy of each function is stated on the inherent methods and checked by the tests.
+
+mod exp_log;
+mod hyperbolic;
+pub(crate) mod trig;
+
+pub use exp_log::{exp, expm1, log, log1p};
+pub use hyperbolic::{cosh, sinh, tanh};
+pub use trig::{atan, cos, reduce_half_pi, sin, sincos, tan};
+
+use crate::base::{BaseFloat, Constant};
+use crate::eft::two_prod;
+use crate::multi::MultiFloat;
+
+/// Smallest `n` with `bound^n / n! < 2^-(precision + 8)`: Taylor terms needed for arguments of
+/// magnitude at most `bound`.
+pub(crate) fn taylor_terms(bound: f64, precision: u32, step: usize, first: usize) -> usize {
+    let target = -(precision as f64 + 8.0);
+    let mut n = first;
+    loop {
+        let mut log_term = n as f64 * libm::log2(bound);
+        for j in 2..=n {
+            log_term -= libm::log2(j as f64);
+        }
+        if log_term < target {
+            return n;
+        }
+        n += step;
+    }
+}
+
+/// `±1/j!` as a multi-word constant.
+pub(crate) fn inv_factorial<T: MultiFloat>(j: usize, negative: bool) -> T {
+    let c = T::constant(Constant::InvFactorial(j));
+    if negative {
+        -c
+    } else {
+        c
+    }
+}
+
+/// `k * c` for a base-float integer `k` and a multi-word constant `c` given by its expansion
+/// words, with every partial product exact; uses `words` words of the expansion.
+pub(crate) fn times_constant<T: MultiFloat>(k: T::Base, c: Constant, words: usize) -> T {
+    let expansion = T::Base::const_words(c);
+    let mut acc = T::zero();
+    for &w in expansion.iter().take(words).rev() {
+        let (p, e) = two_prod(k, w);
+        acc = acc + T::from_two(p, e);
+    }
+    acc
+}
+
+/// Cody–Waite subtraction `x - k c`: the exact products `k c_i` of the expansion words are
+/// subtracted most significant first, so that the cancellation happens before any rounding
+/// and the result has a small error relative to itself.
+pub(crate) fn minus_multiple<T: MultiFloat>(x: T, k: T::Base, c: Constant, words: usize) -> T {
+    let mut r = x;
+    for &w in T::Base::const_words(c).iter().take(words) {
+        let (p, e) = two_prod(k, w);
+        r = r - T::from_two(p, e);
+    }
+    r
+}

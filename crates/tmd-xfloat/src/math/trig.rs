@@ -1,0 +1,219 @@
+//! Circular functions: Payne–Hanek argument reduction and Taylor series.
+//!
+//! Reduction computes `x * 2/pi` modulo 4 in 64-bit fixed point with `64 * FRACTION_LIMBS`
+//! fraction bits, exactly up to the truncation of the 2/pi table window (relative error below
+//! `2^-(64 FRACTION_LIMBS - 2)` of the fraction), for every word of `x` separately: a word
+//! `m 2^e` (integer `m < 2^53`) only needs the bits of 2/pi from position `e - 64` on, since
+//! earlier bits contribute multiples of 4 (Payne & Hanek, SIGNUM Newsletter 18(1), 1983; Muller,
+//! *Elementary Functions*, 3rd ed., §11.4). Only integer multiply/add on 64-bit limbs is used
+//! (`mul_hi` on GPUs), so CPU and GPU reductions agree bit for bit.
+
+use super::{inv_factorial, taylor_terms};
+use crate::base::{BaseFloat, Constant};
+use crate::consts::TWO_OVER_PI_BITS;
+use crate::multi::MultiFloat;
+
+/// Fraction limbs of the fixed-point reduction (320 bits: >= 212 + 64 guard bits + margin).
+const FRACTION_LIMBS: usize = 5;
+/// Window of 2/pi bits per word: integer limb, fraction limbs, two guard limbs.
+const WINDOW_LIMBS: usize = FRACTION_LIMBS + 3;
+
+/// Bits `start .. start + 63` of 2/pi (bit 1 is the first after the binary point; bits at
+/// positions `<= 0` are zero).
+fn two_over_pi_bits(start: i64) -> u64 {
+    if start + 63 < 1 {
+        return 0;
+    }
+    if start < 1 {
+        return two_over_pi_bits(1) >> (1 - start);
+    }
+    let index = ((start - 1) / 64) as usize;
+    let offset = ((start - 1) % 64) as u32;
+    let limb = |i: usize| TWO_OVER_PI_BITS.get(i).copied().unwrap_or(0);
+    if offset == 0 {
+        limb(index)
+    } else {
+        (limb(index) << offset) | (limb(index + 1) >> (64 - offset))
+    }
+}
+
+/// Adds (or subtracts) `m 2^e * 2/pi * 2^(64 FRACTION_LIMBS)` modulo `2^(64 (FRACTION_LIMBS+1))`
+/// to the big-endian fixed-point accumulator.
+fn accumulate_word(acc: &mut [u64; FRACTION_LIMBS + 1], negative: bool, m: u64, e: i32) {
+    let t = e as i64 + 64 * FRACTION_LIMBS as i64;
+    if t < -128 {
+        return; // contributes less than 2^-(64 FRACTION_LIMBS) in total
+    }
+    let j0 = t - 64 * (FRACTION_LIMBS as i64 + 1) + 1;
+    let mut window = [0u64; WINDOW_LIMBS];
+    for (k, w) in window.iter_mut().enumerate() {
+        *w = two_over_pi_bits(j0 + 64 * k as i64);
+    }
+    // product = m * window, WINDOW_LIMBS + 1 limbs, big-endian.
+    let mut product = [0u64; WINDOW_LIMBS + 1];
+    let mut carry = 0u128;
+    for k in (0..WINDOW_LIMBS).rev() {
+        let v = (m as u128) * (window[k] as u128) + carry;
+        product[k + 1] = v as u64;
+        carry = v >> 64;
+    }
+    product[0] = carry as u64;
+    // Drop the two guard limbs (>> 128) and the limb above 2^(64 (FRACTION_LIMBS+1)).
+    let term = &product[1..FRACTION_LIMBS + 2];
+    let mut borrow_or_carry = false;
+    for k in (0..=FRACTION_LIMBS).rev() {
+        if negative {
+            let (d, b1) = acc[k].overflowing_sub(term[k]);
+            let (d, b2) = d.overflowing_sub(borrow_or_carry as u64);
+            acc[k] = d;
+            borrow_or_carry = b1 || b2;
+        } else {
+            let (s, c1) = acc[k].overflowing_add(term[k]);
+            let (s, c2) = s.overflowing_add(borrow_or_carry as u64);
+            acc[k] = s;
+            borrow_or_carry = c1 || c2;
+        }
+    }
+}
+
+/// The fraction `f` (as limbs, magnitude, `|f| <= 1/2`) in the type, via exact 16-bit chunks.
+fn fraction_to_multi<T: MultiFloat>(limbs: &[u64]) -> T {
+    let mut sum = T::zero();
+    for (i, &limb) in limbs.iter().enumerate().rev() {
+        for c in 0..4 {
+            let chunk = (limb >> (16 * c)) & 0xffff;
+            if chunk != 0 {
+                let v = T::Base::from_i64(chunk as i64).scalbn(16 * c - 64 * (i as i32 + 1));
+                sum = sum.add_base(v);
+            }
+        }
+    }
+    sum
+}
+
+/// Reduces `x` to `r = x - q pi/2` with `|r| <= pi/4` (to within rounding); returns
+/// `(r, q mod 4)`. Exact up to the final rounding of `r` for all finite `x` (Payne–Hanek).
+pub fn reduce_half_pi<T: MultiFloat>(x: T) -> (T, i32) {
+    let pi_4 = T::Base::const_words(Constant::Pi4)[0];
+    if x.is_nan() || x.hi().abs() <= pi_4 {
+        return (x, 0);
+    }
+    let mut acc = [0u64; FRACTION_LIMBS + 1];
+    for w in x.to_words().iter().take(T::WORDS) {
+        let (negative, m, e) = w.decompose();
+        if m != 0 {
+            accumulate_word(&mut acc, negative, m, e);
+        }
+    }
+    let mut quadrant = acc[0];
+    let mut fraction = [0u64; FRACTION_LIMBS];
+    fraction.copy_from_slice(&acc[1..]);
+    let negative = fraction[0] >> 63 == 1;
+    if negative {
+        // Round to the nearest integer: fraction - 1, magnitude = 2^(64 L) - fraction.
+        quadrant = quadrant.wrapping_add(1);
+        let mut borrow = true;
+        for limb in fraction.iter_mut().rev() {
+            let (v, b) = (!*limb).overflowing_add(borrow as u64);
+            *limb = v;
+            borrow = b;
+        }
+    }
+    let f = fraction_to_multi::<T>(&fraction);
+    let r = f * T::constant(Constant::Pi2);
+    ((if negative { -r } else { r }), (quadrant & 3) as i32)
+}
+
+/// `(sin r, cos r)` for `|r| <= pi/4 (1 + 2^-20)`, Taylor series in Horner form in `r^2`.
+pub(crate) fn sincos_reduced<T: MultiFloat>(r: T) -> (T, T) {
+    let z = r.square();
+    let bound = core::f64::consts::FRAC_PI_4 * 1.001;
+    // Highest odd/even orders 2N+1 / 2N with a negligible next term.
+    let n = taylor_terms(bound, T::PRECISION, 1, 2).div_ceil(2);
+    let mut s = inv_factorial::<T>(2 * n + 1, n % 2 == 1);
+    let mut c = inv_factorial::<T>(2 * n, n % 2 == 1);
+    for k in (0..n).rev() {
+        s = s * z + inv_factorial::<T>(2 * k + 1, k % 2 == 1);
+        c = c * z + inv_factorial::<T>(2 * k, k % 2 == 1);
+    }
+    (r * s, c)
+}
+
+/// Special cases shared by sin, cos, tan: NaN and infinities give NaN.
+fn non_finite<T: MultiFloat>(x: T) -> Option<T> {
+    if x.is_finite() {
+        None
+    } else {
+        Some(T::from_base(T::Base::NAN))
+    }
+}
+
+/// `(sin x, cos x)`.
+pub fn sincos<T: MultiFloat>(x: T) -> (T, T) {
+    if let Some(nan) = non_finite(x) {
+        return (nan, nan);
+    }
+    if x.is_zero() {
+        return (x, T::one());
+    }
+    let (r, q) = reduce_half_pi(x);
+    let (s, c) = sincos_reduced(r);
+    match q {
+        0 => (s, c),
+        1 => (c, -s),
+        2 => (-s, -c),
+        _ => (-c, s),
+    }
+}
+
+/// `sin x`.
+pub fn sin<T: MultiFloat>(x: T) -> T {
+    sincos(x).0
+}
+
+/// `cos x`.
+pub fn cos<T: MultiFloat>(x: T) -> T {
+    sincos(x).1
+}
+
+/// `tan x = sin x / cos x` (on the reduced argument).
+pub fn tan<T: MultiFloat>(x: T) -> T {
+    let (s, c) = sincos(x);
+    if x.is_zero() {
+        return x;
+    }
+    s / c
+}
+
+/// `atan x` for `|x| <= 1`: Newton steps `z += cos z (x cos z - sin z)` from the base format's
+/// `atan` (one step for double words, two for quad words).
+fn atan_unit<T: MultiFloat>(x: T) -> T {
+    let mut z = T::from_base(x.hi().approx_atan());
+    let steps = if T::WORDS == 2 { 1 } else { 2 };
+    for _ in 0..steps {
+        let (s, c) = sincos_reduced(z);
+        z = z + c * (x * c - s);
+    }
+    z
+}
+
+/// `atan x`; `atan(±inf) = ±pi/2`.
+pub fn atan<T: MultiFloat>(x: T) -> T {
+    if x.is_nan() || x.is_zero() {
+        return x;
+    }
+    let half_pi = T::constant(Constant::Pi2);
+    let signed_half_pi = if x.is_sign_negative() {
+        -half_pi
+    } else {
+        half_pi
+    };
+    if x.is_infinite() {
+        return signed_half_pi;
+    }
+    if x.hi().abs() > T::Base::ONE {
+        signed_half_pi - atan_unit(x.recip())
+    } else {
+        atan_unit(x)
+    }
+}

@@ -1,0 +1,121 @@
+//! Inherent methods of [`DoubleWord`] and [`QuadWord`] forwarding to the generic
+//! implementations, so that users need not import [`MultiFloat`](crate::MultiFloat).
+
+use crate::base::BaseFloat;
+use crate::math;
+use crate::multi::MultiFloat;
+use crate::{DoubleWord, QuadWord};
+
+macro_rules! inherent_methods {
+    ($ty:ident) => {
+        impl<F: BaseFloat> $ty<F> {
+            /// `e^x`. Accuracy: see the crate documentation table (tested against MPFR).
+            pub fn exp(self) -> Self {
+                math::exp(self)
+            }
+            /// `e^x - 1`.
+            pub fn expm1(self) -> Self {
+                math::expm1(self)
+            }
+            /// Natural logarithm.
+            pub fn ln(self) -> Self {
+                math::log(self)
+            }
+            /// Natural logarithm (alias of [`ln`](Self::ln)).
+            pub fn log(self) -> Self {
+                math::log(self)
+            }
+            /// `ln(1 + x)`.
+            pub fn ln_1p(self) -> Self {
+                math::log1p(self)
+            }
+            /// Sine (any finite argument, Payne–Hanek reduction).
+            pub fn sin(self) -> Self {
+                math::sin(self)
+            }
+            /// Cosine.
+            pub fn cos(self) -> Self {
+                math::cos(self)
+            }
+            /// `(sin x, cos x)` with one reduction.
+            pub fn sin_cos(self) -> (Self, Self) {
+                math::sincos(self)
+            }
+            /// Tangent.
+            pub fn tan(self) -> Self {
+                math::tan(self)
+            }
+            /// Arctangent.
+            pub fn atan(self) -> Self {
+                math::atan(self)
+            }
+            /// Hyperbolic sine.
+            pub fn sinh(self) -> Self {
+                math::sinh(self)
+            }
+            /// Hyperbolic cosine.
+            pub fn cosh(self) -> Self {
+                math::cosh(self)
+            }
+            /// Hyperbolic tangent.
+            pub fn tanh(self) -> Self {
+                math::tanh(self)
+            }
+            /// Square root (`NaN` for negative arguments, `-0` for `-0`).
+            pub fn sqrt(self) -> Self {
+                MultiFloat::sqrt(self)
+            }
+            /// `1 / x`.
+            pub fn recip(self) -> Self {
+                MultiFloat::recip(self)
+            }
+            /// `|x|`.
+            pub fn abs(self) -> Self {
+                MultiFloat::abs(self)
+            }
+            /// Largest integer `<= x`.
+            pub fn floor(self) -> Self {
+                MultiFloat::floor(self)
+            }
+            /// Nearest integer, ties away from zero.
+            pub fn round(self) -> Self {
+                MultiFloat::round(self)
+            }
+            /// Integer part.
+            pub fn trunc(self) -> Self {
+                MultiFloat::trunc(self)
+            }
+            /// `x * 2^n`.
+            pub fn ldexp(self, n: i32) -> Self {
+                MultiFloat::ldexp(self, n)
+            }
+            /// `true` for NaN.
+            pub fn is_nan(self) -> bool {
+                MultiFloat::is_nan(self)
+            }
+            /// `true` for `±inf`.
+            pub fn is_infinite(self) -> bool {
+                MultiFloat::is_infinite(self)
+            }
+            /// `true` unless NaN or `±inf`.
+            pub fn is_finite(self) -> bool {
+                MultiFloat::is_finite(self)
+            }
+            /// `true` for `±0`.
+            pub fn is_zero(self) -> bool {
+                MultiFloat::is_zero(self)
+            }
+            /// `true` when the sign bit of the leading word is set.
+            pub fn is_sign_negative(self) -> bool {
+                MultiFloat::is_sign_negative(self)
+            }
+            /// A named constant (pi, ln 2, ...), correctly rounded.
+            pub fn constant(c: crate::Constant) -> Self {
+                MultiFloat::constant(c)
+            }
+        }
+    };
+}
+
+inherent_methods!(DoubleWord);
+inherent_methods!(QuadWord);

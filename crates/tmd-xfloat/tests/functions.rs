@@ -1,0 +1,323 @@
+//! Elementary functions of all four types against MPFR, in the ranges of Thall 2007 Table II
+//! and over wide ranges; maximum error in ulps of the nominal precision must stay within the
+//! documented bound (crate docs, "Accuracy").
+mod common;
+
+use common::*;
+use rug::Float;
+use std::f64::consts::{FRAC_PI_2, LN_2};
+use tmd_xfloat::{math, BaseFloat, Dd, Df64, MultiFloat, Qd, Qf128};
+
+/// Documented accuracy bounds in ulps for one type.
+struct FunctionBounds {
+    exp: f64,
+    log: f64,
+    trig: f64,
+    tan: f64,
+    atan: f64,
+    hyperbolic: f64,
+}
+
+type Reference = fn(&Float, u32) -> Float;
+/// One row: name, input range, function, MPFR reference, bound.
+type Case<T> = (&'static str, Range, fn(T) -> T, Reference, f64);
+
+fn mp_exp(x: &Float, p: u32) -> Float {
+    Float::with_val(p, x.exp_ref())
+}
+fn mp_expm1(x: &Float, p: u32) -> Float {
+    Float::with_val(p, x.exp_m1_ref())
+}
+fn mp_log(x: &Float, p: u32) -> Float {
+    Float::with_val(p, x.ln_ref())
+}
+fn mp_log1p(x: &Float, p: u32) -> Float {
+    Float::with_val(p, x.ln_1p_ref())
+}
+fn mp_sin(x: &Float, p: u32) -> Float {
+    Float::with_val(p, x.sin_ref())
+}
+fn mp_cos(x: &Float, p: u32) -> Float {
+    Float::with_val(p, x.cos_ref())
+}
+fn mp_tan(x: &Float, p: u32) -> Float {
+    Float::with_val(p, x.tan_ref())
+}
+fn mp_atan(x: &Float, p: u32) -> Float {
+    Float::with_val(p, x.atan_ref())
+}
+fn mp_sinh(x: &Float, p: u32) -> Float {
+    Float::with_val(p, x.sinh_ref())
+}
+fn mp_cosh(x: &Float, p: u32) -> Float {
+    Float::with_val(p, x.cosh_ref())
+}
+fn mp_tanh(x: &Float, p: u32) -> Float {
+    Float::with_val(p, x.tanh_ref())
+}
+
+/// How inputs are drawn.
+#[derive(Clone, Copy)]
+enum Range {
+    Uniform(f64, f64),
+    /// Log-uniform magnitude in `2^[lo, hi)`, signed or not.
+    LogUniform(i32, i32, bool),
+}
+
+fn run<T: MultiFloat>(
+    name: &str,
+    seed: u64,
+    range: Range,
+    f: fn(T) -> T,
+    reference: Reference,
+    bound: f64,
+) {
+    let mut r = rng(seed);
+    let stats = unary_stats(
+        samples(),
+        || match range {
+            Range::Uniform(lo, hi) => uniform::<T, _>(&mut r, lo, hi),
+            Range::LogUniform(lo, hi, signed) => log_uniform::<T, _>(&mut r, lo, hi, signed),
+        },
+        f,
+        reference,
+    );
+    assert_within(name, &stats, bound);
+}
+
+fn check_functions<T: MultiFloat>(ty: &str, b: &FunctionBounds, seed: u64) {
+    let emax = T::Base::MAX_EXP;
+    let over = (emax as f64 - 1.0) * LN_2;
+    // Below 2^-54 (qf128) the f32 exponent range cuts the trailing words: stay above it.
+    let tiny = if T::Base::MANTISSA_DIGITS == 24 {
+        -30
+    } else {
+        -60
+    };
+    let cases: Vec<Case<T>> = vec![
+        (
+            "exp [-1,1]",
+            Range::Uniform(-1.0, 1.0),
+            math::exp,
+            mp_exp,
+            b.exp,
+        ),
+        (
+            "exp wide",
+            Range::Uniform(-over, over),
+            math::exp,
+            mp_exp,
+            b.exp,
+        ),
+        (
+            "expm1 [-1,1]",
+            Range::Uniform(-1.0, 1.0),
+            math::expm1,
+            mp_expm1,
+            b.exp,
+        ),
+        (
+            "expm1 tiny",
+            Range::LogUniform(tiny, -1, true),
+            math::expm1,
+            mp_expm1,
+            b.exp,
+        ),
+        (
+            "expm1 wide",
+            Range::Uniform(-over, over),
+            math::expm1,
+            mp_expm1,
+            b.exp,
+        ),
+        (
+            "log [1,2]",
+            Range::Uniform(1.0, 2.0),
+            math::log,
+            mp_log,
+            b.log,
+        ),
+        (
+            "log near 1",
+            Range::Uniform(0.9, 1.1),
+            math::log,
+            mp_log,
+            b.log,
+        ),
+        (
+            "log wide",
+            Range::LogUniform(-emax + 30, emax - 1, false),
+            math::log,
+            mp_log,
+            b.log,
+        ),
+        (
+            "log1p [1,2]",
+            Range::Uniform(1.0, 2.0),
+            math::log1p,
+            mp_log1p,
+            b.log,
+        ),
+        (
+            "log1p [-0.5,0.5]",
+            Range::Uniform(-0.5, 0.5),
+            math::log1p,
+            mp_log1p,
+            b.log,
+        ),
+        (
+            "log1p tiny",
+            Range::LogUniform(tiny, -1, true),
+            math::log1p,
+            mp_log1p,
+            b.log,
+        ),
+        (
+            "sin [-pi/2,pi/2]",
+            Range::Uniform(-FRAC_PI_2, FRAC_PI_2),
+            math::sin,
+            mp_sin,
+            b.trig,
+        ),
+        (
+            "cos [-pi/2,pi/2]",
+            Range::Uniform(-FRAC_PI_2, FRAC_PI_2),
+            math::cos,
+            mp_cos,
+            b.trig,
+        ),
+        (
+            "sin wide",
+            Range::LogUniform(-20, emax - 1, true),
+            math::sin,
+            mp_sin,
+            b.trig,
+        ),
+        (
+            "cos wide",
+            Range::LogUniform(-20, emax - 1, true),
+            math::cos,
+            mp_cos,
+            b.trig,
+        ),
+        (
+            "tan [-pi/2,pi/2]",
+            Range::Uniform(-FRAC_PI_2, FRAC_PI_2),
+            math::tan,
+            mp_tan,
+            b.tan,
+        ),
+        (
+            "tan wide",
+            Range::LogUniform(-20, emax - 1, true),
+            math::tan,
+            mp_tan,
+            b.tan,
+        ),
+        (
+            "atan [-1,1]",
+            Range::Uniform(-1.0, 1.0),
+            math::atan,
+            mp_atan,
+            b.atan,
+        ),
+        (
+            "atan wide",
+            Range::LogUniform(tiny, -tiny, true),
+            math::atan,
+            mp_atan,
+            b.atan,
+        ),
+        (
+            "sinh [-1,1]",
+            Range::Uniform(-1.0, 1.0),
+            math::sinh,
+            mp_sinh,
+            b.hyperbolic,
+        ),
+        (
+            "sinh wide",
+            Range::Uniform(-over - 0.5, over + 0.5),
+            math::sinh,
+            mp_sinh,
+            b.hyperbolic,
+        ),
+        (
+            "cosh [-1,1]",
+            Range::Uniform(-1.0, 1.0),
+            math::cosh,
+            mp_cosh,
+            b.hyperbolic,
+        ),
+        (
+            "cosh wide",
+            Range::Uniform(-over - 0.5, over + 0.5),
+            math::cosh,
+            mp_cosh,
+            b.hyperbolic,
+        ),
+        (
+            "tanh [-1,1]",
+            Range::Uniform(-1.0, 1.0),
+            math::tanh,
+            mp_tanh,
+            b.hyperbolic,
+        ),
+        (
+            "tanh wide",
+            Range::LogUniform(-30, 8, true),
+            math::tanh,
+            mp_tanh,
+            b.hyperbolic,
+        ),
+    ];
+    for (i, (what, range, f, reference, bound)) in cases.into_iter().enumerate() {
+        run::<T>(
+            &format!("{ty} {what}"),
+            seed + i as u64,
+            range,
+            f,
+            reference,
+            bound,
+        );
+    }
+}
+
+/// Documented bounds for double words (df64, dd), in ulps of 48 / 106 bits.
+const DOUBLE_WORD: FunctionBounds = FunctionBounds {
+    exp: 6.0,
+    log: 6.0,
+    trig: 5.0,
+    tan: 8.0,
+    atan: 4.0,
+    hyperbolic: 6.0,
+};
+/// Documented bounds for quad words (qf128, qd), in ulps of 96 / 212 bits.
+const QUAD_WORD: FunctionBounds = FunctionBounds {
+    exp: 2.0,
+    log: 2.0,
+    trig: 1.0,
+    tan: 1.0,
+    atan: 1.0,
+    hyperbolic: 2.0,
+};
+
+#[test]
+fn df64_functions() {
+    check_functions::<Df64>("df64", &DOUBLE_WORD, 100);
+}
+
+#[test]
+fn dd_functions() {
+    check_functions::<Dd>("dd", &DOUBLE_WORD, 200);
+}
+
+#[test]
+fn qf128_functions() {
+    check_functions::<Qf128>("qf128", &QUAD_WORD, 300);
+}
+
+#[test]
+fn qd_functions() {
+    check_functions::<Qd>("qd", &QUAD_WORD, 400);
+}

@@ -1,0 +1,122 @@
+//! Flags and subcommands (clap), and the dispatch to the command modules.
+
+use crate::commands;
+use clap::{Args, Parser, Subcommand};
+use tmd_core::hardness::DEFAULT_MAX_PRECISION;
+
+#[derive(Parser, Debug)]
+#[command(
+    name = "tmd",
+    version,
+    about = "Hard-to-round cases of math functions (the Table Maker's Dilemma), exactly"
+)]
+struct Cli {
+    #[command(subcommand)]
+    command: Command,
+}
+
+#[derive(Subcommand, Debug)]
+enum Command {
+    /// List the registered functions with their domains.
+    Functions,
+    /// Exact hardness of f at the given inputs: correct roundings, kind, bits, k.
+    Hardness(HardnessArgs),
+    /// List every hard-to-round input of f over a range.
+    Search(SearchArgs),
+}
+
+#[derive(Args, Debug)]
+pub struct HardnessArgs {
+    /// A registered function (see `tmd functions`) or an expression in x, e.g. 'x*exp(x)'.
+    pub function: String,
+    /// Inputs, as hex floats (0x1.8p+0) or decimals; each must be a number of the format.
+    #[arg(required = true, allow_negative_numbers = true)]
+    pub inputs: Vec<String>,
+    /// binary16, bfloat16, binary32, binary64 or pN (N <= 64).
+    #[arg(long, default_value = "binary64")]
+    pub format: String,
+    /// One JSON object per input.
+    #[arg(long)]
+    pub json: bool,
+    /// Cap of the Ziv loop, in bits; beyond it an input is reported `unresolved`.
+    #[arg(long, default_value_t = DEFAULT_MAX_PRECISION)]
+    pub max_precision: u32,
+}
+
+#[derive(Args, Debug)]
+pub struct SearchArgs {
+    /// A registered function (see `tmd functions`) or an expression in x, e.g. 'x*exp(x)'.
+    pub function: String,
+    /// First input (included); decimals are rounded to the format.
+    #[arg(long, allow_negative_numbers = true)]
+    pub from: String,
+    /// End of the range (excluded).
+    #[arg(long, allow_negative_numbers = true)]
+    pub to: String,
+    /// binary16, bfloat16, binary32, binary64 or pN (N <= 64).
+    #[arg(long, default_value = "binary64")]
+    pub format: String,
+    /// K: list inputs whose result lies within 2^-K ulp of a breakpoint (default: p).
+    #[arg(long)]
+    pub bits: Option<u32>,
+    /// Breakpoints: all (format numbers and midpoints), directed or nearest.
+    #[arg(long, default_value = "all")]
+    pub breakpoints: String,
+    /// auto or reference (MPFR on every input). The filtered algorithms are not built yet.
+    #[arg(long, default_value = "auto")]
+    pub algorithm: String,
+    /// cpu (the GPU backends are not built yet).
+    #[arg(long, default_value = "cpu")]
+    pub backend: String,
+    /// Worker threads (default: all cores).
+    #[arg(long)]
+    pub threads: Option<usize>,
+    /// One JSON object per case (design.md §7).
+    #[arg(long)]
+    pub json: bool,
+    /// Write the cases to FILE instead of stdout (JSON lines; CORE-MATH's format for *.wc).
+    #[arg(long)]
+    pub out: Option<std::path::PathBuf>,
+    /// Write counts and timings to FILE as JSON.
+    #[arg(long)]
+    pub stats: Option<std::path::PathBuf>,
+    /// Also list exact cases (f(x) is a breakpoint).
+    #[arg(long)]
+    pub exact: bool,
+    /// Cap of the Ziv loop, in bits.
+    #[arg(long, default_value_t = DEFAULT_MAX_PRECISION)]
+    pub max_precision: u32,
+    /// No progress bar.
+    #[arg(long, short)]
+    pub quiet: bool,
+}
+
+/// Parses the command line and runs the command. Usage errors print one line and exit 2.
+pub fn run() -> anyhow::Result<()> {
+    let cli = match Cli::try_parse() {
+        Ok(cli) => cli,
+        Err(e) => {
+            use clap::error::ErrorKind;
+            if matches!(
+                e.kind(),
+                ErrorKind::DisplayHelp
+                    | ErrorKind::DisplayVersion
+                    | ErrorKind::DisplayHelpOnMissingArgumentOrSubcommand
+            ) {
+                e.exit();
+            }
+            let text = e.to_string();
+            let first = text.lines().next().unwrap_or("bad arguments");
+            eprintln!(
+                "tmd: {} (see tmd --help)",
+                first.trim_start_matches("error: ")
+            );
+            std::process::exit(2);
+        }
+    };
+    match cli.command {
+        Command::Functions => commands::functions::run(),
+        Command::Hardness(args) => commands::hardness::run(&args),
+        Command::Search(args) => commands::search::run(&args),
+    }
+}

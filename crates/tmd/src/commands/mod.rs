@@ -1,0 +1,5 @@
+//! One module per subcommand.
+
+pub mod functions;
+pub mod hardness;
+pub mod search;

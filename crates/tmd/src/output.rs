@@ -1,0 +1,158 @@
+//! How cases and hardness reports are printed: JSON lines (design.md §7, field names are
+//! normative), readable tables, and CORE-MATH's worst-case file format.
+
+use tmd_core::hardness::{Inexact, Roundings};
+use tmd_core::{Format, FormatNumber, Outcome};
+
+/// A JSON string literal.
+fn quote(s: &str) -> String {
+    serde_json::to_string(s).expect("strings always serialise")
+}
+
+/// One search result: `{"function":…,"format":…,"x":…,"y":…,"kind":…,"bits":…,"k":…}`.
+pub fn case_json(function: &str, format: &Format, x: &FormatNumber, outcome: &Outcome) -> String {
+    let head = format!(
+        "{{\"function\":{},\"format\":{},\"x\":\"{}\"",
+        quote(function),
+        quote(format.name()),
+        x.to_hex()
+    );
+    let y = outcome
+        .roundings()
+        .map(|r| format!(",\"y\":\"{}\"", r.nearest.to_hex()))
+        .unwrap_or_default();
+    let tail = match outcome {
+        Outcome::Inexact(i) => format!(
+            ",\"kind\":\"{}\",\"bits\":{:.3},\"k\":{}",
+            i.kind.name(),
+            i.bits,
+            i.k
+        ),
+        Outcome::Exact { midpoint, .. } => format!(",\"kind\":\"exact\",\"midpoint\":{midpoint}"),
+        Outcome::Unresolved { precision } => {
+            format!(",\"kind\":\"unresolved\",\"precision\":{precision}")
+        }
+        other => format!(",\"kind\":\"{}\"", other.kind_name()),
+    };
+    format!("{head}{y}{tail}}}")
+}
+
+/// Column titles of [`case_row`].
+pub fn case_header() -> String {
+    format!(
+        "{:<26} {:<26} {:<10} {:>9} {:>4}",
+        "x", "y (nearest)", "kind", "bits", "k"
+    )
+}
+
+/// One search result as a table row.
+pub fn case_row(x: &FormatNumber, outcome: &Outcome) -> String {
+    let y = outcome
+        .roundings()
+        .map(|r| r.nearest.to_hex())
+        .unwrap_or_else(|| "-".into());
+    let (bits, k) = match outcome {
+        Outcome::Inexact(i) => (format!("{:.3}", i.bits), i.k.to_string()),
+        _ => ("-".into(), "-".into()),
+    };
+    format!(
+        "{:<26} {:<26} {:<10} {:>9} {:>4}",
+        x.to_hex(),
+        y,
+        outcome.kind_name(),
+        bits,
+        k
+    )
+}
+
+fn roundings_json(r: &Roundings) -> String {
+    format!(
+        "\"y\":\"{}\",\"rn\":\"{}\",\"rd\":\"{}\",\"ru\":\"{}\",\"rz\":\"{}\"",
+        r.nearest.to_hex(),
+        r.nearest.to_hex(),
+        r.down.to_hex(),
+        r.up.to_hex(),
+        r.toward_zero.to_hex()
+    )
+}
+
+fn inexact_json(i: &Inexact) -> String {
+    format!(
+        "\"kind\":\"{}\",\"bits\":{:.3},\"bits_directed\":{:.3},\"bits_nearest\":{:.3},\"k\":{}",
+        i.kind.name(),
+        i.bits,
+        i.bits_directed,
+        i.bits_nearest,
+        i.k
+    )
+}
+
+/// `tmd hardness --json`: one object per input, with all four roundings.
+pub fn hardness_json(
+    function: &str,
+    format: &Format,
+    x: &FormatNumber,
+    outcome: &Outcome,
+) -> String {
+    let mut fields = vec![
+        format!("\"function\":{}", quote(function)),
+        format!("\"format\":{}", quote(format.name())),
+        format!("\"x\":\"{}\"", x.to_hex()),
+    ];
+    if let Some(r) = outcome.roundings() {
+        fields.push(roundings_json(r));
+    }
+    fields.push(match outcome {
+        Outcome::Inexact(i) => inexact_json(i),
+        Outcome::Exact { midpoint, .. } => format!("\"kind\":\"exact\",\"midpoint\":{midpoint}"),
+        Outcome::Unresolved { precision } => {
+            format!("\"kind\":\"unresolved\",\"precision\":{precision}")
+        }
+        other => format!("\"kind\":\"{}\"", other.kind_name()),
+    });
+    format!("{{{}}}", fields.join(","))
+}
+
+/// `tmd hardness` without `--json`: a short block per input.
+pub fn hardness_text(
+    function: &str,
+    format: &Format,
+    x: &FormatNumber,
+    outcome: &Outcome,
+) -> String {
+    let mut s = format!("{function}({}) in {}\n", x.to_hex(), format.name());
+    if let Some(r) = outcome.roundings() {
+        s += &format!(
+            "  y  {}   (RN {}  RD {}  RU {}  RZ {})\n",
+            r.nearest.to_hex(),
+            r.nearest.to_hex(),
+            r.down.to_hex(),
+            r.up.to_hex(),
+            r.toward_zero.to_hex()
+        );
+    }
+    s += &match outcome {
+        Outcome::Inexact(i) => format!(
+            "  kind {}  bits {:.3}  k {}   (to format numbers {:.3} bits, to midpoints {:.3} bits)\n",
+            i.kind.name(),
+            i.bits,
+            i.k,
+            i.bits_directed,
+            i.bits_nearest
+        ),
+        Outcome::Exact { midpoint: true, .. } => "  kind exact (f(x) is a midpoint)\n".into(),
+        Outcome::Exact { .. } => "  kind exact (f(x) is a number of the format)\n".into(),
+        Outcome::Unresolved { precision } => {
+            format!("  kind unresolved (undecided at {precision} bits of precision)\n")
+        }
+        Outcome::Overflow { .. } => "  kind overflow (|f(x)| >= 2^(emax+1))\n".into(),
+        Outcome::Undefined => "  kind undefined (x is outside the domain)\n".into(),
+        Outcome::Pole => "  kind pole (f(x) is infinite)\n".into(),
+    };
+    s
+}
+
+/// The `#` header of a CORE-MATH worst-case file (`*.wc`).
+pub fn wc_header(lines: &[String]) -> String {
+    lines.iter().map(|l| format!("# {l}\n")).collect()
+}
