@@ -131,9 +131,12 @@ pub enum Outcome {
     Undefined,
     /// f has a pole at x.
     Pole,
-    /// The Ziv loop reached its precision cap without deciding.
+    /// The Ziv loop reached its precision cap without deciding. When the last enclosure was
+    /// narrower than 2^-B ulp yet held a breakpoint, `bits_at_least` is B: f(x) is within
+    /// 2^-B ulp of a breakpoint (e.g. erfc(-2^100) = 2 - 2^-(10^30)), or is one.
     Unresolved {
         precision: u32,
+        bits_at_least: Option<f64>,
     },
 }
 
@@ -345,7 +348,8 @@ fn zero_roundings(format: &Format) -> Roundings {
 /// -log2 of a positive dist, as f64.
 fn neg_log2(d: &Float) -> f64 {
     let l = Float::with_val(64, d.log2_ref());
-    -l.to_f64()
+    // + 0.0 turns -0.0 (a distance of exactly one ulp) into 0.0 for printing.
+    -l.to_f64() + 0.0
 }
 
 /// The full classification once the grid position is known precisely enough, or `None`.
@@ -422,7 +426,16 @@ pub fn hardness(expr: &Expr, format: &Format, x: &FormatNumber, max_precision: u
     let xf = x.to_float();
     let mut prec = (format.precision() + 128).min(max_precision);
     loop {
-        let outcome = match locate(expr.eval(&xf, prec), format) {
+        let eval = expr.eval(&xf, prec);
+        let last = prec >= max_precision;
+        // At the cap, what can still be said: a breakpoint inside the enclosure is within its
+        // width; a located y is within its distance's upper bound.
+        let mut hint = if last {
+            enclosure_bits(&eval, format)
+        } else {
+            None
+        };
+        let outcome = match locate(eval, format) {
             Location::Undefined => Some(Outcome::Undefined),
             Location::Pole => Some(Outcome::Pole),
             Location::Zero => Some(Outcome::Exact {
@@ -432,17 +445,42 @@ pub fn hardness(expr: &Expr, format: &Format, x: &FormatNumber, max_precision: u
             Location::Overflow { neg } => Some(Outcome::Overflow {
                 roundings: overflow_roundings(format, neg),
             }),
-            Location::Grid(g) => classify(&g, format),
+            Location::Grid(g) => {
+                let outcome = classify(&g, format);
+                if outcome.is_none() && last {
+                    let (_, dir_hi) = g.distance(Kind::Directed);
+                    let (_, near_hi) = g.distance(Kind::Nearest);
+                    hint = Some(neg_log2(&dir_hi.min(&near_hi).clone()));
+                }
+                outcome
+            }
             Location::Undecided => None,
         };
         if let Some(o) = outcome {
             return o;
         }
         if prec >= max_precision {
-            return Outcome::Unresolved { precision: prec };
+            return Outcome::Unresolved {
+                precision: prec,
+                bits_at_least: hint,
+            };
         }
         prec = (prec * 2).min(max_precision);
     }
+}
+
+/// -log2 of an enclosure's width in ulps, when it excludes zero. The ulp is that of the
+/// end nearer zero (the smaller one, if the enclosure straddles a binade), so the bound is
+/// conservative.
+fn enclosure_bits(eval: &Eval, format: &Format) -> Option<f64> {
+    let Eval::Value(iv) = eval else { return None };
+    if !(iv.lo > 0 || iv.hi < 0) {
+        return None;
+    }
+    let near_zero = if iv.lo > 0 { &iv.lo } else { &iv.hi };
+    let qexp = format.qexp_of_binade(near_zero.get_exp()? as i64);
+    let width = Float::with_val(iv.hi.prec() + 2, &iv.hi - &iv.lo) >> qexp as i32;
+    (width > 0).then(|| neg_log2(&width))
 }
 
 /// Whether x is a (p, 2^-K) hard-to-round case for the chosen breakpoints: the search's test.
@@ -490,7 +528,7 @@ pub fn decide(
             Location::Undecided => {}
         }
         if prec >= max_precision {
-            return Decision::Unresolved(Outcome::Unresolved { precision: prec });
+            return Decision::Unresolved(hardness(expr, format, x, max_precision));
         }
         prec = (prec * 2).min(max_precision);
     }

@@ -213,6 +213,12 @@ impl Interval {
         if self.exact {
             return point(func, &self.lo, prec);
         }
+        // MPFR extends some functions beyond the registry's domain (li2's real part above 1):
+        // an interval must lie in the domain's hull; discrete exclusions are the shapes' job.
+        let domain = func.domain();
+        if !self.within_hull(domain) {
+            return Eval::Undecided;
+        }
         match func.shape() {
             Shape::Increasing => self.monotone(func, prec, true),
             Shape::Decreasing => self.monotone(func, prec, false),
@@ -244,6 +250,11 @@ impl Interval {
             }
             Shape::SplitAtZero | Shape::PointOnly => Eval::Undecided,
         }
+    }
+
+    fn within_hull(&self, domain: crate::registry::Domain) -> bool {
+        let (lo, hi) = domain.hull();
+        lo.is_none_or(|l| self.lo >= l) && hi.is_none_or(|h| self.hi <= h)
     }
 
     fn monotone(&self, func: Func, prec: u32, increasing: bool) -> Eval {
@@ -302,11 +313,13 @@ impl Interval {
     }
 }
 
-/// f at an exact point: a function-specific exact rule, or one MPFR call rounded down.
+/// f at an exact point: a function-specific exact rule, `Undefined` outside the registry's
+/// domain, or one MPFR call rounded down.
 pub fn point(func: Func, x: &Float, prec: u32) -> Eval {
     match exact_value(func, x) {
         Some(Exact::Value(v)) => Eval::Value(Interval::exact(v)),
         Some(Exact::Pole) => Eval::Pole,
+        None if !func.domain().contains(x) => Eval::Undefined,
         None => {
             let (r, t) = eval_rounded(func, x, prec, Dir::Down);
             Interval::from_rounded_down(r, t)

@@ -81,7 +81,7 @@ registry! {
     J1 => "j1" [] All LipschitzOne "Bessel function of the first kind, order 1";
     Y0 => "y0" [] Positive PointOnly "Bessel function of the second kind, order 0";
     Y1 => "y1" [] Positive PointOnly "Bessel function of the second kind, order 1";
-    Ai => "ai" ["airy_ai"] All PointOnly "Airy function Ai";
+    Ai => "ai" ["airy_ai"] AiPractical PointOnly "Airy function Ai (MPFR's mpfr_ai is impractically slow for |x| beyond the domain)";
     Eint => "eint" ["ei", "expint"] NonZero SplitAtZero "exponential integral Ei";
     Li2 => "li2" ["dilog"] AtMostOne Increasing "dilogarithm Li2, real branch";
     Zeta => "zeta" [] NotOne PointOnly "Riemann zeta function";
@@ -113,6 +113,9 @@ pub enum Domain {
     NotOne,
     NotHalfInteger,
     NotNonPositiveInteger,
+    /// -256 <= x <= 128: MPFR's Airy function takes seconds at -2048 and exhausts memory at
+    /// -2^40; above 128, Ai(x) < 2^-1300 underflows every format.
+    AiPractical,
 }
 
 /// What interval evaluation knows of a function's graph (see `interval.rs`).
@@ -154,6 +157,7 @@ impl Domain {
             Domain::NotOne => "x != 1",
             Domain::NotHalfInteger => "x not in Z + 1/2",
             Domain::NotNonPositiveInteger => "x not in {0, -1, -2, ...}",
+            Domain::AiPractical => "-256 <= x <= 128",
         }
     }
 
@@ -174,6 +178,7 @@ impl Domain {
                 !Float::with_val(x.prec() + 1, x * 2u32).is_integer() || x.is_integer()
             }
             Domain::NotNonPositiveInteger => !(x.is_integer() && *x <= 0),
+            Domain::AiPractical => *x >= -256 && *x <= 128,
         }
     }
 
@@ -186,6 +191,7 @@ impl Domain {
             Domain::UnitClosed | Domain::UnitOpen => (Some(-1.0), Some(1.0)),
             Domain::AtLeastOne => (Some(1.0), None),
             Domain::AtMostOne => (None, Some(1.0)),
+            Domain::AiPractical => (Some(-256.0), Some(128.0)),
             _ => (None, None),
         }
     }
@@ -330,6 +336,10 @@ pub fn exact_value(func: Func, x: &Float) -> Option<Exact> {
             small(0)
         }
         Log | Acos | Acospi | Acosh if one => small(0),
+        Log | Log2 | Log10 | Rsqrt | Y0 | Y1 | Eint if zero => Some(Exact::Pole),
+        Log1p | Log2p1 | Log10p1 if *x == -1 => Some(Exact::Pole),
+        Atanh if *x == 1 || *x == -1 => Some(Exact::Pole),
+        Zeta if one => Some(Exact::Pole),
         Exp2 | Exp2m1 if x.is_integer() => {
             let n = x.to_i32_saturating()?;
             if n.abs() > 1 << 24 {

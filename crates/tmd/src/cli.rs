@@ -30,7 +30,7 @@ pub struct HardnessArgs {
     /// A registered function (see `tmd functions`) or an expression in x, e.g. 'x*exp(x)'.
     pub function: String,
     /// Inputs, as hex floats (0x1.8p+0) or decimals; each must be a number of the format.
-    #[arg(required = true, allow_negative_numbers = true)]
+    #[arg(required = true, allow_hyphen_values = true)]
     pub inputs: Vec<String>,
     /// binary16, bfloat16, binary32, binary64 or pN (N <= 64).
     #[arg(long, default_value = "binary64")]
@@ -48,10 +48,10 @@ pub struct SearchArgs {
     /// A registered function (see `tmd functions`) or an expression in x, e.g. 'x*exp(x)'.
     pub function: String,
     /// First input (included); decimals are rounded to the format.
-    #[arg(long, allow_negative_numbers = true)]
+    #[arg(long, allow_hyphen_values = true)]
     pub from: String,
     /// End of the range (excluded).
-    #[arg(long, allow_negative_numbers = true)]
+    #[arg(long, allow_hyphen_values = true)]
     pub to: String,
     /// binary16, bfloat16, binary32, binary64 or pN (N <= 64).
     #[arg(long, default_value = "binary64")]

@@ -29,9 +29,13 @@ pub fn case_json(function: &str, format: &Format, x: &FormatNumber, outcome: &Ou
             i.k
         ),
         Outcome::Exact { midpoint, .. } => format!(",\"kind\":\"exact\",\"midpoint\":{midpoint}"),
-        Outcome::Unresolved { precision } => {
-            format!(",\"kind\":\"unresolved\",\"precision\":{precision}")
-        }
+        Outcome::Unresolved {
+            precision,
+            bits_at_least,
+        } => format!(
+            ",\"kind\":\"unresolved\",\"precision\":{precision}{}",
+            at_least(bits_at_least)
+        ),
         other => format!(",\"kind\":\"{}\"", other.kind_name()),
     };
     format!("{head}{y}{tail}}}")
@@ -105,9 +109,13 @@ pub fn hardness_json(
     fields.push(match outcome {
         Outcome::Inexact(i) => inexact_json(i),
         Outcome::Exact { midpoint, .. } => format!("\"kind\":\"exact\",\"midpoint\":{midpoint}"),
-        Outcome::Unresolved { precision } => {
-            format!("\"kind\":\"unresolved\",\"precision\":{precision}")
-        }
+        Outcome::Unresolved {
+            precision,
+            bits_at_least,
+        } => format!(
+            "\"kind\":\"unresolved\",\"precision\":{precision}{}",
+            at_least(bits_at_least)
+        ),
         other => format!("\"kind\":\"{}\"", other.kind_name()),
     });
     format!("{{{}}}", fields.join(","))
@@ -142,14 +150,22 @@ pub fn hardness_text(
         ),
         Outcome::Exact { midpoint: true, .. } => "  kind exact (f(x) is a midpoint)\n".into(),
         Outcome::Exact { .. } => "  kind exact (f(x) is a number of the format)\n".into(),
-        Outcome::Unresolved { precision } => {
-            format!("  kind unresolved (undecided at {precision} bits of precision)\n")
-        }
+        Outcome::Unresolved { precision, bits_at_least } => format!(
+            "  kind unresolved (undecided at {precision} bits of precision{})\n",
+            bits_at_least
+                .map(|b| format!("; within 2^-{b:.0} ulp of a breakpoint, or on one"))
+                .unwrap_or_default()
+        ),
         Outcome::Overflow { .. } => "  kind overflow (|f(x)| >= 2^(emax+1))\n".into(),
         Outcome::Undefined => "  kind undefined (x is outside the domain)\n".into(),
         Outcome::Pole => "  kind pole (f(x) is infinite)\n".into(),
     };
     s
+}
+
+fn at_least(bits: &Option<f64>) -> String {
+    bits.map(|b| format!(",\"bits_at_least\":{b:.3}"))
+        .unwrap_or_default()
 }
 
 /// The `#` header of a CORE-MATH worst-case file (`*.wc`).

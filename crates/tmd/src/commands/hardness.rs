@@ -11,10 +11,13 @@ use tmd_search::Target;
 pub fn run(args: &HardnessArgs) -> anyhow::Result<()> {
     let format = Format::parse(&args.format)?;
     let target = Target::parse(&args.function)?;
+    // Negative hex inputs need clap's hyphen values, which also swallow a trailing --json.
+    let json = args.json || args.inputs.iter().any(|s| s == "--json");
     // Every input is checked before anything is printed.
     let inputs = args
         .inputs
         .iter()
+        .filter(|s| *s != "--json")
         .map(|s| parse_exact(s, &format))
         .collect::<Result<Vec<_>, _>>()?;
     let outcomes: Vec<_> = inputs
@@ -23,7 +26,7 @@ pub fn run(args: &HardnessArgs) -> anyhow::Result<()> {
         .collect();
     let mut out = std::io::stdout().lock();
     for (x, outcome) in inputs.iter().zip(&outcomes) {
-        if args.json {
+        if json {
             writeln!(out, "{}", hardness_json(&target.name, &format, x, outcome))?;
         } else {
             write!(out, "{}", hardness_text(&target.name, &format, x, outcome))?;
