@@ -597,6 +597,26 @@ mod tests {
     }
 
     #[test]
+    fn regression_exp2m1_of_negative_integers_is_not_exact() {
+        // The exact rule for 2^n - 1 once rounded to 64 bits (-1) and, for n = -2^31, took
+        // i32::MIN.abs(); both said "exact -1" where the value is -1 + 2^n.
+        for x in ["-0x1p+31", "-0x1p+40", "-0x1p+1000"] {
+            let o = hard("exp2m1", x, &Format::binary64());
+            let Outcome::Unresolved {
+                bits_at_least: Some(b),
+                ..
+            } = o
+            else {
+                panic!("exp2m1({x}): {o:?}")
+            };
+            assert!(b > 8000.0);
+        }
+        let i = inexact(hard("exp2m1", "-0x1p+10", &Format::binary64()));
+        assert_eq!(i.roundings.down.to_hex(), "-0x1p+0");
+        assert_eq!(i.roundings.up.to_hex(), "-0x1.fffffffffffffp-1");
+    }
+
+    #[test]
     fn roundings_agree_with_the_platform_for_binary64() {
         let b64 = Format::binary64();
         for x in [

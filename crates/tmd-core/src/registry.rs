@@ -341,15 +341,18 @@ pub fn exact_value(func: Func, x: &Float) -> Option<Exact> {
         Atanh if *x == 1 || *x == -1 => Some(Exact::Pole),
         Zeta if one => Some(Exact::Pole),
         Exp2 | Exp2m1 if x.is_integer() => {
+            // 2^n - 1 has |n| + 1 significant bits: past 2^14 the Ziv loop bounds it instead.
             let n = x.to_i32_saturating()?;
-            if n.abs() > 1 << 24 {
+            let limit = if func == Exp2 { 1 << 24 } else { 1 << 14 };
+            if n.unsigned_abs() > limit {
                 return None;
             }
             let p = Float::with_val(64, 1) << n;
             if func == Exp2 {
                 value(p)
             } else {
-                value(Float::with_val(n.unsigned_abs().max(1) + 2, p - 1u32))
+                // &p: an owned Float minus 1 would round to p's 64 bits.
+                value(Float::with_val(n.unsigned_abs().max(1) + 2, &p - 1u32))
             }
         }
         Exp10 | Exp10m1 if x.is_integer() && *x >= 0 && *x <= 4000 => {

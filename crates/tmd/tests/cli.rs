@@ -1,0 +1,288 @@
+//! Issue 2: the command line as a user meets it: output formats, files, exit codes, and every
+//! kind of bad input (one line on stderr naming the problem, exit code 2, no output file).
+
+use std::path::PathBuf;
+use std::process::{Command, Output, Stdio};
+
+fn tmd(args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_tmd"))
+        .args(args)
+        .output()
+        .expect("tmd runs")
+}
+
+fn scratch(name: &str) -> PathBuf {
+    let dir = std::env::temp_dir().join(format!("tmd-cli-{}-{name}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    dir
+}
+
+fn assert_bad_input(args: &[&str], needle: &str) {
+    let out = tmd(args);
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(2), "{args:?}: {stderr}");
+    assert!(out.stdout.is_empty(), "{args:?} printed to stdout");
+    assert_eq!(
+        stderr.lines().count(),
+        1,
+        "{args:?}: one line expected, got {stderr}"
+    );
+    assert!(
+        stderr.contains(needle),
+        "{args:?}: '{needle}' not in {stderr}"
+    );
+}
+
+#[test]
+fn issue_2_bad_inputs_exit_2_with_one_line() {
+    let s = ["search"];
+    let search = |extra: &[&'static str]| -> Vec<&'static str> {
+        s.iter().copied().chain(extra.iter().copied()).collect()
+    };
+    assert_bad_input(
+        &search(&["foo", "--from", "1", "--to", "2"]),
+        "unknown function 'foo'",
+    );
+    assert_bad_input(&search(&["x*", "--from", "1", "--to", "2"]), "expression");
+    assert_bad_input(
+        &search(&["bar(x)+1", "--from", "1", "--to", "2"]),
+        "unknown function 'bar'",
+    );
+    assert_bad_input(
+        &search(&["exp", "--from", "1.2.3", "--to", "2"]),
+        "number '1.2.3'",
+    );
+    assert_bad_input(&search(&["exp", "--from", "0x1.8q", "--to", "2"]), "number");
+    assert_bad_input(&search(&["exp", "--from", "1", "--to", "1"]), "range");
+    assert_bad_input(&search(&["exp", "--from", "2", "--to", "1"]), "range");
+    assert_bad_input(
+        &search(&["log", "--from", "-2", "--to", "-1"]),
+        "domain of log",
+    );
+    assert_bad_input(
+        &search(&[
+            "acosh", "--from", "-2", "--to", "0.5", "--format", "binary32",
+        ]),
+        "domain of acosh",
+    );
+    assert_bad_input(
+        &search(&["exp", "--from", "1", "--to", "2", "--bits", "0"]),
+        "--bits 0",
+    );
+    assert_bad_input(
+        &search(&["exp", "--from", "1", "--to", "2", "--bits", "999"]),
+        "--bits 999",
+    );
+    assert_bad_input(
+        &search(&["exp", "--from", "1", "--to", "2", "--format", "binary128"]),
+        "unknown format",
+    );
+    assert_bad_input(
+        &search(&["exp", "--from", "1", "--to", "2", "--format", "p65"]),
+        "p65",
+    );
+    assert_bad_input(
+        &search(&["exp", "--from", "1", "--to", "1e40", "--format", "binary32"]),
+        "largest finite",
+    );
+    assert_bad_input(
+        &search(&["exp", "--from", "1", "--to", "2", "--breakpoints", "odd"]),
+        "breakpoints",
+    );
+    assert_bad_input(
+        &search(&["exp", "--from", "1", "--to", "2", "--algorithm", "magic"]),
+        "algorithm",
+    );
+    assert_bad_input(&search(&["exp", "--from", "1"]), "--to");
+    assert_bad_input(&["hardness", "exp", "0.1"], "not a binary64 number");
+    assert_bad_input(&["hardness", "exp", "nan"], "not a finite number");
+    assert_bad_input(&["hardness", "nope", "1"], "unknown function 'nope'");
+    assert_bad_input(&["frobnicate"], "unrecognized subcommand");
+}
+
+#[test]
+fn issue_2_bad_input_leaves_no_output_file() {
+    let dir = scratch("bad");
+    let out = dir.join("cases.json");
+    let o = tmd(&[
+        "search",
+        "exp",
+        "--from",
+        "2",
+        "--to",
+        "1",
+        "--out",
+        out.to_str().unwrap(),
+    ]);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(!out.exists());
+    assert!(!dir.join("cases.json.partial").exists());
+}
+
+#[test]
+fn search_json_lines_have_the_design_fields() {
+    let o = tmd(&[
+        "search", "exp", "--from", "-4", "--to", "4", "--format", "binary16", "--bits", "14",
+        "--json", "--exact", "-q",
+    ]);
+    assert_eq!(o.status.code(), Some(0));
+    let text = String::from_utf8(o.stdout).unwrap();
+    let mut kinds = std::collections::HashSet::new();
+    let mut last_x = f64::NEG_INFINITY;
+    for line in text.lines() {
+        let v: serde_json::Value = serde_json::from_str(line).unwrap();
+        assert_eq!(v["function"], "exp");
+        assert_eq!(v["format"], "binary16");
+        let kind = v["kind"].as_str().unwrap().to_string();
+        let x = f64::from_str_radix_hex(v["x"].as_str().unwrap());
+        assert!(x > last_x, "sorted by x");
+        last_x = x;
+        if kind != "exact" {
+            assert!(v["bits"].as_f64().unwrap() > 14.0);
+            let k = v["k"].as_u64().unwrap() as f64;
+            assert!(v["bits"].as_f64().unwrap().ceil() - 2.0 == k, "{line}");
+            // bits printed with 3 decimals
+            assert!(line.contains(&format!("\"bits\":{:.3}", v["bits"].as_f64().unwrap())));
+        }
+        kinds.insert(kind);
+    }
+    assert!(kinds.contains("exact"), "exp(0) = 1 with --exact");
+    assert!(kinds.contains("directed") || kinds.contains("nearest"));
+}
+
+trait HexFloat {
+    fn from_str_radix_hex(s: &str) -> f64;
+}
+impl HexFloat for f64 {
+    fn from_str_radix_hex(s: &str) -> f64 {
+        let q = tmd_core::number::parse_number(s).unwrap();
+        rug::Float::with_val(64, q).to_f64()
+    }
+}
+
+#[test]
+fn search_out_and_stats_files_are_complete_and_agree_with_stdout() {
+    let dir = scratch("out");
+    let out = dir.join("cases.jsonl");
+    let stats = dir.join("stats.json");
+    let args = [
+        "search", "sin", "--from", "0.5", "--to", "1", "--format", "bfloat16", "--bits", "10",
+        "--json", "-q",
+    ];
+    let direct = tmd(&args);
+    let mut with_files: Vec<&str> = args.to_vec();
+    with_files.extend([
+        "--out",
+        out.to_str().unwrap(),
+        "--stats",
+        stats.to_str().unwrap(),
+    ]);
+    let o = tmd(&with_files);
+    assert_eq!(o.status.code(), Some(0));
+    assert!(o.stdout.is_empty());
+    assert_eq!(std::fs::read(&out).unwrap(), direct.stdout);
+    assert!(!dir.join("cases.jsonl.partial").exists());
+    let s: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(&stats).unwrap()).unwrap();
+    assert_eq!(s["inputs"], 64);
+    assert_eq!(
+        s["hard"].as_u64().unwrap() as usize,
+        String::from_utf8_lossy(&direct.stdout).lines().count()
+    );
+}
+
+#[test]
+fn search_wc_output_is_core_math_format() {
+    let dir = scratch("wc");
+    let out = dir.join("exp.wc");
+    let o = tmd(&[
+        "search",
+        "exp",
+        "--from",
+        "1",
+        "--to",
+        "2",
+        "--format",
+        "binary16",
+        "--bits",
+        "12",
+        "--out",
+        out.to_str().unwrap(),
+        "-q",
+    ]);
+    assert_eq!(o.status.code(), Some(0));
+    let text = std::fs::read_to_string(&out).unwrap();
+    assert!(text.starts_with("# hard-to-round cases of exp in binary16"));
+    let inputs: Vec<&str> = text
+        .lines()
+        .filter(|l| !l.starts_with('#'))
+        .map(|l| l.split_whitespace().next().unwrap())
+        .collect();
+    assert!(!inputs.is_empty());
+    assert!(inputs.iter().all(|x| x.starts_with("0x1.")));
+}
+
+#[test]
+fn interrupted_search_leaves_only_a_partial_file() {
+    let dir = scratch("kill");
+    let out = dir.join("big.jsonl");
+    let mut child = Command::new(env!("CARGO_BIN_EXE_tmd"))
+        .args([
+            "search",
+            "exp",
+            "--from",
+            "1",
+            "--to",
+            "2",
+            "--json",
+            "-q",
+            "--out",
+            out.to_str().unwrap(),
+        ])
+        .stdout(Stdio::null())
+        .stderr(Stdio::null())
+        .spawn()
+        .unwrap();
+    std::thread::sleep(std::time::Duration::from_millis(700));
+    child.kill().unwrap();
+    child.wait().unwrap();
+    assert!(
+        !out.exists(),
+        "an interrupted run must not leave a file that looks complete"
+    );
+    assert!(dir.join("big.jsonl.partial").exists());
+}
+
+#[test]
+fn hardness_prints_all_roundings() {
+    let o = tmd(&[
+        "hardness",
+        "--json",
+        "exp",
+        "0x1.aca7ae8da5a7bp+0",
+        "-0x1p+0",
+    ]);
+    assert_eq!(o.status.code(), Some(0));
+    let text = String::from_utf8(o.stdout).unwrap();
+    let v: serde_json::Value = serde_json::from_str(text.lines().next().unwrap()).unwrap();
+    assert_eq!(v["kind"], "nearest");
+    assert_eq!(v["k"], 53);
+    assert_eq!(v["rn"], "0x1.557d4acd7e557p+2");
+    assert_eq!(v["rd"], "0x1.557d4acd7e556p+2");
+    assert_eq!(v["ru"], "0x1.557d4acd7e557p+2");
+    assert_eq!(v["rz"], "0x1.557d4acd7e556p+2");
+    assert_eq!(text.lines().count(), 2);
+}
+
+#[test]
+fn functions_lists_the_whole_registry() {
+    let o = tmd(&["functions"]);
+    let text = String::from_utf8(o.stdout).unwrap();
+    for f in tmd_core::FUNCTIONS {
+        assert!(
+            text.lines().any(|l| l.starts_with(f.name)),
+            "{} missing",
+            f.name
+        );
+    }
+}
