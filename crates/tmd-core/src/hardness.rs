@@ -110,7 +110,7 @@ pub struct Inexact {
     pub bits_directed: f64,
     pub bits_nearest: f64,
     /// Run length after the round bit (design.md §2): the distance lies in
-    /// [2^-(k+2), 2^-(k+1)), i.e. k = ceil(bits) - 2.
+    /// [2^-(k+2), 2^-(k+1)) — for a run of ones that ends a dyadic y, (2^-(k+2), 2^-(k+1)].
     pub k: u32,
 }
 
@@ -386,7 +386,7 @@ fn classify(grid: &Grid, format: &Format) -> Option<Outcome> {
     if !grid.exact && width > Float::with_val(lo.prec(), lo >> 24) {
         return None;
     }
-    let k = (-(lo.get_exp()? as i64) - 1).max(0) as u32;
+    let k = run_length(grid, kind, lo)?;
     let mid = |a: &Float, b: &Float| Float::with_val(a.prec() + 1, a + b) / 2u32;
     Some(Outcome::Inexact(Inexact {
         roundings: grid.roundings(format),
@@ -404,6 +404,24 @@ pub enum Skip {
     Undefined,
     Pole,
     Overflow,
+}
+
+/// k, the run of identical bits after the round bit (design.md §2), from the distance d to the
+/// closest breakpoint, with E = MPFR's exponent of d (d in [2^(E-1), 2^E)). Breakpoint below
+/// y (a run of zeros): d in [2^-(k+2), 2^-(k+1)), so k = -E - 1. Breakpoint above (a run of
+/// ones): d in (2^-(k+2), 2^-(k+1)], so k = -E - 1, or -E when d is exactly 2^(E-1) — which
+/// only a dyadic y can give (2^-55 - 1 in bfloat16 has 46 ones after its round bit).
+fn run_length(grid: &Grid, kind: Kind, d_lo: &Float) -> Option<u32> {
+    let e = d_lo.get_exp()? as i64;
+    let power_of_two = *d_lo == Float::with_val(2, 1) << (e - 1) as i32;
+    let breakpoint_below = grid.n != 0 && (kind == Kind::Directed) == grid.n.is_even();
+    let k = match (breakpoint_below, power_of_two) {
+        (false, true) if grid.exact => -e,
+        // An inexact enclosure starting on a power of two cannot tell the two apart.
+        (false, true) => return None,
+        _ => -e - 1,
+    };
+    Some(k.max(0) as u32)
 }
 
 /// What the search needs to know of one input.
@@ -614,6 +632,17 @@ mod tests {
         let i = inexact(hard("exp2m1", "-0x1p+10", &Format::binary64()));
         assert_eq!(i.roundings.down.to_hex(), "-0x1p+0");
         assert_eq!(i.roundings.up.to_hex(), "-0x1.fffffffffffffp-1");
+    }
+
+    #[test]
+    fn regression_run_length_of_a_dyadic_run_of_ones() {
+        // 2^-55 - 1 = -0.111...1 (55 ones): in bfloat16, 8 significant ones, the round bit,
+        // then 46 ones and zeros forever: k = 46, although dist = 2^-47 exactly.
+        let i = inexact(hard("exp2m1", "-55", &Format::bfloat16()));
+        assert_eq!((i.kind, i.k, i.bits), (Kind::Directed, 46, 47.0));
+        // Likewise -1 + 2^-40: the round bit and 31 more ones.
+        let i = inexact(hard("exp2m1", "-40", &Format::bfloat16()));
+        assert_eq!((i.kind, i.k), (Kind::Directed, 31));
     }
 
     #[test]

@@ -105,11 +105,18 @@ pub fn run() -> anyhow::Result<()> {
             ) {
                 e.exit();
             }
+            // clap's message, up to its usage block, on one line.
             let text = e.to_string();
-            let first = text.lines().next().unwrap_or("bad arguments");
+            let message: Vec<&str> = text
+                .lines()
+                .map(str::trim)
+                .take_while(|l| !l.starts_with("Usage:"))
+                .filter(|l| !l.is_empty() && !l.starts_with("tip:"))
+                .collect();
+            let message = message.join(" ");
             eprintln!(
                 "tmd: {} (see tmd --help)",
-                first.trim_start_matches("error: ")
+                message.trim_start_matches("error: ")
             );
             std::process::exit(2);
         }

@@ -57,6 +57,10 @@ pub fn case_row(x: &FormatNumber, outcome: &Outcome) -> String {
         .unwrap_or_else(|| "-".into());
     let (bits, k) = match outcome {
         Outcome::Inexact(i) => (format!("{:.3}", i.bits), i.k.to_string()),
+        Outcome::Unresolved {
+            bits_at_least: Some(b),
+            ..
+        } => (format!(">{b:.0}"), "-".into()),
         _ => ("-".into(), "-".into()),
     };
     format!(
