@@ -24,6 +24,7 @@ pub mod hardness;
 pub mod interval;
 pub mod number;
 pub mod registry;
+pub mod taylor;
 
 pub use error::InputError;
 pub use expr::Expr;
