@@ -250,20 +250,20 @@ fn locate(eval: Eval, format: &Format) -> Location {
 }
 
 impl Grid {
-    /// Bounds of the distance, in ulps, to the nearest breakpoint of `kind`.
+    /// Bounds of the distance, in ulps, to the nearest breakpoint of `kind`, rounded outwards
+    /// (exact whenever t's precision holds 1 - t, i.e. except for y below MPFR's range).
     fn distance(&self, kind: Kind) -> (Float, Float) {
+        use rug::float::Round;
         let breakpoint_below_is = if self.n.is_even() {
             Kind::Directed
         } else {
             Kind::Nearest
         };
         let below_excluded = self.n == 0;
-        let prec = self.t_lo.prec() + 2;
+        let prec = self.t_lo.prec().max(self.t_hi.prec()) + 2;
+        let half = |v: Float| v / 2u32; // exact
         if kind == breakpoint_below_is && !below_excluded {
-            (
-                Float::with_val(prec, &self.t_lo / 2u32),
-                Float::with_val(prec, &self.t_hi / 2u32),
-            )
+            (half(self.t_lo.clone()), half(self.t_hi.clone()))
         } else {
             // The next breakpoint up is at n+1; for n = 0 the format number above is at n+2.
             let to = if kind == breakpoint_below_is {
@@ -271,10 +271,9 @@ impl Grid {
             } else {
                 1u32
             };
-            (
-                Float::with_val(prec, (to - Float::with_val(prec, &self.t_hi)) / 2u32),
-                Float::with_val(prec, (to - Float::with_val(prec, &self.t_lo)) / 2u32),
-            )
+            let lo = Float::with_val_round(prec, to - &self.t_hi, Round::Down).0;
+            let hi = Float::with_val_round(prec, to - &self.t_lo, Round::Up).0;
+            (half(lo), half(hi))
         }
     }
 
@@ -379,7 +378,11 @@ fn classify(grid: &Grid, format: &Format) -> Option<Outcome> {
     };
     // k from the binary exponent of the distance: ceil(-log2 d) = 1 - exp(d) (MPFR's
     // exponent, d in [2^(exp-1), 2^exp)), so both ends must share it; and bits to ~1e-6.
-    if lo.get_exp() != hi.get_exp() {
+    // Below MPFR's own exponent range (exp(-2^1023)) the enclosure of a positive tiny y
+    // starts at 0, so its distance to the midpoint q/2 is known only to lie in
+    // [(1 - t_hi)/2, 1/2]; y > 0 excludes the closed end, so k = 0 all the same.
+    let below_mpfr_range = !grid.exact && grid.n == 0 && grid.t_lo.is_zero();
+    if lo.get_exp() != hi.get_exp() && !(below_mpfr_range && kind == Kind::Nearest) {
         return None;
     }
     let width = Float::with_val(hi.prec(), hi - lo);
@@ -643,6 +646,15 @@ mod tests {
         // Likewise -1 + 2^-40: the round bit and 31 more ones.
         let i = inexact(hard("exp2m1", "-40", &Format::bfloat16()));
         assert_eq!((i.kind, i.k), (Kind::Directed, 31));
+    }
+
+    #[test]
+    fn regression_results_below_mpfr_range_are_classified() {
+        // exp(-2^1023) = 2^(-1.4e308) underflows MPFR itself: still a tiny positive result.
+        let i = inexact(hard("exp", "-0x1p+1023", &Format::binary64()));
+        assert_eq!((i.kind, i.k), (Kind::Nearest, 0));
+        assert_eq!(i.roundings.nearest.to_hex(), "0x0p+0");
+        assert_eq!(i.roundings.up.to_hex(), "0x1p-1074");
     }
 
     #[test]

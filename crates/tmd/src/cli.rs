@@ -30,8 +30,12 @@ pub struct HardnessArgs {
     /// A registered function (see `tmd functions`) or an expression in x, e.g. 'x*exp(x)'.
     pub function: String,
     /// Inputs, as hex floats (0x1.8p+0) or decimals; each must be a number of the format.
-    #[arg(required = true, allow_hyphen_values = true)]
+    #[arg(required_unless_present = "file", allow_hyphen_values = true)]
     pub inputs: Vec<String>,
+    /// Also classify every input of a worst-case file (CORE-MATH's `.wc` format: one number
+    /// per line, first token, `#` comments; nan and inf entries are skipped and counted).
+    #[arg(long)]
+    pub file: Option<std::path::PathBuf>,
     /// binary16, bfloat16, binary32, binary64 or pN (N <= 64).
     #[arg(long, default_value = "binary64")]
     pub format: String,

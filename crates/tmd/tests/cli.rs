@@ -289,3 +289,26 @@ fn functions_lists_the_whole_registry() {
         );
     }
 }
+
+#[test]
+fn hardness_file_classifies_a_published_list() {
+    let dir = scratch("file");
+    let wc = dir.join("some.wc");
+    std::fs::write(
+        &wc,
+        "# a list\n0x1.aca7ae8da5a7bp+0 # the exp example\nnan\n\n-0x1p+0\n",
+    )
+    .unwrap();
+    let o = tmd(&["hardness", "--json", "exp", "--file", wc.to_str().unwrap()]);
+    assert_eq!(o.status.code(), Some(0));
+    let text = String::from_utf8(o.stdout).unwrap();
+    assert_eq!(text.lines().count(), 2);
+    let stderr = String::from_utf8(o.stderr).unwrap();
+    assert!(stderr.contains("1 special entries"), "{stderr}");
+    assert!(stderr.contains("2 inputs"), "{stderr}");
+    std::fs::write(&wc, "0x1p+0\n0.1\n").unwrap();
+    assert_bad_input(
+        &["hardness", "exp", "--file", wc.to_str().unwrap()],
+        "some.wc:2",
+    );
+}
