@@ -12,6 +12,7 @@
 //! caller's sink in x order as soon as every earlier chunk is done, so an interrupted run keeps
 //! every case found before the first unfinished chunk.
 
+pub mod lower_bound;
 pub mod range;
 pub mod reference;
 
