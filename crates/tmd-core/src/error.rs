@@ -19,4 +19,7 @@ pub enum InputError {
     Range(String),
     #[error("bits: {0}")]
     Bits(String),
+    /// A flag with a value tmd does not accept (algorithm, backend, breakpoints).
+    #[error("{0}")]
+    Usage(String),
 }

@@ -63,7 +63,7 @@ fn plan(args: &SearchArgs) -> Result<Plan, InputError> {
         )));
     }
     let breakpoints = Breakpoints::parse(&args.breakpoints).ok_or_else(|| {
-        InputError::Range(format!(
+        InputError::Usage(format!(
             "unknown --breakpoints '{}' (expected all, directed or nearest)",
             args.breakpoints
         ))
@@ -87,24 +87,24 @@ fn check_algorithm_and_backend(args: &SearchArgs) -> Result<(), InputError> {
     match args.algorithm.as_str() {
         "auto" | "reference" => {}
         "regular" | "lefevre" | "exhaustive" => {
-            return Err(InputError::Range(format!(
+            return Err(InputError::Usage(format!(
                 "--algorithm {} is not available in this build yet; use --algorithm reference",
                 args.algorithm
             )))
         }
         other => {
-            return Err(InputError::Range(format!(
+            return Err(InputError::Usage(format!(
                 "unknown --algorithm '{other}' (expected auto, reference, regular, lefevre or exhaustive)"
             )))
         }
     }
     match args.backend.as_str() {
         "cpu" => Ok(()),
-        "opencl" | "cuda" => Err(InputError::Range(format!(
+        "opencl" | "cuda" => Err(InputError::Usage(format!(
             "--backend {} is not available in this build yet; use --backend cpu",
             args.backend
         ))),
-        other => Err(InputError::Range(format!(
+        other => Err(InputError::Usage(format!(
             "unknown --backend '{other}' (expected cpu, opencl or cuda)"
         ))),
     }
