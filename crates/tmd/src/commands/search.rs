@@ -250,13 +250,17 @@ fn show_progress(progress: &AtomicU64, done: &AtomicBool, total: u128) {
     let bar = ProgressBar::with_draw_target(Some(total as u64), ProgressDrawTarget::stderr());
     bar.set_style(
         ProgressStyle::with_template(
-            "{elapsed_precise} [{bar:40}] {pos}/{len} inputs, {per_sec}, ETA {eta}",
+            "{elapsed_precise} [{bar:40}] {pos}/{len} inputs, {msg}, ETA {eta}",
         )
         .expect("valid template")
         .progress_chars("=> "),
     );
+    let started = std::time::Instant::now();
     while !done.load(Ordering::Relaxed) {
-        bar.set_position(progress.load(Ordering::Relaxed));
+        let pos = progress.load(Ordering::Relaxed);
+        let rate = pos as f64 / started.elapsed().as_secs_f64().max(1e-3);
+        bar.set_message(format!("{rate:.0} inputs/s"));
+        bar.set_position(pos);
         std::thread::sleep(Duration::from_millis(100));
     }
     bar.finish_and_clear();
