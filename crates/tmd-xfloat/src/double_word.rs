@@ -14,6 +14,7 @@
 use crate::base::BaseFloat;
 use crate::eft::{fast_two_sum, two_prod, two_sum};
 use crate::multi::MultiFloat;
+use crate::quad_word::QuadWord;
 use core::cmp::Ordering;
 use core::ops::{Add, AddAssign, Div, DivAssign, Mul, MulAssign, Neg, Sub, SubAssign};
 
@@ -240,6 +241,25 @@ impl<F: BaseFloat> MultiFloat for DoubleWord<F> {
     type Base = F;
     const WORDS: usize = 2;
     const PRECISION: u32 = 2 * F::MANTISSA_DIGITS;
+    type Wide = QuadWord<F>;
+
+    #[inline]
+    fn widen(self) -> QuadWord<F> {
+        QuadWord::from_words_unchecked([self.hi, self.lo, F::ZERO, F::ZERO])
+    }
+    #[inline]
+    fn narrow(w: QuadWord<F>) -> Self {
+        let [w0, w1, w2, w3] = w.words();
+        if !w0.is_finite() || w0 == F::ZERO {
+            return Self {
+                hi: w0,
+                lo: F::ZERO,
+            };
+        }
+        // Non-overlapping words: w1 + (w2 + w3) rounds the tail once, then one Fast2Sum.
+        let (hi, lo) = fast_two_sum(w0, w1 + (w2 + w3));
+        Self::settle(hi, lo, w0)
+    }
 
     #[inline(always)]
     fn from_base(x: F) -> Self {

@@ -26,6 +26,15 @@ pub trait MultiFloat:
     /// Nominal precision in bits (`WORDS * p`): 48, 96, 106 or 212. Errors are measured in units
     /// in the last place of a `PRECISION`-bit float.
     const PRECISION: u32;
+    /// The quad word over the same base format: `Self` for quad words, [`QuadWord`](crate::QuadWord)
+    /// for double words. The elementary functions do their final, error-critical steps in it
+    /// and round back with [`narrow`](Self::narrow).
+    type Wide: MultiFloat<Base = Self::Base, Wide = Self::Wide>;
+    /// The same value in [`Self::Wide`] (exact).
+    fn widen(self) -> Self::Wide;
+    /// `w` rounded to `Self` (for double words: within about half an ulp of `2p` bits; the
+    /// identity for quad words).
+    fn narrow(w: Self::Wide) -> Self;
 
     /// The exact value of one base float.
     fn from_base(x: Self::Base) -> Self;

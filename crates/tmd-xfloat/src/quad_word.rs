@@ -278,6 +278,16 @@ impl<F: BaseFloat> MultiFloat for QuadWord<F> {
     type Base = F;
     const WORDS: usize = 4;
     const PRECISION: u32 = 4 * F::MANTISSA_DIGITS;
+    type Wide = Self;
+
+    #[inline(always)]
+    fn widen(self) -> Self {
+        self
+    }
+    #[inline(always)]
+    fn narrow(w: Self) -> Self {
+        w
+    }
 
     #[inline(always)]
     fn from_base(x: F) -> Self {

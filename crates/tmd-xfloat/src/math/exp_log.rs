@@ -73,25 +73,65 @@ pub fn exp<T: MultiFloat>(x: T) -> T {
     (T::one() + e).ldexp(k)
 }
 
-/// `e^x - 1`, accurate also for tiny `|x|`.
+/// `e^x - 1`, accurate also for tiny `|x|`: computed in [`MultiFloat::Wide`] (see
+/// `expm1_wide`) and rounded once to `T`; within 1 ulp for double words.
 pub fn expm1<T: MultiFloat>(x: T) -> T {
+    T::narrow(expm1_wide(x))
+}
+
+/// `e^x - 1` in the wide type [`MultiFloat::Wide`], with the error of the double-word
+/// computation in the Taylor tail only (for double words the reduction, the last two Horner
+/// steps, the doublings and the reconstruction `2^k (1 + e) - 1 = (2^k - 1) + 2^k e` are done
+/// in quad words, so the result rounded to `T` is within about one ulp).
+pub(crate) fn expm1_wide<T: MultiFloat>(x: T) -> T::Wide {
     let xh = x.hi().to_f64();
     if xh.is_nan() || xh == 0.0 {
-        return x;
+        return x.widen();
     }
     let (over, _) = exp_limits::<T::Base>();
     if xh > over {
-        return T::from_base(T::Base::INFINITY);
+        return T::Wide::from_base(T::Base::INFINITY);
     }
     if xh < -(T::PRECISION as f64 + 3.0) * LN2 {
-        return -T::one();
+        return -T::Wide::one();
     }
-    let (k, e) = expm1_reduced(x);
+    let ln2 = T::constant(Constant::Ln2);
+    let k = (x.hi() / ln2.hi()).round_ties_even();
+    let xw = x.widen();
+    let r = if k == T::Base::ZERO {
+        xw
+    } else {
+        let words = (T::Wide::WORDS + 2).min(T::Base::TABLE_WORDS);
+        minus_multiple(xw, k, Constant::Ln2, words)
+    };
+    let k = k.to_i64() as i32;
+    let e = expm1_small_wide::<T>(r);
     if k == 0 {
         e
+    } else if k < T::Base::MAX_EXP - 1 {
+        // 2^k - 1 is exact as a sum of two base floats; 2^k e is exact.
+        e.ldexp(k) + T::Wide::from_two(T::Base::ONE.scalbn(k), -T::Base::ONE)
     } else {
-        (T::one() + e).ldexp(k) - T::one()
+        (T::Wide::one() + e).ldexp(k) - T::Wide::one()
     }
+}
+
+/// [`expm1_small`] for a wide argument `|r| <= 0.35`, with the Taylor series up to the term
+/// `t^2/2` in `T` and everything after in `T::Wide`.
+fn expm1_small_wide<T: MultiFloat>(r: T::Wide) -> T::Wide {
+    let m = halvings::<T>();
+    let tw = r.ldexp(-m);
+    let t = T::narrow(tw);
+    let n = taylor_terms(0.3466 / f64::from(1u32 << m), T::PRECISION, 1, 2);
+    let mut acc = inv_factorial::<T>(n, false);
+    for j in (2..n).rev() {
+        acc = acc * t + inv_factorial::<T>(j, false);
+    }
+    let mut e = (acc.widen() * tw + T::Wide::one()) * tw;
+    for _ in 0..m {
+        e = e.ldexp(1) + e.square();
+    }
+    e
 }
 
 /// Newton iterations for `log(m)` given `f = m - 1` (exact) and `m`, `|f| <= 0.42`.

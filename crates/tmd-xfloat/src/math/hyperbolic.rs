@@ -1,6 +1,7 @@
 //! Hyperbolic functions from `exp` / `expm1`, in forms free of cancellation.
 
-use super::{exp, expm1};
+use super::exp;
+use super::exp_log::expm1_wide;
 use crate::base::BaseFloat;
 use crate::multi::MultiFloat;
 
@@ -9,10 +10,11 @@ fn half_overflow<F: BaseFloat>() -> f64 {
     (F::MAX_EXP - 1) as f64 * core::f64::consts::LN_2
 }
 
-/// `e^a / 2` for large `a`, without intermediate overflow.
+/// `e^a / 2` for large `a`, without intermediate overflow: `h^2 / 2` with `h = e^(a/2)`
+/// from [`expm1_wide`], in the wide type and rounded once.
 fn half_exp_large<T: MultiFloat>(a: T) -> T {
-    let h = exp(a.ldexp(-1));
-    h * h.ldexp(-1)
+    let h = T::Wide::one() + expm1_wide(a.ldexp(-1));
+    T::narrow(h * h.ldexp(-1))
 }
 
 fn with_sign_of<T: MultiFloat>(r: T, x: T) -> T {
@@ -23,7 +25,8 @@ fn with_sign_of<T: MultiFloat>(r: T, x: T) -> T {
     }
 }
 
-/// `sinh x = (E + E/(E+1)) / 2` with `E = expm1(|x|)`.
+/// `sinh x = (E + E/(E+1)) / 2` with `E = expm1(|x|)`, evaluated in the wide type
+/// ([`MultiFloat::Wide`]) and rounded once.
 pub fn sinh<T: MultiFloat>(x: T) -> T {
     if x.is_nan() || x.is_zero() || x.is_infinite() {
         return x;
@@ -32,8 +35,8 @@ pub fn sinh<T: MultiFloat>(x: T) -> T {
     let r = if a.hi().to_f64() > half_overflow::<T::Base>() {
         half_exp_large(a)
     } else {
-        let e = expm1(a);
-        (e + e / (e + T::one())).ldexp(-1)
+        let e = expm1_wide(a);
+        T::narrow((e + e / (e + T::Wide::one())).ldexp(-1))
     };
     with_sign_of(r, x)
 }
@@ -54,7 +57,8 @@ pub fn cosh<T: MultiFloat>(x: T) -> T {
     (e + e.recip()).ldexp(-1)
 }
 
-/// `tanh x = E / (E + 2)` with `E = expm1(2|x|)`; `±1` once `1 - tanh|x| < 2^-(P+2)`.
+/// `tanh x = E / (E + 2)` with `E = expm1(2|x|)` evaluated in the wide type
+/// ([`MultiFloat::Wide`]) and rounded once; `±1` once `1 - tanh|x| < 2^-(P+2)`.
 pub fn tanh<T: MultiFloat>(x: T) -> T {
     if x.is_nan() || x.is_zero() {
         return x;
@@ -63,8 +67,8 @@ pub fn tanh<T: MultiFloat>(x: T) -> T {
     let r = if a.hi().to_f64() > (T::PRECISION as f64 + 4.0) * core::f64::consts::LN_2 / 2.0 {
         T::one()
     } else {
-        let e = expm1(a.ldexp(1));
-        e / (e + T::from_base(T::Base::TWO))
+        let e = expm1_wide(a.ldexp(1));
+        T::narrow(e / (e + T::Wide::from_base(T::Base::TWO)))
     };
     with_sign_of(r, x)
 }

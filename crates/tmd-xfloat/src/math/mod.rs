@@ -13,6 +13,12 @@
 //! * `atan`: Newton iteration on `tan` using `sin`/`cos`, `atan x = ±pi/2 - atan(1/x)` for `|x|>1`.
 //! * `sinh`, `cosh`, `tanh`: from `expm1`/`exp` in forms without cancellation.
 //!
+//! For double words, `expm1` (hence `sinh`, `tanh`) and `tan` run their reduction, the leading
+//! series terms, the reconstruction `2^k (1 + e) - 1 = (2^k - 1) + 2^k e` and the final division
+//! in [`MultiFloat::Wide`] (the quad word over the same base format) and round once at the end;
+//! only the Taylor tail, whose rounding errors are damped by `t^2/2` or `r^2/6`, stays in the
+//! double word. For quad words `Wide` is the type itself.
+//!
 //! The accuracy of each function is stated on the inherent methods and checked by the tests.
 
 mod exp_log;

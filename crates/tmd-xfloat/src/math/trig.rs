@@ -176,13 +176,45 @@ pub fn cos<T: MultiFloat>(x: T) -> T {
     sincos(x).1
 }
 
-/// `tan x = sin x / cos x` (on the reduced argument).
+/// `(sin r, cos r)` in the wide type [`MultiFloat::Wide`] for a wide `|r| <= pi/4 (1 + 2^-20)`:
+/// the Taylor polynomials in `r^2` beyond the terms `r^3/6` and `r^4/24` are evaluated in `T`,
+/// the leading terms in `T::Wide`, so that for double words the rounding errors of `T` are
+/// damped by at least `r^2/6 < 0.11`.
+fn sincos_reduced_wide<T: MultiFloat>(r: T::Wide) -> (T::Wide, T::Wide) {
+    let zw = r.square();
+    let z = T::narrow(zw);
+    let bound = core::f64::consts::FRAC_PI_4 * 1.001;
+    let n = taylor_terms(bound, T::PRECISION, 1, 2).div_ceil(2);
+    let mut s = inv_factorial::<T>(2 * n + 1, n % 2 == 1);
+    let mut c = inv_factorial::<T>(2 * n, n % 2 == 1);
+    for k in (2..n).rev() {
+        s = s * z + inv_factorial::<T>(2 * k + 1, k % 2 == 1);
+        c = c * z + inv_factorial::<T>(2 * k, k % 2 == 1);
+    }
+    // s = -1/6 + z/120 - ..., c = 1/24 - z/720 + ...
+    let s = s * z + inv_factorial::<T>(3, true);
+    let sin = r + r * zw * s.widen();
+    let half = T::Wide::from_base(T::Base::ONE.scalbn(-1));
+    let cos = T::Wide::one() + zw * (zw * c.widen() - half);
+    (sin, cos)
+}
+
+/// `tan x = sin x / cos x`: reduction, series and division in the wide type
+/// [`MultiFloat::Wide`], rounded once to `T`.
 pub fn tan<T: MultiFloat>(x: T) -> T {
-    let (s, c) = sincos(x);
+    if let Some(nan) = non_finite(x) {
+        return nan;
+    }
     if x.is_zero() {
         return x;
     }
-    s / c
+    let (r, q) = reduce_half_pi(x.widen());
+    let (s, c) = sincos_reduced_wide::<T>(r);
+    if q % 2 == 0 {
+        T::narrow(s / c)
+    } else {
+        T::narrow(-(c / s))
+    }
 }
 
 /// `atan x` for `|x| <= 1`: Newton steps `z += cos z (x cos z - sin z)` from the base format's
