@@ -4,7 +4,7 @@
 
 mod common;
 
-use common::{oracle, oracle_is_hard, run_search, Bits};
+use common::{assert_listed_agrees, oracle, oracle_is_hard, run_search};
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 use std::collections::BTreeMap;
@@ -81,45 +81,14 @@ fn issue_2_reference_search_equals_bitwise_oracle_on_random_windows() {
                     let bits = oracle(*func, &x, format);
                     compared += 1;
                     let expect = oracle_is_hard(bits, k, mode);
-                    match (listed.get(&ord), bits) {
-                        (Some(Outcome::Inexact(inexact)), Bits::Run { kind, k: run }) => {
-                            assert!(expect, "{func}({}) listed, oracle: {bits:?}", x.to_hex());
-                            assert_eq!(
-                                (inexact.kind, inexact.k),
-                                (kind, run),
-                                "{func}({})",
-                                x.to_hex()
-                            );
-                            hard_seen += 1;
+                    let what = format!("{func}({}) in {}", x.to_hex(), format.name());
+                    match listed.get(&ord) {
+                        Some(outcome) => {
+                            assert_listed_agrees(&what, outcome, bits, k, mode);
+                            hard_seen += u64::from(matches!(outcome, Outcome::Inexact(_)));
                         }
-                        // erf(38) = 1 - 2^-2000: too close to 1 for both; the search says so.
-                        (
-                            Some(Outcome::Exact { .. } | Outcome::Unresolved { .. }),
-                            Bits::TooLong,
-                        ) => {}
-                        // Beyond the search's cap: its bound must agree with the oracle's run,
-                        // dist < 2^-bits_at_least and dist >= 2^-(k+2).
-                        (
-                            Some(Outcome::Unresolved {
-                                bits_at_least: Some(b),
-                                ..
-                            }),
-                            Bits::Run { k: run, .. },
-                        ) => assert!(
-                            *b <= (run + 2) as f64,
-                            "{func}({}) in {}: bits_at_least {b}, oracle k {run}",
-                            x.to_hex(),
-                            format.name()
-                        ),
-                        (None, _) => assert!(
-                            !expect,
-                            "{func}({}) in {} missed: oracle {bits:?}, K = {k}, {:?}",
-                            x.to_hex(),
-                            format.name(),
-                            mode
-                        ),
-                        (Some(other), _) => {
-                            panic!("{func}({}): listed {other:?}, oracle {bits:?}", x.to_hex())
+                        None => {
+                            assert!(!expect, "{what} missed: oracle {bits:?}, K = {k}, {mode:?}")
                         }
                     }
                 }

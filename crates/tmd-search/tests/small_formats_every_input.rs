@@ -4,7 +4,7 @@
 
 mod common;
 
-use common::{oracle, oracle_is_hard, run_search, Bits};
+use common::{assert_listed_agrees, oracle, oracle_is_hard, run_search};
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 use rayon::prelude::*;
@@ -52,41 +52,8 @@ fn sweep(format: Format) {
                 format.name()
             );
             let bits = oracle(info.func, &case.x, &format);
-            match (&case.outcome, bits) {
-                (Outcome::Inexact(i), Bits::Run { kind, k: run }) => {
-                    assert_eq!(
-                        (i.kind, i.k),
-                        (kind, run),
-                        "{}({})",
-                        info.name,
-                        case.x.to_hex()
-                    );
-                    assert!(oracle_is_hard(bits, k, Breakpoints::All));
-                }
-                (Outcome::Exact { .. }, Bits::TooLong) => {}
-                // Beyond the oracle's 3000 bits (exp2m1(-3600) = -1 + 2^-3600, exact).
-                (Outcome::Inexact(i), Bits::TooLong) => assert!(i.bits > 2900.0),
-                // f(x) = 0 exactly (expm1(0), sinpi(1), zeta(-2)): the oracle sees no rounding.
-                (Outcome::Exact { roundings, .. }, Bits::None) => {
-                    assert_eq!(roundings.nearest.to_hex().trim_start_matches('-'), "0x0p+0")
-                }
-                (
-                    Outcome::Unresolved {
-                        bits_at_least: Some(b),
-                        ..
-                    },
-                    Bits::Run { k: run, .. },
-                ) => {
-                    assert!(*b <= (run + 2) as f64, "{}({})", info.name, case.x.to_hex())
-                }
-                (Outcome::Unresolved { .. }, Bits::TooLong) => {}
-                (o, b) => panic!(
-                    "{}({}) in {}: listed {o:?}, oracle {b:?}",
-                    info.name,
-                    case.x.to_hex(),
-                    format.name()
-                ),
-            }
+            let what = format!("{}({}) in {}", info.name, case.x.to_hex(), format.name());
+            assert_listed_agrees(&what, &case.outcome, bits, k, Breakpoints::All);
         });
         total_hard += cases
             .iter()

@@ -2,13 +2,10 @@
 //! bits, rounded to nearest (the searches use directed roundings at other precisions), and
 //! the run length k counted bit by bit as published tables define it (design.md §2).
 
-#![allow(dead_code)]
-
 use rug::float::Round;
-use rug::Float;
 use std::sync::atomic::AtomicU64;
 use tmd_core::registry::{eval_rounded, Dir, Func};
-use tmd_core::{Breakpoints, Format, FormatNumber, Kind};
+use tmd_core::{Breakpoints, Format, FormatNumber, Kind, Outcome};
 use tmd_search::{reference_search, Case, InputRange, SearchParams, Target};
 
 /// The oracle's view of one input.
@@ -110,6 +107,49 @@ pub fn run_search(
     cases
 }
 
-pub fn float_of(x: &FormatNumber) -> Float {
-    x.to_float()
+/// Panics unless a listed outcome agrees with the oracle: the same kind and k for a hard case
+/// (and the oracle calls it hard), a consistent bound for an unresolved one, and only the few
+/// cases beyond the oracle's reach (exact breakpoints and zeros, runs past 3000 bits).
+pub fn assert_listed_agrees(
+    what: &str,
+    outcome: &Outcome,
+    bits: Bits,
+    threshold: u32,
+    breakpoints: Breakpoints,
+) {
+    match (outcome, bits) {
+        (Outcome::Inexact(i), Bits::Run { kind, k }) => {
+            assert_eq!((i.kind, i.k), (kind, k), "{what}");
+            assert!(
+                oracle_is_hard(bits, threshold, breakpoints),
+                "{what} listed, oracle {bits:?}"
+            );
+        }
+        // Exact breakpoints, and results too close to one for both (erf(38) = 1 - 2^-2000).
+        (Outcome::Exact { .. } | Outcome::Unresolved { .. }, Bits::TooLong) => {}
+        // Beyond the oracle's 3000 bits (exp2m1(-3600) = -1 + 2^-3600, exact).
+        (Outcome::Inexact(i), Bits::TooLong) => assert!(i.bits > 2900.0, "{what}"),
+        // f(x) = 0 exactly (expm1(0), sinpi(1), zeta(-2)): the oracle sees no rounding.
+        (Outcome::Exact { roundings, .. }, Bits::None) => {
+            assert_eq!(
+                roundings.nearest.to_hex().trim_start_matches('-'),
+                "0x0p+0",
+                "{what}"
+            )
+        }
+        // Beyond the search's cap: dist < 2^-bits_at_least and dist >= 2^-(k+2).
+        (
+            Outcome::Unresolved {
+                bits_at_least: Some(b),
+                ..
+            },
+            Bits::Run { k, .. },
+        ) => {
+            assert!(
+                *b <= (k + 2) as f64,
+                "{what}: bits_at_least {b}, oracle k {k}"
+            )
+        }
+        (o, b) => panic!("{what}: listed {o:?}, oracle {b:?}"),
+    }
 }
