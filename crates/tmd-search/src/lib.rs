@@ -12,12 +12,18 @@
 //! caller's sink in x order as soon as every earlier chunk is done, so an interrupted run keeps
 //! every case found before the first unfinished chunk.
 
+pub mod filter;
 pub mod lower_bound;
+mod ordered;
 pub mod range;
 pub mod reference;
 
+pub use filter::{
+    check_params as check_filter_params, check_target, filtered_search, FilterError, FilterParams,
+    Method,
+};
 pub use range::InputRange;
-pub use reference::{reference_search, Case, SearchParams, Summary};
+pub use reference::{reference_search, reference_search_to, Case, Listing, SearchParams, Summary};
 
 use tmd_core::{Expr, Func, InputError};
 

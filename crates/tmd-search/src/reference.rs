@@ -4,12 +4,10 @@
 //! through a channel to the calling thread, which hands them to the sink in x order as soon as
 //! all earlier chunks are in. Nothing is decided here that [`tmd_core::decide`] does not decide.
 
+use crate::ordered::run_ordered;
 use crate::range::InputRange;
 use crate::Target;
-use rayon::prelude::*;
-use std::collections::BTreeMap;
 use std::sync::atomic::{AtomicU64, Ordering};
-use std::sync::mpsc;
 use std::time::{Duration, Instant};
 use tmd_core::{decide, Breakpoints, Decision, FormatNumber, Outcome, Skip};
 
@@ -50,7 +48,7 @@ pub struct Summary {
 }
 
 impl Summary {
-    fn absorb(&mut self, other: &Summary) {
+    pub(crate) fn absorb(&mut self, other: &Summary) {
         self.inputs += other.inputs;
         self.hard += other.hard;
         self.exact += other.exact;
@@ -71,46 +69,73 @@ pub fn reference_search(
     progress: &AtomicU64,
     sink: &mut dyn FnMut(&Case),
 ) -> Summary {
+    reference_search_to(target, range, params, progress, &mut SinkOnly(sink))
+}
+
+/// What a search hands its caller, in increasing x.
+pub trait Listing {
+    /// A listed case.
+    fn case(&mut self, case: &Case);
+    /// Every input with ordinal below `next_ordinal` is finished and its cases were listed;
+    /// `total` counts the finished prefix (for checkpoints).
+    fn finished_through(&mut self, next_ordinal: i128, total: &Summary) {
+        let _ = (next_ordinal, total);
+    }
+}
+
+impl<F: FnMut(&Case)> Listing for F {
+    fn case(&mut self, case: &Case) {
+        self(case)
+    }
+}
+
+struct SinkOnly<'a>(&'a mut dyn FnMut(&Case));
+
+impl Listing for SinkOnly<'_> {
+    fn case(&mut self, case: &Case) {
+        (self.0)(case)
+    }
+}
+
+/// [`reference_search`] with checkpoints.
+pub fn reference_search_to(
+    target: &Target,
+    range: &InputRange,
+    params: &SearchParams,
+    progress: &AtomicU64,
+    out: &mut dyn Listing,
+) -> Summary {
     let started = Instant::now();
-    let chunks = range.len().div_ceil(CHUNK);
-    let (tx, rx) = mpsc::channel::<(u128, Vec<Case>, Summary)>();
+    let chunks = range.len().div_ceil(CHUNK) as u64;
     let mut total = Summary::default();
-    std::thread::scope(|scope| {
-        scope.spawn(move || {
-            (0..chunks as u64)
-                .into_par_iter()
-                .for_each_with(tx, |tx, c| {
-                    let (cases, summary) = search_chunk(target, range, params, c as u128);
-                    progress.fetch_add(summary.inputs, Ordering::Relaxed);
-                    // The receiver lives until every chunk is in; a send can only fail if the
-                    // caller's thread panicked, and then there is nothing left to report to.
-                    let _ = tx.send((c as u128, cases, summary));
-                });
-        });
-        // Reorder: emit chunk c only after chunks 0..c.
-        let mut pending = BTreeMap::new();
-        let mut next = 0u128;
-        for (c, cases, summary) in rx {
+    run_ordered(
+        chunks,
+        |c| {
+            let first = c as u128 * CHUNK;
+            let last = (first + CHUNK).min(range.len());
+            let result = search_ordinals(target, range, params, first, last);
+            progress.fetch_add(result.1.inputs, Ordering::Relaxed);
+            result
+        },
+        |c, (cases, summary)| {
             total.absorb(&summary);
-            pending.insert(c, cases);
-            while let Some(cases) = pending.remove(&next) {
-                cases.iter().for_each(&mut *sink);
-                next += 1;
-            }
-        }
-    });
+            cases.iter().for_each(|case| out.case(case));
+            let next = range.start + ((c as u128 + 1) * CHUNK).min(range.len()) as i128;
+            out.finished_through(next, &total);
+        },
+    );
     total.elapsed = started.elapsed();
     total
 }
 
-fn search_chunk(
+/// Every input of `range` with index in `first..last`, decided with MPFR one by one.
+pub(crate) fn search_ordinals(
     target: &Target,
     range: &InputRange,
     params: &SearchParams,
-    chunk: u128,
+    first: u128,
+    last: u128,
 ) -> (Vec<Case>, Summary) {
-    let first = chunk * CHUNK;
-    let last = (first + CHUNK).min(range.len());
     let mut cases = Vec::new();
     let mut summary = Summary {
         inputs: (last - first) as u64,
@@ -118,42 +143,54 @@ fn search_chunk(
     };
     for i in first..last {
         let x = range.input(i);
-        let decision = decide(
-            &target.expr,
-            &range.format,
-            &x,
-            params.bits,
-            params.breakpoints,
-            params.max_precision,
-        );
-        let listed = match decision {
-            Decision::NotHard => None,
-            Decision::Skipped(skip) => {
-                match skip {
-                    Skip::Undefined => summary.undefined += 1,
-                    Skip::Pole => summary.poles += 1,
-                    Skip::Overflow => summary.overflow += 1,
-                }
-                None
-            }
-            Decision::Hard(outcome) => {
-                summary.hard += 1;
-                Some(outcome)
-            }
-            Decision::Exact(outcome) => {
-                summary.exact += 1;
-                params.include_exact.then_some(outcome)
-            }
-            Decision::Unresolved(outcome) => {
-                summary.unresolved += 1;
-                Some(outcome)
-            }
-        };
-        if let Some(outcome) = listed {
-            cases.push(Case { x, outcome });
+        if let Some(case) = decide_input(target, &range.format, params, x, &mut summary) {
+            cases.push(case);
         }
     }
     (cases, summary)
+}
+
+/// Decides one input with MPFR: the case to list, if any; `summary` counts it (but not as an
+/// input: callers count inputs).
+pub fn decide_input(
+    target: &Target,
+    format: &tmd_core::Format,
+    params: &SearchParams,
+    x: FormatNumber,
+    summary: &mut Summary,
+) -> Option<Case> {
+    let decision = decide(
+        &target.expr,
+        format,
+        &x,
+        params.bits,
+        params.breakpoints,
+        params.max_precision,
+    );
+    let listed = match decision {
+        Decision::NotHard => None,
+        Decision::Skipped(skip) => {
+            match skip {
+                Skip::Undefined => summary.undefined += 1,
+                Skip::Pole => summary.poles += 1,
+                Skip::Overflow => summary.overflow += 1,
+            }
+            None
+        }
+        Decision::Hard(outcome) => {
+            summary.hard += 1;
+            Some(outcome)
+        }
+        Decision::Exact(outcome) => {
+            summary.exact += 1;
+            params.include_exact.then_some(outcome)
+        }
+        Decision::Unresolved(outcome) => {
+            summary.unresolved += 1;
+            Some(outcome)
+        }
+    };
+    listed.map(|outcome| Case { x, outcome })
 }
 
 #[cfg(test)]

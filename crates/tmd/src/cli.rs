@@ -66,9 +66,24 @@ pub struct SearchArgs {
     /// Breakpoints: all (format numbers and midpoints), directed or nearest.
     #[arg(long, default_value = "all")]
     pub breakpoints: String,
-    /// auto or reference (MPFR on every input). The filtered algorithms are not built yet.
+    /// auto (exhaustive for p <= 24, regular above; reference for functions without a Taylor
+    /// model), regular, lefevre, lefevre-swap, exhaustive (tabulated differences on every
+    /// input) or reference (MPFR on every input).
     #[arg(long, default_value = "auto")]
     pub algorithm: String,
+    /// Largest domain size N of the lower-bound tests (a power of two, 8..=2^24).
+    #[arg(long, default_value_t = 1 << 15)]
+    pub domain_size: u64,
+    /// Phase-2 split: failing domains are cut into this many subdomains (a power of two).
+    #[arg(long, default_value_t = 8)]
+    pub kappa: u64,
+    /// Subtractions tried before a division in the lower-bound tests (0: always divide).
+    #[arg(long, default_value_t = 0)]
+    pub division_threshold: u32,
+    /// Journal directory: a killed run restarted with the same command and DIR continues
+    /// where it stopped, with the same final output.
+    #[arg(long)]
+    pub resume: Option<std::path::PathBuf>,
     /// cpu (the GPU backends are not built yet).
     #[arg(long, default_value = "cpu")]
     pub backend: String,

@@ -5,6 +5,7 @@
 //! every case of the finished prefix of the range (cases arrive in x order).
 
 use crate::cli::SearchArgs;
+use crate::journal::{Counts, Journal, Recovered};
 use crate::output::{case_header, case_json, case_row, wc_header};
 use anyhow::Context;
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
@@ -13,9 +14,16 @@ use std::io::{BufWriter, Write};
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::time::Duration;
+use std::time::Instant;
 use tmd_core::number::parse_rounded;
 use tmd_core::{Breakpoints, Format, FormatNumber, InputError, Outcome};
-use tmd_search::{reference_search, Case, InputRange, SearchParams, Summary, Target};
+use tmd_search::filter::stats::{FilterStats, PhaseCounts};
+use tmd_search::lower_bound::Algorithm;
+use tmd_search::reference::decide_input;
+use tmd_search::{
+    check_filter_params, check_target, filtered_search, reference_search_to, Case, FilterError,
+    FilterParams, InputRange, Listing, Method, SearchParams, Summary, Target,
+};
 
 /// Everything a search needs, validated.
 struct Plan {
@@ -24,6 +32,8 @@ struct Plan {
     params: SearchParams,
     from: FormatNumber,
     to: FormatNumber,
+    /// None: the reference search (MPFR on every input).
+    filter: Option<FilterParams>,
 }
 
 fn plan(args: &SearchArgs) -> Result<Plan, InputError> {
@@ -68,8 +78,10 @@ fn plan(args: &SearchArgs) -> Result<Plan, InputError> {
             args.breakpoints
         ))
     })?;
-    check_algorithm_and_backend(args)?;
+    let filter = choose_algorithm(args, &target, &format)?;
+    check_backend(args)?;
     Ok(Plan {
+        filter,
         target,
         range,
         params: SearchParams {
@@ -83,21 +95,51 @@ fn plan(args: &SearchArgs) -> Result<Plan, InputError> {
     })
 }
 
-fn check_algorithm_and_backend(args: &SearchArgs) -> Result<(), InputError> {
-    match args.algorithm.as_str() {
-        "auto" | "reference" => {}
-        "regular" | "lefevre" | "exhaustive" => {
-            return Err(InputError::Usage(format!(
-                "--algorithm {} is not available in this build yet; use --algorithm reference",
-                args.algorithm
-            )))
+/// The engine for `--algorithm`: None for the reference search.
+fn choose_algorithm(
+    args: &SearchArgs,
+    target: &Target,
+    format: &Format,
+) -> Result<Option<FilterParams>, InputError> {
+    let method = match args.algorithm.as_str() {
+        "reference" => return Ok(None),
+        "auto" => {
+            if let Err(why) = check_target(target) {
+                eprintln!(
+                    "tmd: note: {}; --algorithm auto uses the reference search (MPFR on every input)",
+                    why.to_string().split(':').next().unwrap_or_default()
+                );
+                return Ok(None);
+            }
+            if format.precision() <= 24 {
+                Method::Exhaustive
+            } else {
+                Method::Filter(Algorithm::RegularUnrolled)
+            }
         }
+        "regular" => Method::Filter(Algorithm::RegularUnrolled),
+        "lefevre" => Method::Filter(Algorithm::Lefevre),
+        "lefevre-swap" => Method::Filter(Algorithm::LefevreSwap),
+        "exhaustive" => Method::Exhaustive,
         other => {
             return Err(InputError::Usage(format!(
-                "unknown --algorithm '{other}' (expected auto, reference, regular, lefevre or exhaustive)"
+                "unknown --algorithm '{other}' (expected auto, reference, regular, lefevre, lefevre-swap or exhaustive)"
             )))
         }
-    }
+    };
+    check_target(target)
+        .map_err(|e| InputError::Usage(format!("--algorithm {}: {e}", args.algorithm)))?;
+    let filter = FilterParams {
+        domain_size: args.domain_size,
+        kappa: args.kappa,
+        division_threshold: args.division_threshold,
+        ..FilterParams::new(method)
+    };
+    check_filter_params(&filter).map_err(|e| InputError::Usage(e.to_string()))?;
+    Ok(Some(filter))
+}
+
+fn check_backend(args: &SearchArgs) -> Result<(), InputError> {
     match args.backend.as_str() {
         "cpu" => Ok(()),
         "opencl" | "cuda" => Err(InputError::Usage(format!(
@@ -107,6 +149,16 @@ fn check_algorithm_and_backend(args: &SearchArgs) -> Result<(), InputError> {
         other => Err(InputError::Usage(format!(
             "unknown --backend '{other}' (expected cpu, opencl or cuda)"
         ))),
+    }
+}
+
+/// The algorithm's name for reports.
+fn algorithm_name(plan: &Plan) -> &'static str {
+    match plan.filter.as_ref().map(|f| f.method) {
+        None => "reference",
+        Some(Method::Exhaustive) => "exhaustive",
+        Some(Method::Filter(Algorithm::RegularUnrolled)) => "regular",
+        Some(Method::Filter(a)) => a.name(),
     }
 }
 
@@ -154,8 +206,9 @@ impl Output {
                     plan.params.breakpoints.name()
                 ),
                 format!(
-                    "found by tmd {} (reference search, MPFR on every input)",
-                    env!("CARGO_PKG_VERSION")
+                    "found by tmd {} (--algorithm {}; every listed case verified with MPFR)",
+                    env!("CARGO_PKG_VERSION"),
+                    algorithm_name(plan)
                 ),
                 format!(
                     "command: tmd {}",
@@ -190,6 +243,10 @@ impl Output {
         self.writer.flush()
     }
 
+    fn flush(&mut self) -> std::io::Result<()> {
+        self.writer.flush()
+    }
+
     fn finish(mut self) -> anyhow::Result<()> {
         self.writer.flush()?;
         drop(self.writer);
@@ -207,43 +264,197 @@ fn partial_path(path: &Path) -> PathBuf {
     PathBuf::from(s)
 }
 
+/// Receives the cases in x order: writes them and, with `--resume`, checkpoints the journal
+/// (at most once a second: each checkpoint is a line in the journal file).
+struct Listed<'a> {
+    out: &'a mut Output,
+    plan: &'a Plan,
+    journal: Option<&'a mut Journal>,
+    /// Counts of the part finished by an earlier run.
+    base: Counts,
+    pending: Vec<i128>,
+    last_checkpoint: Instant,
+    error: Option<anyhow::Error>,
+}
+
+impl Listing for Listed<'_> {
+    fn case(&mut self, case: &Case) {
+        if self.error.is_some() {
+            return;
+        }
+        if let Err(e) = self
+            .out
+            .write(&self.plan.target.name, &self.plan.range.format, case)
+        {
+            self.error = Some(e.into());
+        }
+        if self.journal.is_some() {
+            self.pending.push(self.plan.range.format.ordinal(&case.x));
+        }
+    }
+
+    fn finished_through(&mut self, next_ordinal: i128, total: &Summary) {
+        let Some(journal) = self.journal.as_deref_mut() else {
+            return;
+        };
+        if self.error.is_some() || self.last_checkpoint.elapsed() < Duration::from_secs(1) {
+            return;
+        }
+        // The output must hold everything the journal claims before the journal claims it.
+        if let Err(e) = self.out.flush() {
+            self.error = Some(e.into());
+            return;
+        }
+        let counts = add_counts(&self.base, total);
+        match journal.checkpoint(&self.pending, next_ordinal, &counts) {
+            Ok(()) => {
+                self.pending.clear();
+                self.last_checkpoint = Instant::now();
+            }
+            Err(e) => self.error = Some(anyhow::Error::from(e).context("writing the journal")),
+        }
+    }
+}
+
+fn add_counts(base: &Counts, s: &Summary) -> Counts {
+    Counts {
+        inputs: base.inputs + s.inputs,
+        hard: base.hard + s.hard,
+        exact: base.exact + s.exact,
+        unresolved: base.unresolved + s.unresolved,
+        undefined: base.undefined + s.undefined,
+        poles: base.poles + s.poles,
+        overflow: base.overflow + s.overflow,
+    }
+}
+
+/// One line naming everything that decides the output, so a journal is only resumed by the
+/// same search.
+fn fingerprint(plan: &Plan) -> String {
+    format!(
+        "{} {} [{}, {}) K={} {} exact={} max-precision={}",
+        plan.target.name,
+        plan.range.format.name(),
+        plan.from.to_hex(),
+        plan.to.to_hex(),
+        plan.params.bits,
+        plan.params.breakpoints.name(),
+        plan.params.include_exact,
+        plan.params.max_precision
+    )
+}
+
 pub fn run(args: &SearchArgs) -> anyhow::Result<()> {
     let plan = plan(args)?;
     let pool = rayon::ThreadPoolBuilder::new()
         .num_threads(args.threads.unwrap_or(0))
         .build()
         .context("starting worker threads")?;
+    let mut journal = None;
+    let mut recovered = Recovered::default();
+    if let Some(dir) = &args.resume {
+        let (j, r) = Journal::open(dir, &fingerprint(&plan))?;
+        journal = Some(j);
+        recovered = r;
+    }
     let mut out = Output::open(args, &plan)?;
+    // Replay the finished prefix of an earlier run: same cases, decided again (they are few).
+    for &ordinal in &recovered.cases {
+        let x = plan.range.format.from_ordinal(ordinal);
+        let mut ignored = Summary::default();
+        if let Some(case) = decide_input(
+            &plan.target,
+            &plan.range.format,
+            &plan.params,
+            x,
+            &mut ignored,
+        ) {
+            out.write(&plan.target.name, &plan.range.format, &case)?;
+        }
+    }
+    let mut range = plan.range.clone();
+    if let Some(next) = recovered.resume_from {
+        range.start = next.max(range.start);
+    }
+    if recovered.resume_from.is_some() || recovered.complete {
+        eprintln!(
+            "tmd: resuming: {} inputs and {} cases already done",
+            recovered.counts.inputs,
+            recovered.cases.len()
+        );
+    }
     let progress = AtomicU64::new(0);
     let done = AtomicBool::new(false);
-    let mut write_error = None;
-    let summary = std::thread::scope(|scope| {
-        if !args.quiet {
-            scope.spawn(|| show_progress(&progress, &done, plan.range.len()));
+    let mut listed = Listed {
+        out: &mut out,
+        plan: &plan,
+        journal: journal.as_mut(),
+        base: recovered.counts.clone(),
+        pending: Vec::new(),
+        last_checkpoint: Instant::now(),
+        error: None,
+    };
+    let (summary, stats) = std::thread::scope(|scope| {
+        if !args.quiet && !recovered.complete {
+            scope.spawn(|| show_progress(&progress, &done, range.len()));
         }
-        let summary = pool.install(|| {
-            reference_search(
-                &plan.target,
-                &plan.range,
-                &plan.params,
-                &progress,
-                &mut |case| {
-                    if write_error.is_none() {
-                        if let Err(e) = out.write(&plan.target.name, &plan.range.format, case) {
-                            write_error = Some(e);
-                        }
-                    }
-                },
-            )
+        let result = pool.install(|| -> Result<_, FilterError> {
+            if recovered.complete || range.is_empty() {
+                return Ok((Summary::default(), None));
+            }
+            Ok(match &plan.filter {
+                None => (
+                    reference_search_to(&plan.target, &range, &plan.params, &progress, &mut listed),
+                    None,
+                ),
+                Some(filter) => {
+                    let (s, st) = filtered_search(
+                        &plan.target,
+                        &range,
+                        &plan.params,
+                        filter,
+                        &progress,
+                        &mut listed,
+                    )?;
+                    (s, Some(st))
+                }
+            })
         });
         done.store(true, Ordering::Relaxed);
-        summary
-    });
-    if let Some(e) = write_error {
-        return Err(e.into());
+        result
+    })
+    .map_err(|e| InputError::Usage(e.to_string()))?;
+    if let Some(e) = listed.error.take() {
+        return Err(e);
     }
+    let pending = std::mem::take(&mut listed.pending);
+    let mut total = summary.clone();
+    let counts = if recovered.complete {
+        recovered.counts.clone()
+    } else {
+        add_counts(&recovered.counts, &summary)
+    };
+    total.inputs = counts.inputs;
+    total.hard = counts.hard;
+    total.exact = counts.exact;
+    total.unresolved = counts.unresolved;
+    total.undefined = counts.undefined;
+    total.poles = counts.poles;
+    total.overflow = counts.overflow;
     out.finish()?;
-    report(args, &plan, &summary, pool.current_num_threads())
+    if let Some(journal) = journal.as_mut() {
+        if !recovered.complete {
+            journal.checkpoint(&pending, plan.range.end, &counts)?;
+        }
+        journal.finish(&counts)?;
+    }
+    report(
+        args,
+        &plan,
+        &total,
+        stats.as_ref(),
+        pool.current_num_threads(),
+    )
 }
 
 fn show_progress(progress: &AtomicU64, done: &AtomicBool, total: u128) {
@@ -266,7 +477,13 @@ fn show_progress(progress: &AtomicU64, done: &AtomicBool, total: u128) {
     bar.finish_and_clear();
 }
 
-fn report(args: &SearchArgs, plan: &Plan, s: &Summary, threads: usize) -> anyhow::Result<()> {
+fn report(
+    args: &SearchArgs,
+    plan: &Plan,
+    s: &Summary,
+    filter: Option<&FilterStats>,
+    threads: usize,
+) -> anyhow::Result<()> {
     let secs = s.elapsed.as_secs_f64();
     let rate = s.inputs as f64 / secs.max(1e-9);
     eprintln!(
@@ -285,7 +502,7 @@ fn report(args: &SearchArgs, plan: &Plan, s: &Summary, threads: usize) -> anyhow
             "to": plan.to.to_hex(),
             "bits": plan.params.bits,
             "breakpoints": plan.params.breakpoints.name(),
-            "algorithm": "reference",
+            "algorithm": algorithm_name(plan),
             "backend": "cpu",
             "threads": threads,
             "inputs": s.inputs,
@@ -297,6 +514,7 @@ fn report(args: &SearchArgs, plan: &Plan, s: &Summary, threads: usize) -> anyhow
             "overflow": s.overflow,
             "seconds": secs,
             "inputs_per_second": rate,
+            "filter": filter.map(|f| filter_json(plan, f)),
         });
         let tmp = partial_path(path);
         std::fs::write(&tmp, format!("{stats:#}\n"))
@@ -304,4 +522,40 @@ fn report(args: &SearchArgs, plan: &Plan, s: &Summary, threads: usize) -> anyhow
         std::fs::rename(&tmp, path).with_context(|| format!("writing {}", path.display()))?;
     }
     Ok(())
+}
+
+/// The per-phase statistics (compare TOMS16 Tables II and III).
+fn filter_json(plan: &Plan, f: &FilterStats) -> serde_json::Value {
+    let phase = |p: &PhaseCounts| {
+        serde_json::json!({
+            "domains_in": p.domains_in,
+            "arguments_in": p.args_in,
+            "domains_failed": p.domains_failed,
+            "arguments_failed": p.args_failed,
+            "thread_seconds": p.nanos as f64 * 1e-9,
+        })
+    };
+    let params = plan.filter.as_ref();
+    serde_json::json!({
+        "domain_size_max": params.map(|p| p.domain_size),
+        "kappa": params.map(|p| p.kappa),
+        "division_threshold": params.map(|p| p.division_threshold),
+        "chunks": f.chunks,
+        "chunk_inputs": f.chunk_inputs,
+        "reference_inputs": f.reference_inputs,
+        "domain_sizes_used": [f.domain_size_min, f.domain_size_max],
+        "degrees_used": [f.degree_min, f.degree_max],
+        "generation_thread_seconds": f.generation_nanos as f64 * 1e-9,
+        "phase1": phase(&f.phase1),
+        "phase2": phase(&f.phase2),
+        "phase3": phase(&f.phase3),
+        "candidates": f.candidates,
+        "verification_thread_seconds": f.verification_nanos as f64 * 1e-9,
+        "nmdm": {
+            "group": 32,
+            "groups": f.nmdm.groups,
+            "mean": f.nmdm.mean(),
+            "mean_iterations": if f.nmdm.domains > 0 { f.nmdm.iterations as f64 / f.nmdm.domains as f64 } else { 0.0 },
+        },
+    })
 }

@@ -1,0 +1,549 @@
+//! The filtered searches: Lefèvre's and the regular lower-bound filter, and the fast
+//! exhaustive search by tabulated differences (design.md §3; TOMS16 §3-5; PDP12 §II).
+//!
+//! # Pipeline
+//!
+//! 1. **Splitting.** The range is cut where the input quantum changes (binades), then into
+//!    chunks of at most [`FilterParams::chunk_len`] inputs; chunks are the jobs, run in
+//!    parallel and listed in x order ([`crate::ordered`]).
+//! 2. **Chunk polynomial** ([`model`]). A Taylor model of f around the chunk centre, proven to
+//!    keep the results in one binade of one sign (so one result quantum `u`), of the least
+//!    degree whose error is below `eps/8`. A chunk where this fails (result crosses a power of
+//!    two or zero, pole, domain edge, too curved) is halved, down to [`MIN_SPLIT`] inputs;
+//!    below that its inputs are decided by MPFR one by one, so nothing is ever skipped.
+//! 3. **Domains.** The chunk is cut in domains of N inputs and packets of domains; each packet
+//!    starts from exact tables and advances by tabulated differences ([`phases`]).
+//! 4. **Phases 1-3** ([`phases`]) produce candidates, a proven superset of the inputs whose
+//!    result lies within `2^-K` ulp of a breakpoint.
+//! 5. **Verification.** Each candidate is decided by MPFR exactly as the reference search does
+//!    ([`crate::reference`]); only verified cases are listed. So the output equals the
+//!    reference search's whenever the filter is sound, which the tests check on random windows.
+//!
+//! The exhaustive method is the same pipeline with phase 3 on every domain.
+
+pub mod model;
+pub mod phases;
+pub mod stats;
+
+use crate::lower_bound::Algorithm;
+use crate::ordered::run_ordered;
+use crate::range::InputRange;
+use crate::reference::{decide_input, search_ordinals, Listing};
+use crate::{Case, SearchParams, Summary, Target};
+use model::{add_up, mul_up, up, ChunkModel};
+use phases::{fraction128_up, run_packet, DomainPlan};
+use rayon::prelude::*;
+use rug::float::Round;
+use rug::{Float, Integer};
+use stats::{FilterStats, PacketStats};
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::time::Instant;
+use thiserror::Error;
+use tmd_core::taylor::{expr_has_model, taylor_model, TaylorModel};
+use tmd_core::{Breakpoints, Format};
+
+pub use stats::{Nmdm, PhaseCounts};
+
+/// Chunks that cannot get a polynomial are halved down to this many inputs, then decided by
+/// MPFR one by one.
+pub const MIN_SPLIT: u64 = 1 << 12;
+
+/// The Taylor degree tried for each chunk (the chunk polynomial uses the least degree that
+/// suffices, at most this).
+pub const TAYLOR_DEGREE: usize = 16;
+
+/// How candidates are produced.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Method {
+    /// Phases 1-3 with this lower-bound test.
+    Filter(Algorithm),
+    /// Phase 3 on every domain.
+    Exhaustive,
+}
+
+/// Parameters of the filtered search.
+#[derive(Clone, Debug)]
+pub struct FilterParams {
+    pub method: Method,
+    /// Largest domain size N (a power of two, >= 8); chunks use less where the function curves.
+    pub domain_size: u64,
+    /// Phase-2 split κ (a power of two).
+    pub kappa: u64,
+    /// Subtractions tried before dividing in the lower-bound tests (0: always divide).
+    pub division_threshold: u32,
+    /// Largest chunk (inputs per polynomial), a power of two.
+    pub chunk_len: u64,
+}
+
+impl FilterParams {
+    /// Defaults in the spirit of TOMS16: N = 2^15, κ = 8, always divide (fastest on current
+    /// CPUs, docs/BENCHMARKS.md), chunks of 2^34 inputs (small enough to checkpoint often).
+    pub fn new(method: Method) -> FilterParams {
+        FilterParams {
+            method,
+            domain_size: 1 << 15,
+            kappa: 8,
+            division_threshold: 0,
+            chunk_len: 1 << 34,
+        }
+    }
+}
+
+/// Why a filtered search cannot run.
+#[derive(Clone, Debug, PartialEq, Eq, Error)]
+pub enum FilterError {
+    #[error("{0}: the filtered searches (--algorithm lefevre, regular, exhaustive) need a Taylor model; use --algorithm reference (MPFR per input), or auto, which picks it")]
+    NoModel(String),
+    #[error("{0}")]
+    Parameter(String),
+}
+
+/// Checks that a target can use the filtered searches.
+pub fn check_target(target: &Target) -> Result<(), FilterError> {
+    expr_has_model(&target.expr).map_err(|e| FilterError::NoModel(e.to_string()))
+}
+
+/// Searches `range` like [`crate::reference_search`], with the filter: the same cases, in the
+/// same order, and the statistics of the phases.
+pub fn filtered_search(
+    target: &Target,
+    range: &InputRange,
+    params: &SearchParams,
+    filter: &FilterParams,
+    progress: &AtomicU64,
+    out: &mut dyn Listing,
+) -> Result<(Summary, FilterStats), FilterError> {
+    check_target(target)?;
+    check_params(filter)?;
+    let started = Instant::now();
+    let jobs = split_range(range, filter.chunk_len);
+    let ctx = Context {
+        target,
+        range,
+        params,
+        filter,
+        progress,
+    };
+    let mut total = Summary::default();
+    let mut stats = FilterStats::default();
+    run_ordered(
+        jobs.len() as u64,
+        |j| {
+            let (start, len) = jobs[j as usize];
+            ctx.search(start, len)
+        },
+        |j, result| {
+            total.absorb(&result.summary);
+            stats.absorb(&result.stats);
+            result.cases.iter().for_each(|case| out.case(case));
+            let (start, len) = jobs[j as usize];
+            out.finished_through(start + len as i128, &total);
+        },
+    );
+    total.elapsed = started.elapsed();
+    Ok((total, stats))
+}
+
+/// Checks user-given parameters (one clear message per mistake).
+pub fn check_params(f: &FilterParams) -> Result<(), FilterError> {
+    let pow2 = |v: u64| v.is_power_of_two();
+    if !pow2(f.domain_size) || f.domain_size < 8 || f.domain_size > 1 << 24 {
+        return Err(FilterError::Parameter(format!(
+            "--domain-size {}: must be a power of two from 8 to 2^24",
+            f.domain_size
+        )));
+    }
+    if !pow2(f.kappa) || f.kappa > f.domain_size {
+        return Err(FilterError::Parameter(format!(
+            "--kappa {}: must be a power of two at most the domain size",
+            f.kappa
+        )));
+    }
+    if !pow2(f.chunk_len) || f.chunk_len < MIN_SPLIT || f.chunk_len > 1 << 44 {
+        return Err(FilterError::Parameter(format!(
+            "chunk length {}: must be a power of two from 2^12 to 2^44",
+            f.chunk_len
+        )));
+    }
+    Ok(())
+}
+
+/// The jobs: (first ordinal, length), each inside one input binade (constant quantum).
+fn split_range(range: &InputRange, chunk_len: u64) -> Vec<(i128, u64)> {
+    let half = 1i128 << (range.format.precision() - 1);
+    let mut jobs = Vec::new();
+    let mut o = range.start;
+    while o < range.end {
+        let end = piece_end(o, half).min(range.end);
+        while o < end {
+            let len = ((end - o) as u128).min(chunk_len as u128) as u64;
+            jobs.push((o, len));
+            o += len as i128;
+        }
+    }
+    jobs
+}
+
+/// The first ordinal after `o` whose quantum differs from o's: quanta change where |ordinal|
+/// crosses k·2^(p-1) for k >= 2 (subnormals and the first binade share the smallest quantum,
+/// across zero).
+fn piece_end(o: i128, half: i128) -> i128 {
+    let u = o.abs();
+    if u < 2 * half {
+        2 * half
+    } else if o > 0 {
+        (u / half + 1) * half
+    } else {
+        -(u / half) * half + 1
+    }
+}
+
+/// log2 of the input quantum at ordinal o.
+fn input_quantum_exp(format: &Format, o: i128) -> i64 {
+    let half = 1i128 << (format.precision() - 1);
+    let u = o.abs();
+    let binade = if u < 2 * half { 0 } else { u / half - 1 };
+    format.qexp_min() as i64 + binade as i64
+}
+
+struct Context<'a> {
+    target: &'a Target,
+    range: &'a InputRange,
+    params: &'a SearchParams,
+    filter: &'a FilterParams,
+    progress: &'a AtomicU64,
+}
+
+struct JobResult {
+    cases: Vec<Case>,
+    summary: Summary,
+    stats: FilterStats,
+}
+
+impl JobResult {
+    fn append(&mut self, other: JobResult) {
+        self.cases.extend(other.cases);
+        self.summary.absorb(&other.summary);
+        self.stats.absorb(&other.stats);
+    }
+}
+
+/// Why a chunk got no polynomial (it is then halved or decided by MPFR).
+#[derive(Debug)]
+enum NoPolynomial {
+    Model,
+    ResultBinade,
+    Curvature,
+}
+
+impl Context<'_> {
+    /// Inputs `start..start + len` (ordinals), all of one input quantum.
+    fn search(&self, start: i128, len: u64) -> JobResult {
+        let t = Instant::now();
+        match self.plan_chunk(start, len) {
+            Ok((chunk, plan, packet_domains)) => {
+                let generation = t.elapsed().as_nanos() as u64;
+                let mut result = self.run_chunk(start, &chunk, &plan, packet_domains);
+                result.stats.generation_nanos += generation;
+                result.stats.note_chunk(len, plan.n, chunk.degree() as u64);
+                result
+            }
+            Err(_) if len > MIN_SPLIT => {
+                let first = len / 2;
+                let (mut a, b) = rayon::join(
+                    || self.search(start, first),
+                    || self.search(start + first as i128, len - first),
+                );
+                a.append(b);
+                a
+            }
+            Err(_) => self.reference(start, len),
+        }
+    }
+
+    /// MPFR on every input.
+    fn reference(&self, start: i128, len: u64) -> JobResult {
+        let t = Instant::now();
+        let offset = (start - self.range.start) as u128;
+        let blocks: Vec<(Vec<Case>, Summary)> = (0..len.div_ceil(1024))
+            .into_par_iter()
+            .map(|b| {
+                let first = offset + b as u128 * 1024;
+                let last = (first + 1024).min(offset + len as u128);
+                let r = search_ordinals(self.target, self.range, self.params, first, last);
+                self.progress.fetch_add(r.1.inputs, Ordering::Relaxed);
+                r
+            })
+            .collect();
+        let mut result = JobResult {
+            cases: Vec::new(),
+            summary: Summary::default(),
+            stats: FilterStats {
+                reference_inputs: len,
+                ..FilterStats::default()
+            },
+        };
+        for (cases, summary) in blocks {
+            result.cases.extend(cases);
+            result.summary.absorb(&summary);
+        }
+        result.stats.verification_nanos += t.elapsed().as_nanos() as u64;
+        result
+    }
+
+    /// The search threshold in result units, and log2 of the unit relative to the ulp.
+    fn eps_units(&self) -> f64 {
+        let k = self.params.bits as i32;
+        match self.params.breakpoints {
+            Breakpoints::All => 2f64.powi(1 - k),
+            _ => 2f64.powi(-k),
+        }
+    }
+
+    /// The chunk polynomial, the domain plan and the packet size, or why there is none.
+    fn plan_chunk(
+        &self,
+        start: i128,
+        len: u64,
+    ) -> Result<(ChunkModel, DomainPlan, u64), NoPolynomial> {
+        let format = &self.range.format;
+        let h_exp = input_quantum_exp(format, start);
+        let half = len / 2;
+        let x0 = format.from_ordinal(start).to_float();
+        let mut center = Float::with_val(256, &x0);
+        center += Float::with_val(64, Integer::from(half)) << h_exp as i32;
+        let radius = Float::with_val(64, half.max(len - 1 - half)) << h_exp as i32;
+        let prec = (format.precision() + self.params.bits + 64).max(128);
+        let model = taylor_model(&self.target.expr, &center, &radius, TAYLOR_DEGREE, prec)
+            .map_err(|_| NoPolynomial::Model)?;
+        let qexp = result_quantum(&model, format).ok_or(NoPolynomial::ResultBinade)?;
+        let unit_exp = match self.params.breakpoints {
+            Breakpoints::All => qexp - 1,
+            _ => qexp,
+        };
+        let eps = self.eps_units();
+        let chunk = (1..=TAYLOR_DEGREE)
+            .filter_map(|d| ChunkModel::new(&model, d, len, half, h_exp, unit_exp))
+            .find(|c| c.approx_error <= eps / 8.0)
+            .ok_or(NoPolynomial::Curvature)?;
+        let (n, filter) = self.domain_size(&chunk, eps, len);
+        let (packet_domains, table_error) = packet_size(&chunk, n, eps, len);
+        if packet_domains * n < 1 << 12 && len >= 1 << 12 {
+            // Exact table set-up would cost more than MPFR on so few points.
+            return Err(NoPolynomial::Curvature);
+        }
+        let common_error = (chunk.approx_error + rho(&chunk, n) + table_error) * (1.0 + 1e-9);
+        let plan = DomainPlan {
+            n,
+            kappa: self.filter.kappa.min(n),
+            filter,
+            division_threshold: self.filter.division_threshold,
+            eps_units: eps,
+            common_error,
+            threshold3: fraction128_up(eps + common_error),
+        };
+        Ok((chunk, plan, packet_domains))
+    }
+
+    /// N and whether to filter: the largest power of two N <= the maximum with a small
+    /// degree-3 remainder ρ(N) <= eps/4 and |r_2| <= 1/4 (so its sign is readable), and, to
+    /// filter, B_2·N^3 <= 1/8 (then the chord error of phase 1 keeps most domains passing:
+    /// a domain fails with probability about 2N·B_2·N^2/16). Otherwise phase 3 everywhere.
+    fn domain_size(&self, chunk: &ChunkModel, eps: f64, len: u64) -> (u64, Option<Algorithm>) {
+        let b2 = chunk.diff_bound(2);
+        let fits = |n: u64| b2 <= 0.25 && rho(chunk, n) <= eps / 4.0;
+        let cap = self.filter.domain_size.min(len.next_power_of_two());
+        if let Method::Filter(algorithm) = self.filter.method {
+            let mut n = cap;
+            while n >= 8 {
+                if fits(n) && b2 * (n as f64).powi(3) <= 0.125 {
+                    return (n, Some(algorithm));
+                }
+                n /= 2;
+            }
+        }
+        let mut n = cap.min(1 << 12);
+        while n >= 4 {
+            if fits(n) {
+                return (n, None);
+            }
+            n /= 2;
+        }
+        (1, None)
+    }
+
+    /// Runs the packets of a chunk in parallel, then verifies the candidates with MPFR.
+    fn run_chunk(
+        &self,
+        start: i128,
+        chunk: &ChunkModel,
+        plan: &DomainPlan,
+        packet_domains: u64,
+    ) -> JobResult {
+        let domains = chunk.len.div_ceil(plan.n);
+        let packets = domains.div_ceil(packet_domains);
+        let nearest_only = self.params.breakpoints == Breakpoints::Nearest;
+        let outputs: Vec<(Vec<u64>, PacketStats, u64)> = (0..packets)
+            .into_par_iter()
+            .map(|p| {
+                let first = p * packet_domains;
+                let count = packet_domains.min(domains - first);
+                let t = Instant::now();
+                let mut tables = chunk.packet_tables(first, plan.n);
+                if nearest_only {
+                    // Breakpoints at half-integers: shift r_0 by 1/2 (its differences stay).
+                    tables.tables[0][0] = tables.tables[0][0].wrapping_add(1 << 127);
+                }
+                let generation = t.elapsed().as_nanos() as u64;
+                let mut stats = PacketStats::default();
+                let candidates = run_packet(chunk, plan, tables, first, count, &mut stats);
+                let end = ((first + count) * plan.n).min(chunk.len);
+                self.progress
+                    .fetch_add(end - first * plan.n, Ordering::Relaxed);
+                (candidates, stats, generation)
+            })
+            .collect();
+        let mut stats = FilterStats::default();
+        let mut candidates = Vec::new();
+        for (c, s, g) in outputs {
+            candidates.extend(c);
+            stats.absorb_packet(&s);
+            stats.generation_nanos += g;
+        }
+        stats.candidates = candidates.len() as u64;
+        let t = Instant::now();
+        let format = &self.range.format;
+        let decided: Vec<(Option<Case>, Summary)> = candidates
+            .par_iter()
+            .map(|&off| {
+                let mut s = Summary::default();
+                let x = format.from_ordinal(start + off as i128);
+                (decide_input(self.target, format, self.params, x, &mut s), s)
+            })
+            .collect();
+        let mut summary = Summary {
+            inputs: chunk.len,
+            ..Summary::default()
+        };
+        let mut cases = Vec::new();
+        for (case, s) in decided {
+            summary.absorb(&s);
+            cases.extend(case);
+        }
+        stats.verification_nanos += t.elapsed().as_nanos() as u64;
+        JobResult {
+            cases,
+            summary,
+            stats,
+        }
+    }
+}
+
+/// ρ(N) = Σ_{j=3..δ} B_j·binom(N - 1, j): the terms of R(x + iN) = Σ r_j(i) binom(x, j)
+/// that P_i leaves out, over 0 <= x < N.
+fn rho(chunk: &ChunkModel, n: u64) -> f64 {
+    (3..=chunk.degree())
+        .map(|j| chunk.diff_bound(j) * binomial_up(n.saturating_sub(1), j as u64))
+        .sum::<f64>()
+        * (1.0 + 1e-9)
+}
+
+/// An upper bound of binom(n, k) as f64 (0 when k > n).
+fn binomial_up(n: u64, k: u64) -> f64 {
+    if k > n {
+        return 0.0;
+    }
+    (0..k).fold(1.0, |acc, i| acc * (n - i) as f64 / (i + 1) as f64) * (1.0 + 1e-12 * k as f64)
+}
+
+/// The packet size (domains per exact table set-up) and the resulting tabulation error bound:
+/// after s < M steps the value of r_j carries at most 2^-128·Σ_{l<=δ-j} binom(s, l) of the
+/// initial roundings (each in [0, 2^-128)), and r_j multiplies binom(x, j) <= binom(N - 1, j).
+/// The largest M <= 2^12 (and leaving at least 8 packets when the chunk allows) with an error
+/// at most eps/16.
+fn packet_size(chunk: &ChunkModel, n: u64, eps: f64, len: u64) -> (u64, f64) {
+    let domains = len.div_ceil(n);
+    let error = |m: u64| -> f64 {
+        let delta = chunk.degree() as u64;
+        (0..=2u64.min(delta))
+            .map(|j| {
+                let a: f64 = (0..=delta - j).map(|l| binomial_up(m - 1, l)).sum();
+                a * binomial_up(n - 1, j).max(if j == 0 { 1.0 } else { 0.0 })
+            })
+            .sum::<f64>()
+            * 2f64.powi(-128)
+            * (1.0 + 1e-9)
+    };
+    let mut m = (1u64 << 12).min((domains / 8).max(1).next_power_of_two());
+    while m > 1 && error(m) > eps / 16.0 {
+        m /= 2;
+    }
+    (m, error(m))
+}
+
+/// The result quantum exponent when every result over the model's interval lies in one binade
+/// of one sign below the overflow threshold: `f ∈ m_0 ± (Σ_{k>=1} |m_k| r^k + E)`.
+fn result_quantum(model: &TaylorModel, format: &Format) -> Option<i64> {
+    let mut spread = model.error_bound();
+    let mut power = up(model.radius());
+    for m in &model.coefficients()[1..] {
+        spread = add_up(&spread, &mul_up(&up(m.abs_ref()), &power));
+        power = mul_up(&power, model.radius());
+    }
+    let m0 = &model.coefficients()[0];
+    let prec = model.prec().max(m0.prec());
+    let lo = Float::with_val_round(prec, m0 - &spread, Round::Down).0;
+    let hi = Float::with_val_round(prec, m0 + &spread, Round::Up).0;
+    let (small, large) = if lo > 0 {
+        (lo, hi)
+    } else if hi < 0 {
+        (-hi, -lo)
+    } else {
+        return None;
+    };
+    let overflow = Float::with_val(2, 1) << (format.emax() + 1);
+    if large >= overflow {
+        return None;
+    }
+    let q_small = format.qexp_of_binade(small.get_exp()? as i64);
+    let q_large = format.qexp_of_binade(large.get_exp()? as i64);
+    (q_small == q_large).then_some(q_small)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn pieces_follow_quanta() {
+        let f = Format::binary16();
+        let half = 1i128 << 10;
+        // Across zero the quantum is the subnormal one up to the end of the first binade.
+        assert_eq!(piece_end(-5, half), 2 * half);
+        assert_eq!(piece_end(2 * half, half), 3 * half);
+        assert_eq!(piece_end(-3 * half - 7, half), -3 * half + 1);
+        assert_eq!(input_quantum_exp(&f, 0), f.qexp_min() as i64);
+        assert_eq!(input_quantum_exp(&f, 2 * half), f.qexp_min() as i64 + 1);
+        assert_eq!(input_quantum_exp(&f, -(3 * half)), f.qexp_min() as i64 + 2);
+        // The quantum is constant inside each piece and changes at its end.
+        for o in [
+            -5000i128, -3000, -2049, -2048, -1, 0, 2047, 2048, 3071, 3072, 9000,
+        ] {
+            let end = piece_end(o, half);
+            let q = input_quantum_exp(&f, o);
+            assert_eq!(input_quantum_exp(&f, end - 1), q, "o = {o}");
+            assert_ne!(input_quantum_exp(&f, end), q, "o = {o}");
+            let x = f.from_ordinal(o);
+            if x.mant != 0 {
+                assert_eq!(x.qexp as i64, q, "o = {o}");
+            }
+        }
+    }
+
+    #[test]
+    fn binomial_bounds() {
+        assert!(binomial_up(10, 3) >= 120.0);
+        assert_eq!(binomial_up(2, 3), 0.0);
+        assert!(binomial_up(4095, 7) > 1e20);
+    }
+}
