@@ -4,6 +4,7 @@
 
 mod cli;
 mod commands;
+mod journal;
 mod output;
 
 use std::process::ExitCode;

@@ -312,3 +312,161 @@ fn hardness_file_classifies_a_published_list() {
         "some.wc:2",
     );
 }
+
+#[test]
+fn issue_4_filtered_algorithms_refuse_functions_without_a_taylor_model() {
+    for algorithm in ["regular", "lefevre", "exhaustive"] {
+        assert_bad_input(
+            &[
+                "search",
+                "gamma",
+                "--from",
+                "1",
+                "--to",
+                "2",
+                "--format",
+                "binary32",
+                "--algorithm",
+                algorithm,
+            ],
+            "--algorithm reference",
+        );
+    }
+    // auto falls back to the reference search, with a note.
+    let out = tmd(&[
+        "search", "gamma", "--from", "1", "--to", "1.001", "--format", "binary16", "--bits", "8",
+        "-q",
+    ]);
+    assert_eq!(out.status.code(), Some(0));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("reference search"));
+    for bad in [
+        ["--domain-size", "1000"],
+        ["--domain-size", "4"],
+        ["--kappa", "3"],
+    ] {
+        let mut args = vec![
+            "search",
+            "exp",
+            "--from",
+            "1",
+            "--to",
+            "2",
+            "--algorithm",
+            "regular",
+        ];
+        args.extend(bad);
+        assert_bad_input(&args, bad[0]);
+    }
+}
+
+#[test]
+fn issue_4_every_algorithm_lists_the_same_cases() {
+    let run = |algorithm: &str| {
+        let out = tmd(&[
+            "search",
+            "exp",
+            "--from",
+            "1",
+            "--to",
+            "1.0000001",
+            "--format",
+            "binary64",
+            "--bits",
+            "20",
+            "--json",
+            "-q",
+            "--algorithm",
+            algorithm,
+        ]);
+        assert_eq!(out.status.code(), Some(0), "{algorithm}");
+        String::from_utf8(out.stdout).unwrap()
+    };
+    let reference = run("reference");
+    assert!(reference.lines().count() >= 5, "the window holds cases");
+    for algorithm in ["auto", "regular", "lefevre", "lefevre-swap", "exhaustive"] {
+        assert_eq!(run(algorithm), reference, "{algorithm}");
+    }
+}
+
+/// Issue 4: `--resume DIR` after a kill -9 continues where the run stopped; the final output is
+/// that of an uninterrupted run (no case lost or duplicated).
+#[test]
+fn issue_4_resume_after_kill_gives_the_uninterrupted_output() {
+    let dir = scratch("resume");
+    let journal = dir.join("journal");
+    let out = dir.join("cases.txt");
+    let args = |out: &PathBuf, journal: Option<&PathBuf>| -> Vec<String> {
+        let mut a: Vec<String> = [
+            "search",
+            "sin",
+            "--from",
+            "1",
+            "--to",
+            "1.25",
+            "--format",
+            "binary32",
+            "--bits",
+            "18",
+            "--algorithm",
+            "reference",
+            "--threads",
+            "1",
+            "--json",
+            "-q",
+            "--out",
+        ]
+        .iter()
+        .map(|s| s.to_string())
+        .collect();
+        a.push(out.display().to_string());
+        if let Some(j) = journal {
+            a.push("--resume".into());
+            a.push(j.display().to_string());
+        }
+        a
+    };
+    let mut child = Command::new(env!("CARGO_BIN_EXE_tmd"))
+        .args(args(&out, Some(&journal)))
+        .stdout(Stdio::null())
+        .stderr(Stdio::null())
+        .spawn()
+        .unwrap();
+    std::thread::sleep(std::time::Duration::from_millis(2500));
+    child.kill().unwrap(); // SIGKILL
+    child.wait().unwrap();
+    assert!(
+        !out.exists(),
+        "a killed run must not leave a complete-looking output"
+    );
+    let text = std::fs::read_to_string(journal.join("journal.tmd")).unwrap();
+    assert!(
+        text.lines().any(|l| l.starts_with("k ")),
+        "a checkpoint was written: {text}"
+    );
+    let resumed = Command::new(env!("CARGO_BIN_EXE_tmd"))
+        .args(args(&out, Some(&journal)))
+        .output()
+        .unwrap();
+    assert_eq!(resumed.status.code(), Some(0));
+    assert!(String::from_utf8_lossy(&resumed.stderr).contains("resuming"));
+    let whole = dir.join("whole.txt");
+    let plain = Command::new(env!("CARGO_BIN_EXE_tmd"))
+        .args(args(&whole, None))
+        .output()
+        .unwrap();
+    assert_eq!(plain.status.code(), Some(0));
+    let (a, b) = (
+        std::fs::read_to_string(&out).unwrap(),
+        std::fs::read_to_string(&whole).unwrap(),
+    );
+    assert!(a.lines().count() > 10);
+    assert_eq!(a, b, "resumed output differs from the uninterrupted one");
+    // Running the finished command again changes nothing.
+    let again = Command::new(env!("CARGO_BIN_EXE_tmd"))
+        .args(args(&out, Some(&journal)))
+        .output()
+        .unwrap();
+    assert_eq!(again.status.code(), Some(0));
+    assert_eq!(std::fs::read_to_string(&out).unwrap(), b);
+    std::fs::remove_dir_all(&dir).ok();
+}

@@ -1,0 +1,1065 @@
+//! The resume journal of `tmd search --resume DIR`: what lets a search killed at any instant
+//! (`kill -9`, a lost terminal, a full disk) be rerun with the same command and still print
+//! exactly what an uninterrupted run prints, no case lost and none repeated.
+//!
+//! # What is persisted
+//!
+//! The search lists its cases in increasing input order and, from time to time, knows that
+//! every input with ordinal below some X is finished and that all cases below X have been
+//! listed. That finished prefix, `[start, X)`, is all the journal keeps: the ordinals of its
+//! cases, X itself, and the running counts (inputs, hard, exact, ...) over it. Work beyond X is
+//! not kept: it is cheap to redo compared with the bookkeeping needed to save it, and redoing it
+//! is what makes the result independent of where the kill happened.
+//!
+//! # The file
+//!
+//! One append-only text file, `DIR/journal.tmd`:
+//!
+//! ```text
+//! tmd-journal 1 <fingerprint>
+//! c <ordinal>                       one line per listed case
+//! k <done_through> <inputs> <hard> <exact> <unresolved> <undefined> <poles> <overflow>
+//! end <inputs> <hard> <exact> <unresolved> <undefined> <poles> <overflow>
+//! ```
+//!
+//! [`Journal::checkpoint`] appends, in one write, the `c` lines of the cases listed since the
+//! previous checkpoint followed by one `k` line. The `k` line is the commit record: the cases
+//! before it are part of the finished prefix only once it is there in full, newline included.
+//! [`Journal::finish`] appends `end` once the whole range is done.
+//!
+//! The fingerprint on the first line describes the search (function, format, range, K,
+//! breakpoints, options that change the output). Resuming with another fingerprint is refused:
+//! the cases of one search are no answer for another.
+//!
+//! # Why a kill cannot lose or duplicate a case
+//!
+//! A kill, even `kill -9`, stops the process between two system calls or inside one `write`;
+//! either way what the file holds is a byte prefix of the record stream the run meant to write
+//! (the file is opened in append mode and nothing is ever rewritten in place). Recovery reads
+//! any such prefix back to the state of its last complete checkpoint:
+//!
+//! * a last line without its newline is a record cut in the middle; it is ignored even when
+//!   its text happens to parse (`c 12` may be the first half of `c 123`);
+//! * `c` lines after the last `k` line belong to a chunk whose checkpoint never made it; they
+//!   are dropped, and the search recomputes that chunk from the last `done_through`;
+//! * a checkpoint's cases are all below its `done_through` and above the previous one's, so the
+//!   kept cases and the ones the resumed search lists next never overlap.
+//!
+//! Before anything new is appended, [`Journal::open`] truncates the file (`set_len`) to the end
+//! of the last valid checkpoint. Otherwise the dropped cases, or a torn line, would sit before
+//! the next `k` line and count as finished (duplicates), or be a broken line in the middle of
+//! the file. A kill during that truncation is harmless: it only ever removes what recovery
+//! ignores anyway, so the next open finds the same state.
+//!
+//! The first line is written to `journal.tmd.new` and renamed into place, so `journal.tmd`
+//! never exists without its complete header.
+//!
+//! A `write` that has returned is in the operating system's page cache and survives the death
+//! of the process, so kill safety needs no `fsync` at all. `fsync` guards against a crash of
+//! the machine itself (power loss); it costs milliseconds, so [`Journal::checkpoint`] does it
+//! at most once per [`Journal::sync_interval`] (default one second) and [`Journal::finish`]
+//! always does. After a power loss the journal is still a prefix of what was written (or ends
+//! in zeros, which read as a torn line), so at most the last second of progress is redone.
+//!
+//! A line that does not parse, or breaks the ordering rules, is taken for a torn write only
+//! when it is the last line. Anywhere else it cannot come from a kill, so it is reported as
+//! corruption (file and line) instead of being silently skipped.
+//!
+//! One journal serves one run at a time: two searches writing the same DIR at once would
+//! interleave their records.
+
+// The search command wires the journal in; until it does (and for helpers such as `path` it may
+// not call), only the tests use parts of this module.
+#![allow(dead_code)]
+
+use anyhow::{anyhow, bail, Context};
+use std::fs::{self, File, OpenOptions};
+use std::io::{self, BufRead, BufReader, Write};
+use std::path::{Path, PathBuf};
+use std::time::{Duration, Instant};
+use tmd_core::InputError;
+
+/// The journal's name inside the `--resume` directory.
+const FILE_NAME: &str = "journal.tmd";
+/// Where the first line is written before being renamed to [`FILE_NAME`].
+const NEW_FILE_NAME: &str = "journal.tmd.new";
+/// First word of the first line: says what the file is.
+const MAGIC: &str = "tmd-journal";
+/// Format version, second word of the first line.
+const VERSION: &str = "1";
+/// How often [`Journal::checkpoint`] forces its records to disk, unless told otherwise.
+pub const DEFAULT_SYNC_INTERVAL: Duration = Duration::from_secs(1);
+
+/// Counts kept with each checkpoint (sums over the finished prefix).
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Counts {
+    pub inputs: u64,
+    pub hard: u64,
+    pub exact: u64,
+    pub unresolved: u64,
+    pub undefined: u64,
+    pub poles: u64,
+    pub overflow: u64,
+}
+
+impl Counts {
+    /// The counts in the order the file stores them.
+    fn fields(&self) -> [u64; 7] {
+        [
+            self.inputs,
+            self.hard,
+            self.exact,
+            self.unresolved,
+            self.undefined,
+            self.poles,
+            self.overflow,
+        ]
+    }
+
+    /// Reads the seven counts of a `k` or `end` line; `None` unless there are exactly seven.
+    fn parse(words: &[&str]) -> Option<Counts> {
+        let [inputs, hard, exact, unresolved, undefined, poles, overflow] = words else {
+            return None;
+        };
+        Some(Counts {
+            inputs: parse_u64(inputs)?,
+            hard: parse_u64(hard)?,
+            exact: parse_u64(exact)?,
+            unresolved: parse_u64(unresolved)?,
+            undefined: parse_u64(undefined)?,
+            poles: parse_u64(poles)?,
+            overflow: parse_u64(overflow)?,
+        })
+    }
+
+    /// Appends ` <inputs> <hard> ...` to a record being built.
+    fn append_to(&self, line: &mut String) {
+        for n in self.fields() {
+            line.push(' ');
+            line.push_str(&n.to_string());
+        }
+    }
+}
+
+/// What a previous run left.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Recovered {
+    /// Ordinals (i128) of the cases listed in the finished prefix, in the order they were recorded.
+    pub cases: Vec<i128>,
+    /// The first ordinal not yet finished (None: nothing was finished; start from the beginning).
+    pub resume_from: Option<i128>,
+    pub counts: Counts,
+    /// The previous run finished completely.
+    pub complete: bool,
+}
+
+/// One line of the journal after the first.
+#[derive(Debug, PartialEq, Eq)]
+enum Record {
+    Case(i128),
+    Checkpoint(i128, Counts),
+    End(Counts),
+}
+
+// Numbers are read strictly (digits, and a leading '-' for ordinals): the writer never puts a
+// '+' or spaces there, so anything else is damage, not a variant spelling.
+fn parse_u64(word: &str) -> Option<u64> {
+    if word.is_empty() || !word.bytes().all(|b| b.is_ascii_digit()) {
+        return None;
+    }
+    word.parse().ok()
+}
+
+fn parse_i128(word: &str) -> Option<i128> {
+    let digits = word.strip_prefix('-').unwrap_or(word);
+    if digits.is_empty() || !digits.bytes().all(|b| b.is_ascii_digit()) {
+        return None;
+    }
+    word.parse().ok()
+}
+
+impl Record {
+    /// Parses one line, newline removed. `None` for anything the writer would not produce.
+    fn parse(line: &str) -> Option<Record> {
+        let words: Vec<&str> = line.split(' ').collect();
+        match words.as_slice() {
+            ["c", ordinal] => Some(Record::Case(parse_i128(ordinal)?)),
+            ["k", done, counts @ ..] => Some(Record::Checkpoint(
+                parse_i128(done)?,
+                Counts::parse(counts)?,
+            )),
+            ["end", counts @ ..] => Some(Record::End(Counts::parse(counts)?)),
+            _ => None,
+        }
+    }
+}
+
+/// The state a journal file describes, as far as it has been read.
+#[derive(Default)]
+struct Scan {
+    /// Cases before the last checkpoint.
+    committed: Vec<i128>,
+    /// Cases after it (dropped at the end of the scan unless a checkpoint follows).
+    pending: Vec<i128>,
+    /// `done_through` of the last checkpoint.
+    done_through: Option<i128>,
+    /// Counts of the last checkpoint.
+    counts: Counts,
+    /// Counts of the `end` line, once read.
+    end: Option<Counts>,
+    /// Bytes from the start of the file through the last checkpoint or `end` line: what the
+    /// file is truncated to before appending.
+    keep: u64,
+}
+
+impl Scan {
+    /// The last case recorded, committed or not (cases must come in increasing order).
+    fn last_case(&self) -> Option<i128> {
+        self.pending.last().or(self.committed.last()).copied()
+    }
+
+    /// Applies one parsed record that ends at byte `end_offset`, or says why it cannot follow
+    /// the records before it (the writer checks the same rules, so a violation is damage).
+    fn apply(&mut self, record: Record, end_offset: u64) -> Result<(), &'static str> {
+        if self.end.is_some() {
+            return Err("record after the end line");
+        }
+        match record {
+            Record::Case(x) => {
+                if self.last_case().is_some_and(|last| x <= last) {
+                    return Err("case not above the previous case");
+                }
+                if self.done_through.is_some_and(|done| x < done) {
+                    return Err("case below the previous checkpoint");
+                }
+                self.pending.push(x);
+            }
+            Record::Checkpoint(done, counts) => {
+                if self.done_through.is_some_and(|old| done < old) {
+                    return Err("checkpoint below the previous checkpoint");
+                }
+                if self.pending.last().is_some_and(|&x| x >= done) {
+                    return Err("case not below its checkpoint");
+                }
+                self.committed.append(&mut self.pending);
+                self.done_through = Some(done);
+                self.counts = counts;
+                self.keep = end_offset;
+            }
+            Record::End(counts) => {
+                if !self.pending.is_empty() {
+                    return Err("cases between the last checkpoint and the end line");
+                }
+                self.end = Some(counts);
+                self.keep = end_offset;
+            }
+        }
+        Ok(())
+    }
+
+    fn recovered(self) -> Recovered {
+        let complete = self.end.is_some();
+        Recovered {
+            cases: self.committed,
+            resume_from: self.done_through,
+            counts: self.end.unwrap_or(self.counts),
+            complete,
+        }
+    }
+}
+
+/// The text of a bad line, shortened so that an error stays one readable line.
+fn quote_line(bytes: &[u8]) -> String {
+    let text = String::from_utf8_lossy(bytes);
+    let short: String = text.chars().take(60).collect();
+    if short.len() < text.len() {
+        format!("{short:?}...")
+    } else {
+        format!("{short:?}")
+    }
+}
+
+/// Reads a journal: checks its first line against `fingerprint`, then its records.
+fn scan(path: &Path, mut reader: impl BufRead, fingerprint: &str) -> anyhow::Result<Scan> {
+    let read_error = || format!("cannot read {}", path.display());
+    let mut line = Vec::new();
+
+    // The first line is renamed into place whole, so a partial one means another file.
+    let n = reader
+        .read_until(b'\n', &mut line)
+        .with_context(read_error)?;
+    let header = line
+        .strip_suffix(b"\n")
+        .and_then(|h| std::str::from_utf8(h).ok())
+        .and_then(|h| h.strip_prefix(MAGIC)?.strip_prefix(' '))
+        .ok_or_else(|| {
+            anyhow!(
+                "{} is not a tmd journal (first line {})",
+                path.display(),
+                quote_line(&line)
+            )
+        })?;
+    let Some((version, found)) = header.split_once(' ') else {
+        bail!(
+            "{} has a malformed first line {}",
+            path.display(),
+            quote_line(&line)
+        );
+    };
+    if version != VERSION {
+        bail!(
+            "{} is a version {version} journal; this tmd reads version {VERSION}: \
+             use another directory or delete it",
+            path.display()
+        );
+    }
+    if found != fingerprint {
+        // Bad input rather than a failure: the user pointed --resume at another search's files.
+        return Err(InputError::Usage(format!(
+            "{} belongs to another search (journal: `{found}`; this run: `{fingerprint}`): \
+             use another --resume directory or delete it",
+            path.display()
+        ))
+        .into());
+    }
+
+    let mut state = Scan {
+        keep: n as u64,
+        ..Scan::default()
+    };
+    let mut offset = n as u64;
+    let mut line_no = 1usize;
+    // A bad line is forgiven only if it turns out to be the last one.
+    let mut bad: Option<(usize, String, &'static str)> = None;
+    loop {
+        line.clear();
+        let n = reader
+            .read_until(b'\n', &mut line)
+            .with_context(read_error)?;
+        if n == 0 {
+            break;
+        }
+        line_no += 1;
+        if let Some((no, text, why)) = bad.take() {
+            bail!(
+                "{}:{no}: corrupt journal ({why}: {text}); delete the directory to start over",
+                path.display()
+            );
+        }
+        let Some(body) = line.strip_suffix(b"\n") else {
+            break; // no newline: the record a kill cut short, necessarily the last
+        };
+        let end_offset = offset + n as u64;
+        let verdict = std::str::from_utf8(body)
+            .ok()
+            .and_then(Record::parse)
+            .ok_or("unreadable line")
+            .and_then(|record| state.apply(record, end_offset));
+        if let Err(why) = verdict {
+            bad = Some((line_no, quote_line(body), why));
+        }
+        offset = end_offset;
+    }
+    Ok(state)
+}
+
+/// Makes a rename or a new file inside `dir` durable (only power loss needs it).
+#[cfg(unix)]
+fn sync_dir(dir: &Path) -> io::Result<()> {
+    File::open(dir)?.sync_all()
+}
+
+#[cfg(not(unix))]
+fn sync_dir(_dir: &Path) -> io::Result<()> {
+    Ok(()) // directories cannot be opened for syncing there; renames are durable enough
+}
+
+/// An error for a call the journal refuses, leaving the file untouched.
+fn refused(why: String) -> io::Error {
+    io::Error::new(io::ErrorKind::InvalidInput, why)
+}
+
+/// The journal of one search, open for appending.
+pub struct Journal {
+    path: PathBuf,
+    file: File,
+    /// `done_through` of the last checkpoint, written or recovered.
+    done_through: Option<i128>,
+    /// The last case recorded: new ones must be above it.
+    last_case: Option<i128>,
+    /// Counts of the `end` line once the journal is complete.
+    end: Option<Counts>,
+    /// Least time between two `fsync`s of [`Journal::checkpoint`].
+    pub sync_interval: Duration,
+    last_sync: Instant,
+    /// Set by a failed write or sync: the file may end in a partial record (which recovery
+    /// ignores), so nothing more may be appended after it.
+    broken: bool,
+}
+
+impl Journal {
+    /// Opens DIR (creating it if missing). `fingerprint` is one line describing the search
+    /// (function, format, range, K, breakpoints, options that change the output). If DIR already
+    /// holds a journal written with another fingerprint, returns an error whose message says so and
+    /// shows both fingerprints (the user must use another DIR or delete it).
+    pub fn open(dir: &Path, fingerprint: &str) -> anyhow::Result<(Journal, Recovered)> {
+        if fingerprint.contains(['\n', '\r']) {
+            bail!("internal error: a journal fingerprint must be one line: {fingerprint:?}");
+        }
+        fs::create_dir_all(dir).with_context(|| format!("cannot create {}", dir.display()))?;
+        let path = dir.join(FILE_NAME);
+
+        let existing = match File::open(&path) {
+            Ok(file) => {
+                let len = file
+                    .metadata()
+                    .with_context(|| format!("cannot read {}", path.display()))?
+                    .len();
+                // An empty file holds nothing to resume (and no fingerprint to check).
+                if len == 0 {
+                    None
+                } else {
+                    Some((len, scan(&path, BufReader::new(file), fingerprint)?))
+                }
+            }
+            Err(err) if err.kind() == io::ErrorKind::NotFound => None,
+            Err(err) => {
+                return Err(err).with_context(|| format!("cannot open {}", path.display()));
+            }
+        };
+
+        // What the writer must know to go on: the last checkpoint, the last case, the end.
+        let (done_through, last_case, end, recovered) = match existing {
+            None => {
+                create(dir, &path, fingerprint)
+                    .with_context(|| format!("cannot create {}", path.display()))?;
+                (None, None, None, Recovered::default())
+            }
+            Some((len, scan)) => {
+                if len > scan.keep {
+                    // Physically remove the torn line and the uncommitted cases before anything
+                    // is appended after them; synced so that power loss cannot bring them back
+                    // underneath new records.
+                    OpenOptions::new()
+                        .write(true)
+                        .open(&path)
+                        .and_then(|file| {
+                            file.set_len(scan.keep)?;
+                            file.sync_all()
+                        })
+                        .with_context(|| format!("cannot truncate {}", path.display()))?;
+                }
+                let last_case = scan.committed.last().copied();
+                (
+                    scan.done_through,
+                    last_case,
+                    scan.end.clone(),
+                    scan.recovered(),
+                )
+            }
+        };
+
+        let file = OpenOptions::new()
+            .append(true)
+            .open(&path)
+            .with_context(|| format!("cannot open {} for appending", path.display()))?;
+        let journal = Journal {
+            path,
+            file,
+            done_through,
+            last_case,
+            end,
+            sync_interval: DEFAULT_SYNC_INTERVAL,
+            last_sync: Instant::now(),
+            broken: false,
+        };
+        Ok((journal, recovered))
+    }
+
+    /// The journal file.
+    pub fn path(&self) -> &Path {
+        &self.path
+    }
+
+    /// Appends the cases listed since the previous checkpoint and the new checkpoint
+    /// (`done_through`: every ordinal < done_through is finished; `counts`: totals so far, not deltas).
+    /// Must be durable when it returns often enough: write and flush each call, and fsync at most once
+    /// per `sync_interval` (a field, default 1 second) and always on `finish`.
+    ///
+    /// Refuses (`InvalidInput`, nothing written) cases out of order, at or above `done_through`,
+    /// or below the previous checkpoint, a `done_through` below the previous one, and any
+    /// checkpoint after [`Journal::finish`]: recovery would read such records as corruption.
+    pub fn checkpoint(
+        &mut self,
+        new_cases: &[i128],
+        done_through: i128,
+        counts: &Counts,
+    ) -> io::Result<()> {
+        self.check_usable()?;
+        if self.done_through.is_some_and(|old| done_through < old) {
+            return Err(refused(format!(
+                "checkpoint {done_through} below the previous one {:?}",
+                self.done_through
+            )));
+        }
+        let mut previous = self.last_case;
+        for &x in new_cases {
+            if previous.is_some_and(|p| x <= p) {
+                return Err(refused(format!(
+                    "case {x} not above the previous case {previous:?}"
+                )));
+            }
+            if self.done_through.is_some_and(|done| x < done) {
+                return Err(refused(format!(
+                    "case {x} below the previous checkpoint {:?}",
+                    self.done_through
+                )));
+            }
+            if x >= done_through {
+                return Err(refused(format!(
+                    "case {x} not below its checkpoint {done_through}"
+                )));
+            }
+            previous = Some(x);
+        }
+
+        // One buffer, one write_all: the cases and their commit record leave together, and the
+        // file is unbuffered, so once this returns the bytes are in the OS and survive a kill.
+        let mut text = String::with_capacity(new_cases.len() * 24 + 96);
+        for x in new_cases {
+            text.push_str("c ");
+            text.push_str(&x.to_string());
+            text.push('\n');
+        }
+        text.push_str("k ");
+        text.push_str(&done_through.to_string());
+        counts.append_to(&mut text);
+        text.push('\n');
+        self.append(&text)?;
+        self.done_through = Some(done_through);
+        self.last_case = previous;
+
+        if self.last_sync.elapsed() >= self.sync_interval {
+            self.sync()?;
+        }
+        Ok(())
+    }
+
+    /// Marks the journal complete (fsync).
+    ///
+    /// Finishing a journal that is already complete with the same counts does nothing, so that
+    /// a rerun of a finished search may call it again.
+    pub fn finish(&mut self, counts: &Counts) -> io::Result<()> {
+        if let Some(end) = &self.end {
+            if end == counts {
+                return Ok(());
+            }
+            return Err(refused(format!(
+                "{} is already complete with other counts",
+                self.path.display()
+            )));
+        }
+        self.check_usable()?;
+        let mut text = String::from("end");
+        counts.append_to(&mut text);
+        text.push('\n');
+        self.append(&text)?;
+        self.sync()?;
+        self.end = Some(counts.clone());
+        Ok(())
+    }
+
+    fn check_usable(&self) -> io::Result<()> {
+        if self.broken {
+            return Err(io::Error::other(format!(
+                "{} is unusable after an earlier write error",
+                self.path.display()
+            )));
+        }
+        if self.end.is_some() {
+            return Err(refused(format!(
+                "{} is already complete",
+                self.path.display()
+            )));
+        }
+        Ok(())
+    }
+
+    /// Appends whole records. After a failure the file may end inside a record: recovery reads
+    /// that as a torn last line, but nothing may follow it, so the journal refuses further use.
+    fn append(&mut self, text: &str) -> io::Result<()> {
+        let result = self
+            .file
+            .write_all(text.as_bytes())
+            .and_then(|()| self.file.flush());
+        if result.is_err() {
+            self.broken = true;
+        }
+        result
+    }
+
+    fn sync(&mut self) -> io::Result<()> {
+        // After a failed fsync the kernel may have dropped the unwritten pages: what the file
+        // holds is unknown, so stop appending rather than build on it.
+        if let Err(err) = self.file.sync_data() {
+            self.broken = true;
+            return Err(err);
+        }
+        self.last_sync = Instant::now();
+        Ok(())
+    }
+}
+
+/// Writes a fresh journal's first line to a side file and renames it into place, so the
+/// journal never exists with a partial first line (which could not be told from another file).
+fn create(dir: &Path, path: &Path, fingerprint: &str) -> io::Result<()> {
+    let new = dir.join(NEW_FILE_NAME);
+    let mut file = OpenOptions::new()
+        .write(true)
+        .create(true)
+        .truncate(true)
+        .open(&new)?;
+    file.write_all(format!("{MAGIC} {VERSION} {fingerprint}\n").as_bytes())?;
+    file.sync_all()?;
+    drop(file);
+    fs::rename(&new, path)?;
+    sync_dir(dir)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A scratch directory unique to one test of this process, removed when dropped.
+    struct TempDir(PathBuf);
+
+    impl TempDir {
+        fn new(test: &str) -> TempDir {
+            let path =
+                std::env::temp_dir().join(format!("tmd-journal-{}-{test}", std::process::id()));
+            let _ = fs::remove_dir_all(&path); // left by an earlier process with the same pid
+            TempDir(path)
+        }
+
+        fn journal(&self) -> PathBuf {
+            self.0.join(FILE_NAME)
+        }
+
+        fn read(&self) -> String {
+            fs::read_to_string(self.journal()).unwrap()
+        }
+
+        fn append_raw(&self, text: &str) {
+            let mut file = OpenOptions::new()
+                .append(true)
+                .open(self.journal())
+                .unwrap();
+            file.write_all(text.as_bytes()).unwrap();
+        }
+    }
+
+    impl Drop for TempDir {
+        fn drop(&mut self) {
+            let _ = fs::remove_dir_all(&self.0);
+        }
+    }
+
+    const FP: &str = "exp binary64 [0x1p-10,0x1p-9] K=64 bp=none";
+
+    fn counts(n: u64) -> Counts {
+        Counts {
+            inputs: n,
+            hard: n / 2,
+            exact: n / 3,
+            unresolved: n / 5,
+            undefined: n / 7,
+            poles: n / 11,
+            overflow: n / 13,
+        }
+    }
+
+    fn open(dir: &TempDir) -> (Journal, Recovered) {
+        Journal::open(&dir.0, FP).unwrap()
+    }
+
+    #[test]
+    fn fresh_dir() {
+        let dir = TempDir::new("fresh_dir");
+        let nested = dir.0.join("a").join("b");
+        let (journal, recovered) = Journal::open(&nested, FP).unwrap();
+        assert_eq!(recovered, Recovered::default());
+        assert_eq!(journal.path(), nested.join(FILE_NAME));
+        assert_eq!(journal.sync_interval, Duration::from_secs(1));
+        assert_eq!(
+            fs::read_to_string(nested.join(FILE_NAME)).unwrap(),
+            format!("tmd-journal 1 {FP}\n")
+        );
+        assert!(!nested.join(NEW_FILE_NAME).exists());
+        drop(journal);
+        // Reopening a journal that has only its first line recovers nothing, and is no error.
+        let (_, recovered) = Journal::open(&nested, FP).unwrap();
+        assert_eq!(recovered, Recovered::default());
+    }
+
+    #[test]
+    fn round_trip() {
+        let dir = TempDir::new("round_trip");
+        let (mut journal, _) = open(&dir);
+        journal.checkpoint(&[3, 7], 10, &counts(10)).unwrap();
+        journal.checkpoint(&[], 20, &counts(20)).unwrap();
+        journal.checkpoint(&[20, 25, 29], 30, &counts(30)).unwrap();
+        drop(journal);
+        assert_eq!(
+            dir.read(),
+            format!(
+                "tmd-journal 1 {FP}\nc 3\nc 7\nk 10 10 5 3 2 1 0 0\nk 20 20 10 6 4 2 1 1\n\
+                 c 20\nc 25\nc 29\nk 30 30 15 10 6 4 2 2\n"
+            )
+        );
+
+        let (mut journal, recovered) = open(&dir);
+        let expected = Recovered {
+            cases: vec![3, 7, 20, 25, 29],
+            resume_from: Some(30),
+            counts: counts(30),
+            complete: false,
+        };
+        assert_eq!(recovered, expected);
+        // The reopened journal goes on with the same rules and the same file.
+        assert!(journal.checkpoint(&[29], 40, &counts(40)).is_err());
+        journal.checkpoint(&[30, 41], 50, &counts(50)).unwrap();
+        drop(journal);
+        let (_, recovered) = open(&dir);
+        assert_eq!(recovered.cases, vec![3, 7, 20, 25, 29, 30, 41]);
+        assert_eq!(recovered.resume_from, Some(50));
+        assert_eq!(recovered.counts, counts(50));
+    }
+
+    #[test]
+    fn extreme_and_negative_ordinals() {
+        let dir = TempDir::new("extreme_ordinals");
+        let (mut journal, _) = open(&dir);
+        let big = Counts {
+            inputs: u64::MAX,
+            ..Counts::default()
+        };
+        journal
+            .checkpoint(&[i128::MIN, -5, 0], 1, &Counts::default())
+            .unwrap();
+        journal
+            .checkpoint(&[i128::MAX - 1], i128::MAX, &big)
+            .unwrap();
+        drop(journal);
+        let (_, recovered) = open(&dir);
+        assert_eq!(recovered.cases, vec![i128::MIN, -5, 0, i128::MAX - 1]);
+        assert_eq!(recovered.resume_from, Some(i128::MAX));
+        assert_eq!(recovered.counts, big);
+    }
+
+    #[test]
+    fn torn_last_line_is_ignored_and_truncated() {
+        // Each tail is a possible kill mid-write; the last one even parses but has no newline.
+        for (i, tail) in ["c 1", "k 5 1 2", "c 12\nk 1", "c 40\nk 50 50 0 0 0 0 0 0"]
+            .iter()
+            .enumerate()
+        {
+            let dir = TempDir::new(&format!("torn_last_line_{i}"));
+            let (mut journal, _) = open(&dir);
+            journal.checkpoint(&[1, 4], 5, &counts(5)).unwrap();
+            drop(journal);
+            let good = dir.read();
+            dir.append_raw(tail);
+
+            let (mut journal, recovered) = open(&dir);
+            assert_eq!(recovered.cases, vec![1, 4], "tail {tail:?}");
+            assert_eq!(recovered.resume_from, Some(5));
+            assert_eq!(dir.read(), good, "tail {tail:?} not truncated away");
+            journal.checkpoint(&[6], 10, &counts(10)).unwrap();
+            drop(journal);
+            let (_, recovered) = open(&dir);
+            assert_eq!(recovered.cases, vec![1, 4, 6]);
+        }
+    }
+
+    #[test]
+    fn unreadable_complete_last_line_is_ignored() {
+        let dir = TempDir::new("unreadable_last_line");
+        let (mut journal, _) = open(&dir);
+        journal.checkpoint(&[2], 5, &counts(5)).unwrap();
+        drop(journal);
+        let good = dir.read();
+        dir.append_raw("c 9\nk 3 x\n");
+        let (_, recovered) = open(&dir);
+        assert_eq!(recovered.cases, vec![2]);
+        assert_eq!(dir.read(), good);
+    }
+
+    #[test]
+    fn cases_after_last_checkpoint_are_dropped() {
+        let dir = TempDir::new("cases_after_checkpoint");
+        let (mut journal, _) = open(&dir);
+        journal.checkpoint(&[1, 2], 10, &counts(10)).unwrap();
+        drop(journal);
+        let good = dir.read();
+        dir.append_raw("c 50\nc 60\n");
+
+        let (mut journal, recovered) = open(&dir);
+        assert_eq!(recovered.cases, vec![1, 2]);
+        assert_eq!(recovered.resume_from, Some(10));
+        assert_eq!(recovered.counts, counts(10));
+        assert_eq!(dir.read(), good, "stale cases must be physically removed");
+        // 55 lies below the dropped 60: accepted, since 60 is gone.
+        journal.checkpoint(&[55], 70, &counts(70)).unwrap();
+        drop(journal);
+        let (_, recovered) = open(&dir);
+        assert_eq!(recovered.cases, vec![1, 2, 55]);
+        assert_eq!(recovered.resume_from, Some(70));
+    }
+
+    #[test]
+    fn cases_without_any_checkpoint_are_dropped() {
+        let dir = TempDir::new("cases_without_checkpoint");
+        drop(open(&dir));
+        let good = dir.read();
+        dir.append_raw("c 50\nc 60\nc 7");
+        let (_, recovered) = open(&dir);
+        assert_eq!(recovered, Recovered::default());
+        assert_eq!(dir.read(), good);
+    }
+
+    #[test]
+    fn fingerprint_mismatch_errors() {
+        let dir = TempDir::new("fingerprint_mismatch");
+        let (mut journal, _) = open(&dir);
+        journal.checkpoint(&[1], 2, &counts(2)).unwrap();
+        drop(journal);
+        dir.append_raw("c 9\n"); // must survive the refused open: nothing is truncated
+        let before = dir.read();
+
+        let other = "log binary64 [1,2] K=64 bp=none";
+        let err = Journal::open(&dir.0, other).err().unwrap();
+        let message = format!("{err:#}");
+        assert!(message.contains(FP), "{message}");
+        assert!(message.contains(other), "{message}");
+        assert!(message.contains("another search"), "{message}");
+        assert!(message.contains("delete"), "{message}");
+        // Reported as bad input (exit status 2), not as a failure of tmd.
+        assert!(err.downcast_ref::<InputError>().is_some());
+        assert_eq!(dir.read(), before);
+    }
+
+    #[test]
+    fn multi_line_fingerprint_is_refused() {
+        let dir = TempDir::new("multi_line_fingerprint");
+        assert!(Journal::open(&dir.0, "exp\nc 5").is_err());
+        assert!(!dir.journal().exists());
+    }
+
+    #[test]
+    fn corrupt_middle_line_errors() {
+        let dir = TempDir::new("corrupt_middle_line");
+        let (mut journal, _) = open(&dir);
+        journal.checkpoint(&[1], 2, &counts(2)).unwrap();
+        drop(journal);
+        let text = dir.read().replace("c 1\n", "c 1\nc zz\n");
+        let text = text + "c 3\nk 4 4 2 1 0 0 0 0\n";
+        fs::write(dir.journal(), &text).unwrap();
+
+        let err = Journal::open(&dir.0, FP).err().unwrap();
+        let message = format!("{err:#}");
+        let expected = format!("{}:3:", dir.journal().display());
+        assert!(message.contains(&expected), "{message}");
+        assert!(message.contains("c zz"), "{message}");
+        assert!(err.downcast_ref::<InputError>().is_none());
+        assert_eq!(dir.read(), text, "a corrupt journal must be left as it is");
+    }
+
+    #[test]
+    fn out_of_order_middle_line_errors() {
+        // Lines that parse but break the ordering rules cannot come from this writer either.
+        for (i, body) in [
+            "c 5\nc 5\nk 9 0 0 0 0 0 0 0\n",               // case repeated
+            "c 5\nk 5 0 0 0 0 0 0 0\nk 6 0 0 0 0 0 0 0\n", // case not below its checkpoint
+            "k 9 0 0 0 0 0 0 0\nk 8 0 0 0 0 0 0 0\nk 10 0 0 0 0 0 0 0\n", // checkpoint backwards
+            "k 9 0 0 0 0 0 0 0\nc 3\nk 10 0 0 0 0 0 0 0\n", // case below finished prefix
+            "end 0 0 0 0 0 0 0\nk 9 0 0 0 0 0 0 0\nk 10 0 0 0 0 0 0 0\n", // record after end
+            "c 1\nend 0 0 0 0 0 0 0\nk 9 0 0 0 0 0 0 0\n", // uncommitted case before end
+            "c +1\nk 9 0 0 0 0 0 0 0\n",                   // a spelling the writer never uses
+            "k  9 0 0 0 0 0 0 0\nk 10 0 0 0 0 0 0 0\n",    // double space
+        ]
+        .iter()
+        .enumerate()
+        {
+            let dir = TempDir::new(&format!("out_of_order_{i}"));
+            drop(open(&dir));
+            dir.append_raw(body);
+            let err = Journal::open(&dir.0, FP).err();
+            assert!(err.is_some(), "accepted {body:?}");
+        }
+    }
+
+    #[test]
+    fn not_a_journal_errors() {
+        for (i, content) in [
+            "hello\n".as_bytes(),
+            b"tmd-journal 2 x\nk 1 0 0 0 0 0 0 0\n",
+            b"tmd-journal 1",
+            b"\xff\xfe\n",
+        ]
+        .iter()
+        .enumerate()
+        {
+            let dir = TempDir::new(&format!("not_a_journal_{i}"));
+            fs::create_dir_all(&dir.0).unwrap();
+            fs::write(dir.journal(), content).unwrap();
+            assert!(Journal::open(&dir.0, FP).is_err());
+            assert_eq!(fs::read(dir.journal()).unwrap(), *content);
+        }
+    }
+
+    #[test]
+    fn complete_journal() {
+        let dir = TempDir::new("complete_journal");
+        let (mut journal, _) = open(&dir);
+        journal.checkpoint(&[1, 8], 10, &counts(10)).unwrap();
+        journal.checkpoint(&[12], 20, &counts(20)).unwrap();
+        journal.finish(&counts(21)).unwrap();
+        assert!(journal.checkpoint(&[], 30, &counts(30)).is_err());
+        journal.finish(&counts(21)).unwrap(); // repeated: nothing to do
+        assert!(journal.finish(&counts(22)).is_err());
+        drop(journal);
+        let finished = dir.read();
+        assert!(finished.ends_with("\nend 21 10 7 4 3 1 1\n"), "{finished}");
+
+        let (mut journal, recovered) = open(&dir);
+        assert_eq!(
+            recovered,
+            Recovered {
+                cases: vec![1, 8, 12],
+                resume_from: Some(20),
+                counts: counts(21),
+                complete: true,
+            }
+        );
+        assert!(journal.checkpoint(&[], 30, &counts(30)).is_err());
+        journal.finish(&counts(21)).unwrap();
+        drop(journal);
+        assert_eq!(dir.read(), finished);
+    }
+
+    #[test]
+    fn refused_checkpoints_write_nothing() {
+        let dir = TempDir::new("refused_checkpoints");
+        let (mut journal, _) = open(&dir);
+        journal.checkpoint(&[3], 10, &counts(10)).unwrap();
+        let before = dir.read();
+        for (cases, done) in [
+            (&[12, 11][..], 20), // out of order
+            (&[12, 12][..], 20), // repeated
+            (&[9][..], 20),      // below the previous checkpoint
+            (&[25][..], 20),     // not below its own checkpoint
+            (&[][..], 9),        // checkpoint going backwards
+        ] {
+            let err = journal.checkpoint(cases, done, &counts(20)).unwrap_err();
+            assert_eq!(err.kind(), io::ErrorKind::InvalidInput);
+        }
+        assert_eq!(dir.read(), before);
+        journal.checkpoint(&[10, 19], 20, &counts(20)).unwrap();
+    }
+
+    /// The search the crash tests resume: ordinals 0..END, with a case wherever
+    /// `x % 7 == 3 || x % 11 == 0`, checkpointed every CHUNK inputs.
+    const END: i128 = 300;
+    const CHUNK: i128 = 16;
+
+    fn is_case(x: i128) -> bool {
+        x % 7 == 3 || x % 11 == 0
+    }
+
+    fn counts_below(done: i128) -> Counts {
+        let cases = (0..done).filter(|&x| is_case(x)).count() as u64;
+        Counts {
+            inputs: done as u64,
+            hard: cases,
+            exact: (0..done).filter(|x| x % 13 == 0).count() as u64,
+            ..Counts::default()
+        }
+    }
+
+    /// Runs or resumes the search in `dir`, as `tmd search --resume` would: returns what it
+    /// prints (recovered cases, then new ones), or `None` when it "crashes" (drops the journal
+    /// without finishing) after `crash_after` checkpoints.
+    fn run_search(dir: &Path, crash_after: Option<usize>) -> Option<(Vec<i128>, Counts)> {
+        let (mut journal, recovered) = Journal::open(dir, FP).unwrap();
+        // Never fsync in tests: kill safety must not depend on it.
+        journal.sync_interval = Duration::from_secs(3600);
+        if recovered.complete {
+            return Some((recovered.cases, recovered.counts));
+        }
+        assert_eq!(
+            recovered.counts,
+            counts_below(recovered.resume_from.unwrap_or(0))
+        );
+        let mut printed = recovered.cases;
+        let mut start = recovered.resume_from.unwrap_or(0);
+        let mut checkpoints = 0;
+        while start < END {
+            let done = (start + CHUNK).min(END);
+            let cases: Vec<i128> = (start..done).filter(|&x| is_case(x)).collect();
+            printed.extend(&cases);
+            journal
+                .checkpoint(&cases, done, &counts_below(done))
+                .unwrap();
+            checkpoints += 1;
+            if crash_after == Some(checkpoints) {
+                return None;
+            }
+            start = done;
+        }
+        journal.finish(&counts_below(END)).unwrap();
+        Some((printed, counts_below(END)))
+    }
+
+    fn uninterrupted() -> (Vec<i128>, Counts) {
+        (
+            (0..END).filter(|&x| is_case(x)).collect(),
+            counts_below(END),
+        )
+    }
+
+    #[test]
+    fn simulated_crash_resumes_to_the_same_result() {
+        let dir = TempDir::new("simulated_crash");
+        // Several crashes in a row, each after a few checkpoints, then a run to the end.
+        for _ in 0..4 {
+            assert_eq!(run_search(&dir.0, Some(3)), None);
+        }
+        // The crashed runs also left uncommitted cases and a torn line, as a kill can.
+        dir.append_raw("c 299\nc 2");
+        assert_eq!(run_search(&dir.0, None), Some(uninterrupted()));
+        // Once complete, a rerun prints the same without searching.
+        assert_eq!(run_search(&dir.0, None), Some(uninterrupted()));
+    }
+
+    #[test]
+    fn kill_at_every_byte_resumes_to_the_same_result() {
+        // Write the whole journal, then cut it at every byte: each cut is what a kill at that
+        // instant can leave. Every one must resume to the uninterrupted output.
+        let full_dir = TempDir::new("kill_every_byte_full");
+        assert_eq!(run_search(&full_dir.0, None), Some(uninterrupted()));
+        let full = fs::read(full_dir.journal()).unwrap();
+        let header = format!("tmd-journal 1 {FP}\n").len();
+
+        let dir = TempDir::new("kill_every_byte");
+        for cut in header..=full.len() {
+            let _ = fs::remove_dir_all(&dir.0);
+            fs::create_dir_all(&dir.0).unwrap();
+            fs::write(dir.journal(), &full[..cut]).unwrap();
+            assert_eq!(
+                run_search(&dir.0, None),
+                Some(uninterrupted()),
+                "cut at byte {cut}"
+            );
+        }
+    }
+}
