@@ -572,6 +572,30 @@ fn extensive_specs() -> Vec<Spec> {
     ]
 }
 
+/// Exact results on the grid of the other breakpoint kind: exp2 of integers (format numbers) in
+/// nearest-only searches, and 'x*x' whose squares of p-bit numbers can be exact midpoints in
+/// directed-only searches. The filter once searched each kind on its own grid and missed them.
+#[test]
+fn issue4_regression_exact_cases_on_the_other_grid() {
+    let specs = [
+        spec("exp2", "binary32", Across("-8"), 14, N),
+        spec("exp2", "binary64", Across("5"), 16, N),
+        spec("x*x", "binary16", In("1", "4"), 10, D),
+        spec("x*x", "p20", Across("3"), 12, D),
+    ];
+    let mut rng = ChaCha8Rng::seed_from_u64(8);
+    let mut failures = Vec::new();
+    let mut exact = 0;
+    for (i, s) in specs.iter().enumerate() {
+        let w = Window::draw(s, &mut rng);
+        let checked = check_window(i, &w);
+        failures.extend(checked.failures);
+        exact += checked.cases;
+    }
+    assert!(failures.is_empty(), "\n{}", failures.join("\n"));
+    assert!(exact >= 4, "the windows must hold cases");
+}
+
 #[test]
 fn issue4_filter_equals_reference_fast() {
     let (windows, cases) = run(&fast_specs(), 4);

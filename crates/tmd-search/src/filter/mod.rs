@@ -40,7 +40,7 @@ use std::sync::atomic::{AtomicU64, Ordering};
 use std::time::Instant;
 use thiserror::Error;
 use tmd_core::taylor::{expr_has_model, taylor_model, TaylorModel};
-use tmd_core::{Breakpoints, Format};
+use tmd_core::Format;
 
 pub use stats::{Nmdm, PhaseCounts};
 
@@ -51,6 +51,9 @@ pub const MIN_SPLIT: u64 = 1 << 12;
 /// The Taylor degree tried for each chunk (the chunk polynomial uses the least degree that
 /// suffices, at most this).
 pub const TAYLOR_DEGREE: usize = 16;
+
+/// The degree tried first (enough for most chunks, and four times cheaper).
+const TAYLOR_DEGREE_FIRST: usize = 7;
 
 /// How candidates are produced.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -291,13 +294,13 @@ impl Context<'_> {
         result
     }
 
-    /// The search threshold in result units, and log2 of the unit relative to the ulp.
+    /// The search threshold in result units: the unit is always half an ulp, whatever the
+    /// breakpoint kinds, so that format numbers and midpoints are all integers. Searching one
+    /// kind only on its own grid would miss exact results on the other grid (exp2(-8) = 2^-8
+    /// is exact, and listed as such, in a nearest-only search: issue 4's binary32 test); the
+    /// extra candidates near the other kind are rejected by the MPFR decision.
     fn eps_units(&self) -> f64 {
-        let k = self.params.bits as i32;
-        match self.params.breakpoints {
-            Breakpoints::All => 2f64.powi(1 - k),
-            _ => 2f64.powi(-k),
-        }
+        2f64.powi(1 - self.params.bits as i32)
     }
 
     /// The chunk polynomial, the domain plan and the packet size, or why there is none.
@@ -314,18 +317,22 @@ impl Context<'_> {
         center += Float::with_val(64, Integer::from(half)) << h_exp as i32;
         let radius = Float::with_val(64, half.max(len - 1 - half)) << h_exp as i32;
         let prec = (format.precision() + self.params.bits + 64).max(128);
-        let model = taylor_model(&self.target.expr, &center, &radius, TAYLOR_DEGREE, prec)
-            .map_err(|_| NoPolynomial::Model)?;
-        let qexp = result_quantum(&model, format).ok_or(NoPolynomial::ResultBinade)?;
-        let unit_exp = match self.params.breakpoints {
-            Breakpoints::All => qexp - 1,
-            _ => qexp,
-        };
         let eps = self.eps_units();
-        let chunk = (1..=TAYLOR_DEGREE)
-            .filter_map(|d| ChunkModel::new(&model, d, len, half, h_exp, unit_exp))
-            .find(|c| c.approx_error <= eps / 8.0)
-            .ok_or(NoPolynomial::Curvature)?;
+        // A low degree first: models cost O(degree^2) per node, and most chunks need few terms.
+        let mut chunk = None;
+        for degree in [TAYLOR_DEGREE_FIRST, TAYLOR_DEGREE] {
+            let model = taylor_model(&self.target.expr, &center, &radius, degree, prec)
+                .map_err(|_| NoPolynomial::Model)?;
+            let qexp = result_quantum(&model, format).ok_or(NoPolynomial::ResultBinade)?;
+            let unit_exp = qexp - 1;
+            chunk = (1..=degree)
+                .filter_map(|d| ChunkModel::new(&model, d, len, half, h_exp, unit_exp))
+                .find(|c| c.approx_error <= eps / 8.0);
+            if chunk.is_some() {
+                break;
+            }
+        }
+        let chunk = chunk.ok_or(NoPolynomial::Curvature)?;
         let (n, filter) = self.domain_size(&chunk, eps, len);
         let (packet_domains, table_error) = packet_size(&chunk, n, eps, len);
         if packet_domains * n < 1 << 12 && len >= 1 << 12 {
@@ -382,18 +389,13 @@ impl Context<'_> {
     ) -> JobResult {
         let domains = chunk.len.div_ceil(plan.n);
         let packets = domains.div_ceil(packet_domains);
-        let nearest_only = self.params.breakpoints == Breakpoints::Nearest;
         let outputs: Vec<(Vec<u64>, PacketStats, u64)> = (0..packets)
             .into_par_iter()
             .map(|p| {
                 let first = p * packet_domains;
                 let count = packet_domains.min(domains - first);
                 let t = Instant::now();
-                let mut tables = chunk.packet_tables(first, plan.n);
-                if nearest_only {
-                    // Breakpoints at half-integers: shift r_0 by 1/2 (its differences stay).
-                    tables.tables[0][0] = tables.tables[0][0].wrapping_add(1 << 127);
-                }
+                let tables = chunk.packet_tables(first, plan.n);
                 let generation = t.elapsed().as_nanos() as u64;
                 let mut stats = PacketStats::default();
                 let candidates = run_packet(chunk, plan, tables, first, count, &mut stats);

@@ -1,9 +1,9 @@
 //! Polynomial generation for one chunk (design.md §3 item 3; TOMS16 §5).
 //!
 //! A chunk is `L` consecutive inputs `X(x) = X0 + x·h`, `0 <= x < L`, of constant quantum `h`,
-//! whose results share one quantum `u` (ulp, or half an ulp when both kinds of breakpoints are
-//! searched). The search works on `F(x) = f(X(x)) / u`, whose breakpoints are the integers
-//! (nearest-only breakpoints are the half-integers; [`ChunkModel::offset_nearest`]).
+//! whose results share one ulp; `u` is half of it, whatever breakpoint kinds are searched. The
+//! search works on `F(x) = f(X(x)) / u`, whose breakpoints (format numbers and midpoints, where
+//! exact results lie too) are the integers.
 //!
 //! 1. A rigorous Taylor model of f around the chunk's centre `Xc = X0 + half·h` gives
 //!    `|f(X0 + x·h) - Σ m_k ((x - half)·h)^k| <= E_f` for `0 <= x < L`. Scaled to result units

@@ -1,0 +1,177 @@
+//! Issue 4's binary32 acceptance: over whole binades of binary32 inputs, the filtered searches
+//! (regular and Lefèvre lower bounds) and the fast exhaustive search (tabulated differences on
+//! every input) list exactly what the reference search (MPFR on every input) lists: same
+//! inputs, same outcomes, same order, same counts.
+//!
+//! The default run covers six functions over one whole binade each (2^23 inputs, both signs,
+//! all three breakpoint modes); `TMD_EXTENSIVE=1` adds six more binades. K is chosen so each
+//! binade holds some hundred cases. The reference dominates the time (about 1 µs per input).
+
+use std::sync::atomic::AtomicU64;
+use std::time::Instant;
+use tmd_core::number::parse_exact;
+use tmd_core::{Breakpoints, Format};
+use tmd_search::lower_bound::Algorithm;
+use tmd_search::{
+    filtered_search, reference_search, Case, FilterParams, InputRange, Method, SearchParams,
+    Summary, Target,
+};
+
+fn extensive() -> bool {
+    std::env::var("TMD_EXTENSIVE").is_ok_and(|value| value == "1")
+}
+
+/// One binade [from, to) of binary32 with K and the breakpoint kinds.
+struct Binade {
+    func: &'static str,
+    from: &'static str,
+    to: &'static str,
+    bits: u32,
+    mode: Breakpoints,
+}
+
+const fn binade(
+    func: &'static str,
+    from: &'static str,
+    to: &'static str,
+    bits: u32,
+    mode: Breakpoints,
+) -> Binade {
+    Binade {
+        func,
+        from,
+        to,
+        bits,
+        mode,
+    }
+}
+
+const DEFAULT: [Binade; 6] = [
+    binade("exp", "0x1p+0", "0x1p+1", 17, Breakpoints::Directed),
+    binade("log", "0x1p+1", "0x1p+2", 18, Breakpoints::All),
+    binade("sin", "-0x1p+0", "-0x1p-1", 17, Breakpoints::Nearest),
+    binade("cbrt", "0x1p+4", "0x1p+5", 18, Breakpoints::All),
+    binade("atan", "0x1p+1", "0x1p+2", 17, Breakpoints::Directed),
+    binade("exp2", "-0x1p+3", "-0x1p+2", 17, Breakpoints::Nearest),
+];
+
+const EXTENSIVE: [Binade; 6] = [
+    binade("expm1", "0x1p-4", "0x1p-3", 18, Breakpoints::All),
+    binade("tanh", "0x1p-1", "0x1p+0", 17, Breakpoints::Directed),
+    binade("log2", "0x1p+0", "0x1p+1", 18, Breakpoints::All),
+    binade("cos", "0x1p+4", "0x1p+5", 17, Breakpoints::Nearest),
+    binade("erf", "0x1p-2", "0x1p-1", 17, Breakpoints::Directed),
+    binade("sinh", "-0x1p+3", "-0x1p+2", 18, Breakpoints::All),
+];
+
+fn counts(s: &Summary) -> [u64; 4] {
+    [s.inputs, s.hard, s.exact, s.unresolved]
+}
+
+/// The first difference between two listings, in hex, or None.
+fn first_difference(format: &Format, reference: &[Case], other: &[Case]) -> Option<String> {
+    let missed = reference.iter().find(|c| !other.contains(c));
+    let extra = other.iter().find(|c| !reference.contains(c));
+    match (missed, extra) {
+        (None, None) if reference == other => None,
+        (None, None) => Some("same cases in another order".to_string()),
+        _ => Some(format!(
+            "missed {:?}, extra {:?} (format {})",
+            missed.map(|c| c.x.to_hex()),
+            extra.map(|c| c.x.to_hex()),
+            format.name()
+        )),
+    }
+}
+
+fn check(b: &Binade) -> Vec<String> {
+    let format = Format::binary32();
+    let target = Target::parse(b.func).unwrap();
+    let ordinal = |t: &str| format.ordinal(&parse_exact(t, &format).unwrap());
+    let range = InputRange {
+        format: format.clone(),
+        start: ordinal(b.from),
+        end: ordinal(b.to),
+    };
+    assert_eq!(range.end - range.start, 1 << 23, "{}: not a binade", b.func);
+    let params = SearchParams {
+        bits: b.bits,
+        breakpoints: b.mode,
+        include_exact: true,
+        max_precision: 8192,
+    };
+    let progress = AtomicU64::new(0);
+    let t = Instant::now();
+    let mut reference = Vec::new();
+    let ref_summary = reference_search(&target, &range, &params, &progress, &mut |c| {
+        reference.push(c.clone())
+    });
+    let ref_seconds = t.elapsed().as_secs_f64();
+    let mut failures = Vec::new();
+    let t = Instant::now();
+    for method in [
+        Method::Filter(Algorithm::RegularUnrolled),
+        Method::Filter(Algorithm::Lefevre),
+        Method::Exhaustive,
+    ] {
+        let mut found: Vec<Case> = Vec::new();
+        let (summary, _) = filtered_search(
+            &target,
+            &range,
+            &params,
+            &FilterParams::new(method),
+            &progress,
+            &mut |c: &Case| found.push(c.clone()),
+        )
+        .unwrap();
+        let mut why = first_difference(&format, &reference, &found);
+        if why.is_none() && counts(&summary) != counts(&ref_summary) {
+            why = Some(format!(
+                "counts {:?} vs reference {:?}",
+                counts(&summary),
+                counts(&ref_summary)
+            ));
+        }
+        if let Some(why) = why {
+            failures.push(format!(
+                "{} binary32 [{}, {}) K {} {}: {method:?}: {why}",
+                b.func,
+                b.from,
+                b.to,
+                b.bits,
+                b.mode.name()
+            ));
+        }
+    }
+    println!(
+        "{} [{}, {}) K {} {}: {} cases (hard {}, exact {}); reference {:.1} s, three fast methods {:.1} s",
+        b.func,
+        b.from,
+        b.to,
+        b.bits,
+        b.mode.name(),
+        reference.len(),
+        ref_summary.hard,
+        ref_summary.exact,
+        ref_seconds,
+        t.elapsed().as_secs_f64()
+    );
+    // A binade without cases would compare nothing.
+    assert!(
+        ref_summary.hard >= 20,
+        "{}: only {} cases, the comparison is too weak",
+        b.func,
+        ref_summary.hard
+    );
+    failures
+}
+
+#[test]
+fn issue4_binary32_whole_binades_filter_equals_reference() {
+    let mut binades: Vec<&Binade> = DEFAULT.iter().collect();
+    if extensive() {
+        binades.extend(EXTENSIVE.iter());
+    }
+    let failures: Vec<String> = binades.into_iter().flat_map(check).collect();
+    assert!(failures.is_empty(), "{}", failures.join("\n"));
+}
