@@ -62,8 +62,15 @@ impl Expr {
 
     /// An enclosure of the expression's value at x, working at `prec` bits.
     pub fn eval(&self, x: &Float, prec: u32) -> Eval {
+        self.eval_over(&Interval::exact(x.clone()), prec)
+    }
+
+    /// An enclosure of the expression's values over every x of the interval `x` (interval
+    /// arithmetic; `Undecided` where the functions' shapes do not give one). At an exact point
+    /// this is [`Expr::eval`].
+    pub fn eval_over(&self, x: &Interval, prec: u32) -> Eval {
         match self {
-            Expr::X => Eval::Value(Interval::exact(x.clone())),
+            Expr::X => Eval::Value(x.clone()),
             Expr::Const(q) => Eval::Value(Interval::rational(q, prec)),
             Expr::Pi => Eval::Value(Interval::pi(prec)),
             Expr::E => {
@@ -77,14 +84,14 @@ impl Expr {
                     nonzero: true,
                 })
             }
-            Expr::Neg(a) => map1(a.eval(x, prec), |v| Eval::Value(v.neg())),
+            Expr::Neg(a) => map1(a.eval_over(x, prec), |v| Eval::Value(v.neg())),
             Expr::Add(a, b) => map2(a, b, x, prec, |u, v| u.add(v, prec)),
             Expr::Sub(a, b) => map2(a, b, x, prec, |u, v| u.sub(v, prec)),
             Expr::Mul(a, b) => map2(a, b, x, prec, |u, v| u.mul(v, prec)),
             Expr::Div(a, b) => map2(a, b, x, prec, |u, v| u.div(v, prec)),
-            Expr::PowI(a, n) => map1(a.eval(x, prec), |v| v.powi(*n, prec)),
-            Expr::Call(f, a) if **a == Expr::X => point(*f, x, prec),
-            Expr::Call(f, a) => map1(a.eval(x, prec), |v| v.apply(*f, prec)),
+            Expr::PowI(a, n) => map1(a.eval_over(x, prec), |v| v.powi(*n, prec)),
+            Expr::Call(f, a) if **a == Expr::X && x.exact => point(*f, &x.lo, prec),
+            Expr::Call(f, a) => map1(a.eval_over(x, prec), |v| v.apply(*f, prec)),
         }
     }
 }
@@ -99,15 +106,15 @@ fn map1(e: Eval, f: impl FnOnce(&Interval) -> Eval) -> Eval {
 fn map2(
     a: &Expr,
     b: &Expr,
-    x: &Float,
+    x: &Interval,
     prec: u32,
     f: impl FnOnce(&Interval, &Interval) -> Eval,
 ) -> Eval {
-    let u = match a.eval(x, prec) {
+    let u = match a.eval_over(x, prec) {
         Eval::Value(u) => u,
         other => return other,
     };
-    match b.eval(x, prec) {
+    match b.eval_over(x, prec) {
         Eval::Value(v) => f(&u, &v),
         other => other,
     }

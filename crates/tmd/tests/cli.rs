@@ -402,11 +402,11 @@ fn issue_4_resume_after_kill_gives_the_uninterrupted_output() {
             "--from",
             "1",
             "--to",
-            "1.25",
+            "2",
             "--format",
             "binary32",
             "--bits",
-            "18",
+            "20",
             "--algorithm",
             "reference",
             "--threads",
@@ -431,8 +431,20 @@ fn issue_4_resume_after_kill_gives_the_uninterrupted_output() {
         .stderr(Stdio::null())
         .spawn()
         .unwrap();
-    std::thread::sleep(std::time::Duration::from_millis(2500));
-    child.kill().unwrap(); // SIGKILL
+    // Kill (SIGKILL) as soon as the journal holds a checkpoint: a fixed delay made the test
+    // depend on the machine's speed.
+    let journal_file = journal.join("journal.tmd");
+    let started = std::time::Instant::now();
+    while !std::fs::read_to_string(&journal_file)
+        .is_ok_and(|t| t.lines().any(|l| l.starts_with("k ")))
+    {
+        assert!(
+            started.elapsed().as_secs() < 60,
+            "no checkpoint within 60 s"
+        );
+        std::thread::sleep(std::time::Duration::from_millis(20));
+    }
+    child.kill().unwrap();
     child.wait().unwrap();
     assert!(
         !out.exists(),

@@ -39,6 +39,7 @@ use stats::{FilterStats, PacketStats};
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::time::Instant;
 use thiserror::Error;
+use tmd_core::interval::{Eval, Interval};
 use tmd_core::taylor::{expr_has_model, taylor_model, TaylorModel};
 use tmd_core::Format;
 
@@ -242,6 +243,9 @@ enum NoPolynomial {
 impl Context<'_> {
     /// Inputs `start..start + len` (ordinals), all of one input quantum.
     fn search(&self, start: i128, len: u64) -> JobResult {
+        if let Some(result) = self.whole_chunk(start, len) {
+            return result;
+        }
         let t = Instant::now();
         match self.plan_chunk(start, len) {
             Ok((chunk, plan, packet_domains)) => {
@@ -251,17 +255,71 @@ impl Context<'_> {
                 result.stats.note_chunk(len, plan.n, chunk.degree() as u64);
                 result
             }
-            Err(_) if len > MIN_SPLIT => {
-                let first = len / 2;
-                let (mut a, b) = rayon::join(
-                    || self.search(start, first),
-                    || self.search(start + first as i128, len - first),
-                );
-                a.append(b);
-                a
-            }
-            Err(_) => self.reference(start, len),
+            Err(_) => self.split_or_reference(start, len),
         }
+    }
+
+    /// Halves a chunk without a polynomial, or below [`MIN_SPLIT`] decides it input by input.
+    fn split_or_reference(&self, start: i128, len: u64) -> JobResult {
+        if len <= MIN_SPLIT {
+            return self.reference(start, len);
+        }
+        let first = len / 2;
+        let (mut a, b) = rayon::join(
+            || self.search(start, first),
+            || self.search(start + first as i128, len - first),
+        );
+        a.append(b);
+        a
+    }
+
+    /// A chunk whose results all overflow, or all lie so close to zero that none is within
+    /// 2^-K ulp of a breakpoint, is decided as a whole from one interval enclosure of f over
+    /// it, instead of by MPFR per input (exp over most of the binary32 range: issue 4's run
+    /// over all 2^32 inputs). The rules are `decide`'s: |y| >= 2^(emax+1) is an overflow; zero
+    /// is never a breakpoint of a nonzero result, so for 0 < |y| <= 2^(qmin-2) the nearest
+    /// breakpoint is the midpoint 2^(qmin-1), at least 1/4 ulp away, which is not below 2^-K
+    /// for K >= 2 (docs/error-analysis.md §4.8).
+    fn whole_chunk(&self, start: i128, len: u64) -> Option<JobResult> {
+        let format = &self.range.format;
+        let lo = format.from_ordinal(start).to_float();
+        let hi = format.from_ordinal(start + len as i128 - 1).to_float();
+        let x = Interval {
+            nonzero: lo > 0 || hi < 0,
+            exact: lo == hi,
+            lo,
+            hi,
+        };
+        let Eval::Value(y) = self.target.expr.eval_over(&x, 128) else {
+            return None;
+        };
+        let (small, large) = if y.lo > 0 {
+            (y.lo, y.hi)
+        } else if y.hi < 0 {
+            (-y.hi, -y.lo)
+        } else {
+            return None;
+        };
+        let overflow = Float::with_val(2, 1) << (format.emax() + 1);
+        let tiny = Float::with_val(2, 1) << (format.qexp_min() - 2);
+        let mut summary = Summary {
+            inputs: len,
+            ..Summary::default()
+        };
+        if small >= overflow {
+            summary.overflow = len;
+        } else if !(large <= tiny && self.params.bits >= 2) {
+            return None;
+        }
+        self.progress.fetch_add(len, Ordering::Relaxed);
+        Some(JobResult {
+            cases: Vec::new(),
+            summary,
+            stats: FilterStats {
+                whole_chunk_inputs: len,
+                ..FilterStats::default()
+            },
+        })
     }
 
     /// MPFR on every input.

@@ -90,6 +90,9 @@ pub struct FilterStats {
     pub chunk_inputs: u64,
     /// Inputs of pieces without a usable polynomial, decided by MPFR one by one.
     pub reference_inputs: u64,
+    /// Inputs of chunks decided as a whole (every result overflows, or is too close to zero
+    /// to be near a breakpoint).
+    pub whole_chunk_inputs: u64,
     /// Thread time of the polynomial generation (Taylor models, exact packet tables).
     pub generation_nanos: u64,
     pub phase1: PhaseCounts,
@@ -147,6 +150,7 @@ impl FilterStats {
         self.chunks += o.chunks;
         self.chunk_inputs += o.chunk_inputs;
         self.reference_inputs += o.reference_inputs;
+        self.whole_chunk_inputs += o.whole_chunk_inputs;
         self.generation_nanos += o.generation_nanos;
         self.phase1.absorb(&o.phase1);
         self.phase2.absorb(&o.phase2);

@@ -183,7 +183,7 @@ impl Output {
                     File::create(&tmp).with_context(|| format!("creating {}", tmp.display()))?;
                 (Box::new(BufWriter::new(file)), Some((tmp, path.clone())))
             }
-            None => (Box::new(std::io::stdout()), None),
+            None => (Box::new(BufWriter::new(std::io::stdout())), None),
         };
         let mut out = Output {
             writer,
@@ -239,8 +239,9 @@ impl Output {
         } else {
             case_row(&case.x, &case.outcome)
         };
-        writeln!(self.writer, "{line}")?;
-        self.writer.flush()
+        // Flushed when a piece of the range is finished (`Listed::finished_through`), not
+        // per case: a region where every input is hard lists millions of cases.
+        writeln!(self.writer, "{line}")
     }
 
     fn flush(&mut self) -> std::io::Result<()> {
@@ -294,15 +295,19 @@ impl Listing for Listed<'_> {
     }
 
     fn finished_through(&mut self, next_ordinal: i128, total: &Summary) {
+        if self.error.is_some() {
+            return;
+        }
+        // Every case of the finished prefix reaches the output (an interrupted run keeps
+        // them), and the output must hold everything the journal claims before it claims it.
+        if let Err(e) = self.out.flush() {
+            self.error = Some(e.into());
+            return;
+        }
         let Some(journal) = self.journal.as_deref_mut() else {
             return;
         };
-        if self.error.is_some() || self.last_checkpoint.elapsed() < Duration::from_secs(1) {
-            return;
-        }
-        // The output must hold everything the journal claims before the journal claims it.
-        if let Err(e) = self.out.flush() {
-            self.error = Some(e.into());
+        if self.last_checkpoint.elapsed() < Duration::from_secs(1) {
             return;
         }
         let counts = add_counts(&self.base, total);
@@ -543,6 +548,7 @@ fn filter_json(plan: &Plan, f: &FilterStats) -> serde_json::Value {
         "chunks": f.chunks,
         "chunk_inputs": f.chunk_inputs,
         "reference_inputs": f.reference_inputs,
+        "whole_chunk_inputs": f.whole_chunk_inputs,
         "domain_sizes_used": [f.domain_size_min, f.domain_size_max],
         "degrees_used": [f.degree_min, f.degree_max],
         "generation_thread_seconds": f.generation_nanos as f64 * 1e-9,
