@@ -596,6 +596,40 @@ fn issue4_regression_exact_cases_on_the_other_grid() {
     assert!(exact >= 4, "the windows must hold cases");
 }
 
+/// Chunks whose results all overflow, or all lie far below the smallest subnormal, are decided
+/// as a whole from an interval enclosure; next to the thresholds the filter and MPFR take over.
+#[test]
+fn issue4_overflow_and_underflow_chunks_decided_whole() {
+    let specs = [
+        spec("exp", "binary16", In("-65504", "65504"), 15, A),
+        spec("exp", "binary32", Across("88.72284"), 18, A),
+        spec("exp", "binary32", Across("-103.97208"), 18, D),
+        spec("exp2", "binary32", Across("-150"), 18, N),
+        spec("sinh", "binary32", Across("-89.41599"), 17, A),
+    ];
+    let mut rng = ChaCha8Rng::seed_from_u64(88);
+    let mut failures = Vec::new();
+    let mut whole = 0;
+    for (i, s) in specs.iter().enumerate() {
+        let w = Window::draw(s, &mut rng);
+        failures.extend(check_window(i, &w).failures);
+        let target = Target::parse(w.func).unwrap();
+        let filter = FilterParams::new(Method::Filter(Algorithm::RegularUnrolled));
+        let (_, stats) = filtered_search(
+            &target,
+            &w.range,
+            &w.params(),
+            &filter,
+            &AtomicU64::new(0),
+            &mut |_: &Case| {},
+        )
+        .unwrap();
+        whole += stats.whole_chunk_inputs;
+    }
+    assert!(failures.is_empty(), "\n{}", failures.join("\n"));
+    assert!(whole > 0, "no chunk was decided as a whole");
+}
+
 #[test]
 fn issue4_filter_equals_reference_fast() {
     let (windows, cases) = run(&fast_specs(), 4);
