@@ -1,0 +1,39 @@
+//! tmd-gpu: runners for the portable kernels of `tmd-kernels`.
+//!
+//! # Design
+//!
+//! A runner owns a device, compiles the programs it is asked for (lazily, once per program:
+//! [`opencl::OpenClDevice::program`]) and moves data in and out. The OpenCL runner uses the
+//! `opencl3` crate with its `dynamic` feature: `libOpenCL.so.1` (the ICD loader) is opened at
+//! run time, so the crate builds and its users run on machines without OpenCL, and a missing
+//! runtime is a [`GpuError::Runtime`] that names what to install — never a panic or a link
+//! error. On a machine without a GPU, PoCL (Debian `pocl-opencl-icd`) provides an OpenCL CPU
+//! device, which is how CI runs every kernel.
+//!
+//! The CUDA runner (cudarc + NVRTC, issue 5) will sit beside this module behind the same kind
+//! of interface; until then `--backend cuda` is refused by the CLI.
+//!
+//! What the kernels compute is checked against the CPU crates bit for bit
+//! (`tests/xfloat_opencl.rs`): a device result that differs is a bug, not a tolerance.
+
+pub mod opencl;
+
+use thiserror::Error;
+
+/// Why a device run failed.
+#[derive(Debug, Error)]
+pub enum GpuError {
+    /// The API's runtime library is not installed (or has no usable device).
+    #[error("{0}")]
+    Runtime(String),
+    /// A kernel program did not compile; the message holds the compiler's log.
+    #[error("compiling {program} for {device}: {log}")]
+    Build {
+        program: &'static str,
+        device: String,
+        log: String,
+    },
+    /// Any other API error, with the call that returned it.
+    #[error("{call}: {code}")]
+    Api { call: &'static str, code: String },
+}

@@ -1,0 +1,224 @@
+//! The OpenCL runner (opencl3, runtime loaded at run time).
+
+use crate::GpuError;
+use opencl3::command_queue::CommandQueue;
+use opencl3::context::Context;
+use opencl3::device::{get_all_devices, Device, CL_DEVICE_TYPE_ALL};
+use opencl3::error_codes::{ClError, DLOPEN_RUNTIME_LOAD_FAILED};
+use opencl3::kernel::{ExecuteKernel, Kernel};
+use opencl3::memory::{Buffer, CL_MEM_COPY_HOST_PTR, CL_MEM_READ_ONLY, CL_MEM_WRITE_ONLY};
+use opencl3::program::Program;
+use opencl3::types::CL_BLOCKING;
+use std::collections::hash_map::Entry;
+use std::collections::HashMap;
+use std::ffi::c_void;
+use std::sync::Mutex;
+use tmd_kernels::Id;
+
+fn api(call: &'static str) -> impl FnOnce(ClError) -> GpuError {
+    move |e| GpuError::Api {
+        call,
+        code: String::from(e),
+    }
+}
+
+/// One OpenCL device with its context, queue and compiled programs.
+pub struct OpenClDevice {
+    device: Device,
+    context: Context,
+    queue: CommandQueue,
+    programs: Mutex<HashMap<Id, Program>>,
+}
+
+/// A base format of the double-word kernels.
+pub trait DwWord: Copy + Default {
+    /// The kernel's instance prefix.
+    const PREFIX: &'static str;
+}
+
+impl DwWord for f32 {
+    const PREFIX: &'static str = "df64";
+}
+
+impl DwWord for f64 {
+    const PREFIX: &'static str = "dd";
+}
+
+/// The operations of the `*_elementwise` kernels (their `op` argument).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum DwOp {
+    Add = 0,
+    Sub = 1,
+    Mul = 2,
+    Div = 3,
+    Sqrt = 4,
+    Recip = 5,
+}
+
+impl OpenClDevice {
+    /// The OpenCL devices of every platform, in the ICD loader's order.
+    pub fn list() -> Result<Vec<OpenClDevice>, GpuError> {
+        let ids = get_all_devices(CL_DEVICE_TYPE_ALL).map_err(|e| {
+            if e.0 == DLOPEN_RUNTIME_LOAD_FAILED {
+                GpuError::Runtime(
+                    "OpenCL is not available: libOpenCL.so.1 (the ICD loader) was not found; \
+                     install an OpenCL driver, e.g. Debian's pocl-opencl-icd for the CPU \
+                     (scripts/setup.sh does)"
+                        .to_string(),
+                )
+            } else {
+                GpuError::Runtime(format!(
+                    "OpenCL has no usable platform or device ({}); install a driver, e.g. \
+                     Debian's pocl-opencl-icd",
+                    String::from(e)
+                ))
+            }
+        })?;
+        ids.into_iter()
+            .map(|id| Self::open(Device::new(id)))
+            .collect()
+    }
+
+    /// Device number `index` of [`OpenClDevice::list`] (the CLI's `--device N`).
+    pub fn nth(index: usize) -> Result<OpenClDevice, GpuError> {
+        let mut all = Self::list()?;
+        if index >= all.len() {
+            return Err(GpuError::Runtime(format!(
+                "OpenCL device {index} does not exist ({} found)",
+                all.len()
+            )));
+        }
+        Ok(all.swap_remove(index))
+    }
+
+    fn open(device: Device) -> Result<OpenClDevice, GpuError> {
+        let context = Context::from_device(&device).map_err(api("clCreateContext"))?;
+        #[allow(deprecated)]
+        let queue =
+            CommandQueue::create_default(&context, 0).map_err(api("clCreateCommandQueue"))?;
+        Ok(OpenClDevice {
+            device,
+            context,
+            queue,
+            programs: Mutex::new(HashMap::new()),
+        })
+    }
+
+    /// The device's name, as the driver reports it.
+    pub fn name(&self) -> String {
+        self.device.name().unwrap_or_else(|_| "unknown".into())
+    }
+
+    /// Whether the device has IEEE double precision (cl_khr_fp64), which dd kernels need.
+    pub fn has_fp64(&self) -> bool {
+        self.device.double_fp_config().is_ok_and(|c| c != 0)
+    }
+
+    /// Compiles program `id` once (later calls reuse it) and runs `f` with it.
+    fn with_program<T>(
+        &self,
+        id: Id,
+        f: impl FnOnce(&Program) -> Result<T, GpuError>,
+    ) -> Result<T, GpuError> {
+        let mut programs = self.programs.lock().expect("program cache poisoned");
+        let program = match programs.entry(id) {
+            Entry::Occupied(e) => e.into_mut(),
+            Entry::Vacant(e) => {
+                let source = tmd_kernels::source(id);
+                let options = tmd_kernels::opencl_options(&[]);
+                let program =
+                    Program::create_and_build_from_source(&self.context, &source, &options)
+                        .map_err(|log| GpuError::Build {
+                            program: id.name(),
+                            device: self.name(),
+                            log,
+                        })?;
+                e.insert(program)
+            }
+        };
+        f(program)
+    }
+
+    /// Builds program `id` (to check that it compiles on this device).
+    pub fn build(&self, id: Id) -> Result<(), GpuError> {
+        self.with_program(id, |_| Ok(()))
+    }
+
+    fn input<T: Copy>(&self, data: &[T]) -> Result<Buffer<T>, GpuError> {
+        // An empty buffer is invalid in OpenCL: allocate one element at least.
+        let mut owned: Vec<T> = data.to_vec();
+        if owned.is_empty() {
+            return Err(GpuError::Runtime("empty input".into()));
+        }
+        unsafe {
+            Buffer::<T>::create(
+                &self.context,
+                CL_MEM_READ_ONLY | CL_MEM_COPY_HOST_PTR,
+                owned.len(),
+                owned.as_mut_ptr() as *mut c_void,
+            )
+        }
+        .map_err(api("clCreateBuffer"))
+    }
+
+    fn output<T>(&self, len: usize) -> Result<Buffer<T>, GpuError> {
+        unsafe { Buffer::<T>::create(&self.context, CL_MEM_WRITE_ONLY, len, std::ptr::null_mut()) }
+            .map_err(api("clCreateBuffer"))
+    }
+
+    fn read<T: Copy + Default>(&self, buffer: &Buffer<T>, len: usize) -> Result<Vec<T>, GpuError> {
+        let mut out = vec![T::default(); len];
+        unsafe {
+            self.queue
+                .enqueue_read_buffer(buffer, CL_BLOCKING, 0, &mut out, &[])
+                .map_err(api("clEnqueueReadBuffer"))?;
+        }
+        Ok(out)
+    }
+
+    /// Runs the double-word kernel `op` element-wise: `r[i] = a[i] op b[i]` (or `op a[i]` for
+    /// the unary ones), words given as (leading, trailing) pairs. Returns the result words.
+    pub fn double_word_elementwise<W: DwWord>(
+        &self,
+        op: DwOp,
+        a: &[(W, W)],
+        b: &[(W, W)],
+    ) -> Result<Vec<(W, W)>, GpuError> {
+        assert_eq!(a.len(), b.len(), "operands of equal length");
+        let n = a.len();
+        let split = |v: &[(W, W)]| -> (Vec<W>, Vec<W>) { v.iter().copied().unzip() };
+        let ((a_hi, a_lo), (b_hi, b_lo)) = (split(a), split(b));
+        let bufs = [
+            self.input(&a_hi)?,
+            self.input(&a_lo)?,
+            self.input(&b_hi)?,
+            self.input(&b_lo)?,
+        ];
+        let r_hi = self.output::<W>(n)?;
+        let r_lo = self.output::<W>(n)?;
+        let name = format!("{}_elementwise", W::PREFIX);
+        self.with_program(Id::XfloatDoubleWord, |program| {
+            let kernel = Kernel::create(program, &name).map_err(api("clCreateKernel"))?;
+            let count = n as u64;
+            let op = op as i32;
+            unsafe {
+                ExecuteKernel::new(&kernel)
+                    .set_arg(&bufs[0])
+                    .set_arg(&bufs[1])
+                    .set_arg(&bufs[2])
+                    .set_arg(&bufs[3])
+                    .set_arg(&r_hi)
+                    .set_arg(&r_lo)
+                    .set_arg(&count)
+                    .set_arg(&op)
+                    .set_global_work_size(n)
+                    .enqueue_nd_range(&self.queue)
+                    .map_err(api("clEnqueueNDRangeKernel"))?;
+            }
+            self.queue.finish().map_err(api("clFinish"))
+        })?;
+        let hi = self.read(&r_hi, n)?;
+        let lo = self.read(&r_lo, n)?;
+        Ok(hi.into_iter().zip(lo).collect())
+    }
+}

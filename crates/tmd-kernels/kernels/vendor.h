@@ -1,0 +1,73 @@
+/*
+ * vendor.h: the one place where OpenCL C and CUDA C differ (design.md section 6).
+ *
+ * Every other kernel file is written once against these macros, in the manner of hashcat's
+ * inc_vendor.h: address-space and function qualifiers, work-item ids, the math built-ins the
+ * kernels may use (all correctly rounded in IEEE binary32/binary64: + - * / sqrt fma ldexp
+ * floor), 64-bit multiply-high and add-with-carry. Host facts arrive as -D options.
+ *
+ * Floating-point contraction is off on both sides: OpenCL by the pragma below, CUDA by
+ * --fmad=false from the host (tmd_kernels::cuda_options). The host also passes
+ * -cl-fp32-correctly-rounded-divide-sqrt to OpenCL, so that float division and sqrt are
+ * correctly rounded as in Rust; double ones always are.
+ */
+#ifndef TMD_VENDOR_H
+#define TMD_VENDOR_H
+
+#if defined(__OPENCL_VERSION__)
+
+#define TMD_OPENCL 1
+#pragma OPENCL EXTENSION cl_khr_fp64 : enable
+#pragma OPENCL FP_CONTRACT OFF
+
+#define KERNEL_FQ __kernel
+#define GLOBAL_AS __global
+#define DEVICE_FN static inline
+#define GLOBAL_ID0 ((ulong)get_global_id(0))
+
+typedef ulong u64;
+typedef uint u32;
+typedef long i64;
+typedef int i32;
+
+#define TMD_FMA(a, b, c) fma((a), (b), (c))
+#define TMD_MUL_HI64(a, b) mul_hi((u64)(a), (u64)(b))
+
+#elif defined(__CUDACC__) || defined(__CUDACC_RTC__)
+
+#define TMD_CUDA 1
+
+#define KERNEL_FQ extern "C" __global__
+#define GLOBAL_AS
+#define DEVICE_FN static __device__ __forceinline__
+#define GLOBAL_ID0 ((unsigned long long)blockIdx.x * blockDim.x + threadIdx.x)
+
+typedef unsigned long long u64;
+typedef unsigned int u32;
+typedef long long i64;
+typedef int i32;
+
+#ifndef NAN
+#define NAN __int_as_float(0x7fffffff)
+#endif
+#ifndef INFINITY
+#define INFINITY __int_as_float(0x7f800000)
+#endif
+#define TMD_FMA(a, b, c) fma((a), (b), (c))
+#define TMD_MUL_HI64(a, b) __umul64hi((u64)(a), (u64)(b))
+
+#else
+#error "vendor.h: compile as OpenCL C or CUDA C (NVRTC)"
+#endif
+
+/* a + b + carry_in, returning the sum and setting *carry_out (0 or 1). */
+DEVICE_FN u64 tmd_add_carry(u64 a, u64 b, u32 carry_in, u32 *carry_out) {
+    u64 s = a + b;
+    u32 c1 = s < a;
+    u64 t = s + carry_in;
+    u32 c2 = t < s;
+    *carry_out = c1 | c2;
+    return t;
+}
+
+#endif /* TMD_VENDOR_H */
