@@ -58,6 +58,10 @@ pub enum DwOp {
 impl OpenClDevice {
     /// The OpenCL devices of every platform, in the ICD loader's order.
     pub fn list() -> Result<Vec<OpenClDevice>, GpuError> {
+        // The ICD loader's first enumeration is not safe to race (two threads at once have
+        // seen no device at all): enumerate under one process-wide lock.
+        static ENUMERATION: Mutex<()> = Mutex::new(());
+        let _guard = ENUMERATION.lock().unwrap_or_else(|e| e.into_inner());
         let ids = get_all_devices(CL_DEVICE_TYPE_ALL).map_err(|e| {
             if e.0 == DLOPEN_RUNTIME_LOAD_FAILED {
                 GpuError::Runtime(
