@@ -4,6 +4,8 @@
 # - rug builds GMP and MPFR from source (gmp-mpfr-sys): m4, make and a C compiler.
 # - The OpenCL backend loads libOpenCL.so.1 at run time; on machines without a GPU the tests run
 #   its kernels on PoCL's CPU device: ocl-icd-libopencl1 and pocl-opencl-icd.
+# - The CUDA backend compiles kernels with NVRTC, loaded at run time; the tests compile every
+#   kernel for sm_90 with the pip wheel nvidia-cuda-nvrtc-cu12 (no GPU needed).
 set -euo pipefail
 need=()
 command -v m4 >/dev/null || need+=(m4)
@@ -18,4 +20,16 @@ if [ ${#need[@]} -gt 0 ]; then
   echo "setup: installing ${need[*]}" >&2
   $SUDO apt-get update -qq
   $SUDO env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq "${need[@]}" >/dev/null
+fi
+if ! python3 -c 'import nvidia.cuda_nvrtc' >/dev/null 2>&1 &&
+  ! ls /usr/local/cuda/lib64/libnvrtc.so* >/dev/null 2>&1; then
+  command -v python3 >/dev/null && python3 -m pip --version >/dev/null 2>&1 || {
+    SUDO=""
+    [ "$(id -u)" -eq 0 ] || SUDO="sudo"
+    $SUDO apt-get update -qq
+    $SUDO env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq python3-pip >/dev/null
+  }
+  echo "setup: installing the pip wheel nvidia-cuda-nvrtc-cu12" >&2
+  python3 -m pip install --quiet --disable-pip-version-check nvidia-cuda-nvrtc-cu12 2>/dev/null ||
+    python3 -m pip install --quiet --disable-pip-version-check --break-system-packages nvidia-cuda-nvrtc-cu12
 fi

@@ -10,12 +10,14 @@
 //! error. On a machine without a GPU, PoCL (Debian `pocl-opencl-icd`) provides an OpenCL CPU
 //! device, which is how CI runs every kernel.
 //!
-//! The CUDA runner (cudarc + NVRTC, issue 5) will sit beside this module behind the same kind
-//! of interface; until then `--backend cuda` is refused by the CLI.
+//! The CUDA side ([`cuda`]) compiles the same sources with NVRTC (cudarc, library loaded at run
+//! time) to a cubin for the device's architecture; running them on a device is issue 5's part,
+//! and until then `--backend cuda` is refused by the CLI.
 //!
 //! What the kernels compute is checked against the CPU crates bit for bit
 //! (`tests/xfloat_opencl.rs`): a device result that differs is a bug, not a tolerance.
 
+pub mod cuda;
 pub mod opencl;
 
 use thiserror::Error;
