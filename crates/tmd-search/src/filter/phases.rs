@@ -61,12 +61,6 @@ fn top64(v: u128) -> u64 {
     (v >> 64) as u64
 }
 
-/// |r| as a real number for a fraction holding a signed value in [-1/2, 1/2), rounded up.
-fn signed_magnitude(r: u128) -> f64 {
-    let s = r as i128;
-    (s.unsigned_abs() as f64) * (1.0 + 1e-12) * 2f64.powi(-128)
-}
-
 /// Group size for the NMDM statistic (a warp, TOMS16 §4.3.2).
 pub const NMDM_GROUP: usize = 32;
 
@@ -85,6 +79,7 @@ pub fn run_packet(
     let mut candidates = Vec::new();
     let mut group: Vec<u64> = Vec::with_capacity(NMDM_GROUP);
     let [d0, d1, d2] = tables.degrees;
+    let base1 = affine_base64(plan, plan.n);
     for i in first..first + count {
         let start = i * plan.n;
         let len = plan.n.min(chunk.len - start);
@@ -96,7 +91,16 @@ pub fn run_packet(
         match plan.filter {
             Some(algorithm) if plan.n >= 8 => {
                 stats.phase1.enter(1, len);
-                let (passed, iterations) = affine_test(plan, algorithm, r0, r1, r2, len);
+                let (passed, iterations) = affine_test(
+                    plan.n,
+                    base1,
+                    algorithm,
+                    plan.division_threshold,
+                    r0,
+                    r1,
+                    r2,
+                    len,
+                );
                 group.push(iterations);
                 if group.len() == NMDM_GROUP {
                     stats.nmdm.add_group(&group);
@@ -147,11 +151,35 @@ fn advance(table: &mut [u128], degree: usize) {
     }
 }
 
+/// The part of phase 1/2's threshold that does not depend on the domain: `eps + E + 2^-64·n`
+/// as a 64-bit fraction rounded up (saturated at 2^63), computed once per domain size.
+pub fn affine_base64(plan: &DomainPlan, n: u64) -> u64 {
+    fraction64_up(plan.eps_units + plan.common_error + (n as f64) * 2f64.powi(-64))
+}
+
+/// An upper bound of `(n - 1)^2/16 + 1`, the chord error of `binom(x, 2)` per unit of |r2|.
+pub fn chord_up(n: u64) -> u64 {
+    ((n - 1) * (n - 1)).div_ceil(16) + 1
+}
+
+/// `eps_1·2^64` rounded up: `base64 + (top64(|r2|) + 1)·chord_up(n)`, all in integers so that
+/// the device kernels compute the same value bit for bit. None when it reaches 2^62 (the test
+/// cannot pass; the domain fails).
+pub fn affine_eps64(base64: u64, r2: u128, chord: u64) -> Option<u64> {
+    let magnitude = ((r2 as i128).unsigned_abs() >> 64) as u64 + 1;
+    let term = (magnitude as u128) * (chord as u128);
+    let eps = (base64 as u128) + term;
+    (eps < 1 << 62).then_some(eps as u64)
+}
+
 /// The phase-1/2 test of `P(x) = r0 + r1·x + r2·binom(x, 2)` over `0 <= x < len <= n`.
 /// Returns (passed, main-loop iterations).
+#[allow(clippy::too_many_arguments)]
 fn affine_test(
-    plan: &DomainPlan,
+    n: u64,
+    base64: u64,
     algorithm: Algorithm,
+    division_threshold: u32,
     r0: u128,
     r1: u128,
     r2: u128,
@@ -159,23 +187,16 @@ fn affine_test(
 ) -> (bool, u64) {
     // Use the chord of the full size n even for a shorter last domain: the bound below holds
     // for every 0 <= x <= n - 1.
-    let n = plan.n;
     let slope = (n - 2) / 2;
     let n1 = (n - 1) as u128;
     let offset = n1 * n1 / 16;
     let a = r1.wrapping_add(r2.wrapping_mul(slope as u128));
     let c = r0.wrapping_sub(r2.wrapping_mul(offset));
     // |binom(x,2) - slope·x + offset| <= (n-1)^2/16 + 1 (the +1 for flooring the offset), and
-    // 64-bit truncation of c and a costs at most 2^-64·n over the domain.
-    let chord = ((n - 1) as f64).powi(2) / 16.0 + 1.0;
-    let eps = plan.eps_units
-        + plan.common_error
-        + signed_magnitude(r2) * chord * (1.0 + 1e-12)
-        + (n as f64) * 2f64.powi(-64);
-    let eps64 = fraction64_up(eps);
-    if eps64 >= 1 << 62 {
+    // 64-bit truncation of c and a costs at most 2^-64·n over the domain (in base64).
+    let Some(eps64) = affine_eps64(base64, r2, chord_up(n)) else {
         return (false, 0);
-    }
+    };
     // Two-sided test as in lower_bound::test_domain: approximation c - (-a)·x.
     let b = top64(c).wrapping_add(eps64);
     let outcome = test_lower_bound(
@@ -184,7 +205,7 @@ fn affine_test(
         b,
         len,
         2 * eps64,
-        plan.division_threshold,
+        division_threshold,
     );
     (outcome.passed, outcome.iterations)
 }
@@ -203,10 +224,7 @@ fn phase2(
     candidates: &mut Vec<u64>,
 ) {
     let m = (plan.n / plan.kappa).max(1);
-    let sub = DomainPlan {
-        n: m,
-        ..plan.clone()
-    };
+    let base2 = affine_base64(plan, m);
     let mut s = 0;
     while s < len {
         let sub_len = m.min(len - s);
@@ -218,7 +236,18 @@ fn phase2(
             .wrapping_add(r2.wrapping_mul(binom_s));
         let r1s = r1.wrapping_add(r2.wrapping_mul(s128));
         stats.phase2.enter(1, sub_len);
-        let passed = m >= 8 && affine_test(&sub, algorithm, r0s, r1s, r2, sub_len).0;
+        let passed = m >= 8
+            && affine_test(
+                m,
+                base2,
+                algorithm,
+                plan.division_threshold,
+                r0s,
+                r1s,
+                r2,
+                sub_len,
+            )
+            .0;
         if !passed {
             stats.phase2.fail(1, sub_len);
             phase3(plan, r0s, r1s, r2, start + s, sub_len, stats, candidates);
