@@ -21,7 +21,13 @@ if [ ${#need[@]} -gt 0 ]; then
   $SUDO apt-get update -qq
   $SUDO env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq "${need[@]}" >/dev/null
 fi
-if ! python3 -c 'import nvidia.cuda_nvrtc' >/dev/null 2>&1 &&
+has_nvrtc_wheel() {
+  python3 - <<'PY' >/dev/null 2>&1
+import os, sys, nvidia.cuda_nvrtc as m
+sys.exit(0 if any(os.path.exists(os.path.join(p, "lib", "libnvrtc.so.12")) for p in m.__path__) else 1)
+PY
+}
+if ! has_nvrtc_wheel &&
   ! ls /usr/local/cuda/lib64/libnvrtc.so* >/dev/null 2>&1; then
   command -v python3 >/dev/null && python3 -m pip --version >/dev/null 2>&1 || {
     SUDO=""

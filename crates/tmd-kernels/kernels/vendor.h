@@ -32,6 +32,8 @@ typedef int i32;
 
 #define TMD_FMA(a, b, c) fma((a), (b), (c))
 #define TMD_MUL_HI64(a, b) mul_hi((u64)(a), (u64)(b))
+#define TMD_ATOMIC_INC(p) atomic_inc(p)
+#define TMD_DOUBLE_BITS(x) as_ulong(x)
 
 #elif defined(__CUDACC__) || defined(__CUDACC_RTC__)
 
@@ -55,6 +57,8 @@ typedef int i32;
 #endif
 #define TMD_FMA(a, b, c) fma((a), (b), (c))
 #define TMD_MUL_HI64(a, b) __umul64hi((u64)(a), (u64)(b))
+#define TMD_ATOMIC_INC(p) atomicAdd((p), 1u)
+#define TMD_DOUBLE_BITS(x) ((u64)__double_as_longlong(x))
 
 #else
 #error "vendor.h: compile as OpenCL C or CUDA C (NVRTC)"

@@ -27,16 +27,20 @@ pub enum Id {
     /// Double-word arithmetic (df64 and dd) with element-wise test kernels
     /// `df64_elementwise` and `dd_elementwise`.
     XfloatDoubleWord,
+    /// The filtered search: lower-bound tests and phases 1-3 over packets of domains
+    /// (`filter_packets`).
+    Filter,
 }
 
 impl Id {
     /// Every program, for tests that compile them all.
-    pub const ALL: [Id; 1] = [Id::XfloatDoubleWord];
+    pub const ALL: [Id; 2] = [Id::XfloatDoubleWord, Id::Filter];
 
     /// A short name for error messages and caches.
     pub fn name(self) -> &'static str {
         match self {
             Id::XfloatDoubleWord => "xfloat_double_word",
+            Id::Filter => "filter",
         }
     }
 
@@ -44,6 +48,7 @@ impl Id {
     pub fn kernels(self) -> &'static [&'static str] {
         match self {
             Id::XfloatDoubleWord => &["df64_elementwise", "dd_elementwise"],
+            Id::Filter => &["filter_packets"],
         }
     }
 }
@@ -51,6 +56,8 @@ impl Id {
 const VENDOR_H: &str = include_str!("../kernels/vendor.h");
 const DOUBLE_WORD_CL: &str = include_str!("../kernels/double_word.cl");
 const DOUBLE_WORD_OPS_CL: &str = include_str!("../kernels/double_word_ops.cl");
+const LOWER_BOUND_CL: &str = include_str!("../kernels/lower_bound.cl");
+const FILTER_CL: &str = include_str!("../kernels/filter.cl");
 
 /// A base format that type-generic kernel files are instantiated for.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -103,6 +110,11 @@ pub fn source(id: Id) -> String {
                 ));
             }
         }
+        Id::Filter => {
+            s.push_str(LOWER_BOUND_CL);
+            s.push('\n');
+            s.push_str(FILTER_CL);
+        }
     }
     s
 }
@@ -144,10 +156,14 @@ mod tests {
             let text = source(id);
             assert!(text.starts_with("/*"), "{}: vendor header first", id.name());
             for k in id.kernels() {
-                // The instantiated name: DW(elementwise) under `#define DW(name) dd_##name`.
-                let (prefix, rest) = k.split_once('_').unwrap();
-                assert!(text.contains(&format!("DW(name) {prefix}_##name")), "{k}");
-                assert!(text.contains(&format!("DW({rest})")), "{k}");
+                if id == Id::XfloatDoubleWord {
+                    // The instantiated name: DW(elementwise) under `#define DW(name) dd_##name`.
+                    let (prefix, rest) = k.split_once('_').unwrap();
+                    assert!(text.contains(&format!("DW(name) {prefix}_##name")), "{k}");
+                    assert!(text.contains(&format!("DW({rest})")), "{k}");
+                } else {
+                    assert!(text.contains(&format!("KERNEL_FQ void {k}(")), "{k}");
+                }
             }
         }
     }

@@ -1,0 +1,275 @@
+/*
+ * filter.cl: phases 1-3 of the filtered search over packets of domains, the kernel twin of
+ * crates/tmd-search/src/filter/phases.rs (docs/error-analysis.md section 4 proves the bounds).
+ * One work-item runs one packet: it starts from the packet's exact tables of r0, r1, r2
+ * (128-bit fractions, computed on the host), steps them by tabulated differences (additions
+ * only), and for each domain runs the affine test (phase 1), on failure the kappa subdomains
+ * (phase 2) and on their failure the exhaustive evaluation (phase 3). Candidates go to a global
+ * list through an atomic counter (the host sorts them); per-packet statistics (domains and
+ * arguments in and failed per phase, the loop-iteration NMDM over groups of 32 domains) are
+ * written per work-item and summed by the host in packet order, so they equal the CPU's.
+ *
+ * With algorithm < 0 every domain goes to phase 3 (the fast exhaustive search).
+ */
+
+#define MAX_DEGREE 24
+#define TABLE_LEN (MAX_DEGREE + 1)
+#define NMDM_GROUP 32
+#define STATS_WORDS 16
+
+typedef struct {
+    u64 lo;
+    u64 hi;
+} u128_t;
+
+DEVICE_FN u128_t u128_make(u64 lo, u64 hi) {
+    u128_t r;
+    r.lo = lo;
+    r.hi = hi;
+    return r;
+}
+
+DEVICE_FN u128_t u128_add(u128_t a, u128_t b) {
+    u128_t r;
+    r.lo = a.lo + b.lo;
+    r.hi = a.hi + b.hi + (r.lo < a.lo ? 1 : 0);
+    return r;
+}
+
+DEVICE_FN u128_t u128_sub(u128_t a, u128_t b) {
+    u128_t r;
+    r.lo = a.lo - b.lo;
+    r.hi = a.hi - b.hi - (a.lo < b.lo ? 1 : 0);
+    return r;
+}
+
+/* a * m modulo 2^128. */
+DEVICE_FN u128_t u128_mul64(u128_t a, u64 m) {
+    u128_t r;
+    r.lo = a.lo * m;
+    r.hi = TMD_MUL_HI64(a.lo, m) + a.hi * m;
+    return r;
+}
+
+DEVICE_FN int u128_lt(u128_t a, u128_t b) {
+    return a.hi < b.hi || (a.hi == b.hi && a.lo < b.lo);
+}
+
+/* What the host passes about the domains of a chunk (DomainPlan). */
+typedef struct {
+    u64 chunk_len;
+    u64 n;
+    u64 kappa;
+    i32 algorithm;
+    u32 division_threshold;
+    u64 base1;  /* affine_base64(plan, n) */
+    u64 base2;  /* affine_base64(plan, n / kappa) */
+    u128_t threshold3;
+} plan_t;
+
+typedef struct {
+    u64 w[STATS_WORDS];
+    /* the open NMDM group */
+    u64 group_len;
+    u64 group_total;
+    u64 group_max;
+    double nmdm_sum;
+} stats_t;
+
+/* stats words: 0-3 phase 1, 4-7 phase 2, 8-11 phase 3 (domains in, args in, domains failed,
+ * args failed); 12 NMDM groups, 13 iterations, 14 domains; 15 the NMDM sum's bits. */
+DEVICE_FN void stats_enter(stats_t *s, int phase, u64 domains, u64 args) {
+    s->w[4 * phase] += domains;
+    s->w[4 * phase + 1] += args;
+}
+
+DEVICE_FN void stats_fail(stats_t *s, int phase, u64 domains, u64 args) {
+    s->w[4 * phase + 2] += domains;
+    s->w[4 * phase + 3] += args;
+}
+
+/* Nmdm::add_group of stats.rs. */
+DEVICE_FN void stats_close_group(stats_t *s) {
+    if (s->group_len == 0) {
+        return;
+    }
+    s->w[13] += s->group_total;
+    s->w[14] += s->group_len;
+    if (s->group_max > 0) {
+        double mean = (double)s->group_total / (double)s->group_len;
+        s->nmdm_sum += 1.0 - mean / (double)s->group_max;
+        s->w[12] += 1;
+    }
+    s->group_len = 0;
+    s->group_total = 0;
+    s->group_max = 0;
+}
+
+DEVICE_FN void stats_iterations(stats_t *s, u64 iterations) {
+    s->group_len += 1;
+    s->group_total += iterations;
+    s->group_max = iterations > s->group_max ? iterations : s->group_max;
+    if (s->group_len == NMDM_GROUP) {
+        stats_close_group(s);
+    }
+}
+
+/* affine_eps64 of phases.rs: base + (top64(|r2|) + 1) * chord, or 0 (fail) from 2^62 on. */
+DEVICE_FN u64 affine_eps64(u64 base, u128_t r2, u64 chord) {
+    u64 magnitude_hi = r2.hi;
+    if (r2.hi >> 63) {
+        u128_t neg = u128_sub(u128_make(0, 0), r2);
+        magnitude_hi = neg.hi;
+    }
+    u64 m = magnitude_hi + 1;
+    u64 lo = m * chord;
+    u64 hi = TMD_MUL_HI64(m, chord);
+    u64 sum = lo + base;
+    if (hi != 0 || sum < lo || sum >= ((u64)1 << 62)) {
+        return 0;
+    }
+    return sum;
+}
+
+/* affine_test of phases.rs: (passed, iterations) for P(x) = r0 + r1 x + r2 binom(x, 2). */
+DEVICE_FN int affine_test(u64 n, u64 base, i32 algorithm, u32 division_threshold, u128_t r0,
+                          u128_t r1, u128_t r2, u64 len, u64 *iterations) {
+    u64 slope = (n - 2) / 2;
+    u64 n1 = n - 1;
+    u64 offset = n1 * n1 / 16;
+    u128_t a = u128_add(r1, u128_mul64(r2, slope));
+    u128_t c = u128_sub(r0, u128_mul64(r2, offset));
+    u64 chord = (n1 * n1 + 15) / 16 + 1;
+    u64 eps64 = affine_eps64(base, r2, chord);
+    *iterations = 0;
+    if (eps64 == 0) {
+        return 0;
+    }
+    u64 b = c.hi + eps64;
+    return lb_test(algorithm, (u64)0 - a.hi, b, len, 2 * eps64, division_threshold, iterations);
+}
+
+/* Phase 3 over len points from offset start: v = P(y), d = P(y+1) - P(y). */
+DEVICE_FN void phase3(const plan_t *plan, u128_t r0, u128_t r1, u128_t r2, u64 start, u64 len,
+                      stats_t *stats, GLOBAL_AS u64 *candidates, u32 capacity,
+                      GLOBAL_AS u32 *found) {
+    u128_t threshold = plan->threshold3;
+    /* saturating 2 * threshold */
+    u128_t window = (threshold.hi >> 63) ? u128_make(~(u64)0, ~(u64)0)
+                                         : u128_make(threshold.lo << 1,
+                                                     (threshold.hi << 1) | (threshold.lo >> 63));
+    int everything = threshold.hi >= ((u64)1 << 62);
+    u128_t v = r0, d = r1;
+    u64 hits = 0;
+    for (u64 y = 0; y < len; y++) {
+        if (everything || u128_lt(u128_add(v, threshold), window)) {
+            u32 slot = TMD_ATOMIC_INC(found);
+            if (slot < capacity) {
+                candidates[slot] = start + y;
+            }
+            hits += 1;
+        }
+        v = u128_add(v, d);
+        d = u128_add(d, r2);
+    }
+    stats_enter(stats, 2, 1, len);
+    stats_fail(stats, 2, hits > 0 ? 1 : 0, hits);
+}
+
+/* Phase 2: kappa subdomains, each re-centred exactly and tested with its own chord. */
+DEVICE_FN void phase2(const plan_t *plan, u128_t r0, u128_t r1, u128_t r2, u64 start, u64 len,
+                      stats_t *stats, GLOBAL_AS u64 *candidates, u32 capacity,
+                      GLOBAL_AS u32 *found) {
+    u64 m = plan->n / plan->kappa;
+    if (m < 1) m = 1;
+    for (u64 s = 0; s < len; s += m) {
+        u64 sub_len = m < len - s ? m : len - s;
+        u64 binom_s = s == 0 ? 0 : s * (s - 1) / 2;
+        u128_t r0s = u128_add(u128_add(r0, u128_mul64(r1, s)), u128_mul64(r2, binom_s));
+        u128_t r1s = u128_add(r1, u128_mul64(r2, s));
+        stats_enter(stats, 1, 1, sub_len);
+        u64 iterations;
+        int passed = m >= 8 && affine_test(m, plan->base2, plan->algorithm,
+                                           plan->division_threshold, r0s, r1s, r2, sub_len,
+                                           &iterations);
+        if (!passed) {
+            stats_fail(stats, 1, 1, sub_len);
+            phase3(plan, r0s, r1s, r2, start + s, sub_len, stats, candidates, capacity, found);
+        }
+    }
+}
+
+DEVICE_FN void advance(u128_t *table, i32 degree) {
+    for (i32 l = 0; l < degree; l++) {
+        table[l] = u128_add(table[l], table[l + 1]);
+    }
+}
+
+KERNEL_FQ void filter_packets(const GLOBAL_AS u64 *tables, const GLOBAL_AS u64 *firsts,
+                              const GLOBAL_AS u64 *counts, const u64 packets,
+                              const u64 chunk_len, const u64 n, const u64 kappa,
+                              const i32 algorithm, const u32 division_threshold,
+                              const u64 base1, const u64 base2, const u64 threshold3_lo,
+                              const u64 threshold3_hi, const i32 d0, const i32 d1,
+                              const i32 d2, GLOBAL_AS u64 *candidates, const u32 capacity,
+                              GLOBAL_AS u32 *found, GLOBAL_AS u64 *stats_out) {
+    u64 p = GLOBAL_ID0;
+    if (p >= packets) {
+        return;
+    }
+    plan_t plan;
+    plan.chunk_len = chunk_len;
+    plan.n = n;
+    plan.kappa = kappa;
+    plan.algorithm = algorithm;
+    plan.division_threshold = division_threshold;
+    plan.base1 = base1;
+    plan.base2 = base2;
+    plan.threshold3 = u128_make(threshold3_lo, threshold3_hi);
+
+    u128_t t0[TABLE_LEN], t1[TABLE_LEN], t2[TABLE_LEN];
+    const GLOBAL_AS u64 *mine = tables + p * 3 * TABLE_LEN * 2;
+    for (int l = 0; l < TABLE_LEN; l++) {
+        t0[l] = u128_make(mine[2 * l], mine[2 * l + 1]);
+        t1[l] = u128_make(mine[2 * (TABLE_LEN + l)], mine[2 * (TABLE_LEN + l) + 1]);
+        t2[l] = u128_make(mine[2 * (2 * TABLE_LEN + l)], mine[2 * (2 * TABLE_LEN + l) + 1]);
+    }
+    stats_t stats;
+    for (int k = 0; k < STATS_WORDS; k++) {
+        stats.w[k] = 0;
+    }
+    stats.group_len = 0;
+    stats.group_total = 0;
+    stats.group_max = 0;
+    stats.nmdm_sum = 0.0;
+
+    u64 first = firsts[p];
+    u64 count = counts[p];
+    for (u64 i = first; i < first + count; i++) {
+        u64 start = i * n;
+        u64 len = n < chunk_len - start ? n : chunk_len - start;
+        u128_t r0 = t0[0], r1 = t1[0], r2 = t2[0];
+        if (algorithm >= 0 && n >= 8) {
+            stats_enter(&stats, 0, 1, len);
+            u64 iterations;
+            int passed = affine_test(n, base1, algorithm, division_threshold, r0, r1, r2, len,
+                                     &iterations);
+            stats_iterations(&stats, iterations);
+            if (!passed) {
+                stats_fail(&stats, 0, 1, len);
+                phase2(&plan, r0, r1, r2, start, len, &stats, candidates, capacity, found);
+            }
+        } else {
+            phase3(&plan, r0, r1, r2, start, len, &stats, candidates, capacity, found);
+        }
+        advance(t0, d0);
+        advance(t1, d1);
+        advance(t2, d2);
+    }
+    stats_close_group(&stats);
+    GLOBAL_AS u64 *out = stats_out + p * STATS_WORDS;
+    for (int k = 0; k < 15; k++) {
+        out[k] = stats.w[k];
+    }
+    out[15] = TMD_DOUBLE_BITS(stats.nmdm_sum);
+}
