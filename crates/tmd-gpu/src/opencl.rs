@@ -6,14 +6,20 @@ use opencl3::context::Context;
 use opencl3::device::{get_all_devices, Device, CL_DEVICE_TYPE_ALL};
 use opencl3::error_codes::{ClError, DLOPEN_RUNTIME_LOAD_FAILED};
 use opencl3::kernel::{ExecuteKernel, Kernel};
-use opencl3::memory::{Buffer, CL_MEM_COPY_HOST_PTR, CL_MEM_READ_ONLY, CL_MEM_WRITE_ONLY};
+use opencl3::memory::{
+    Buffer, CL_MEM_COPY_HOST_PTR, CL_MEM_READ_ONLY, CL_MEM_READ_WRITE, CL_MEM_WRITE_ONLY,
+};
 use opencl3::program::Program;
 use opencl3::types::CL_BLOCKING;
 use std::collections::hash_map::Entry;
 use std::collections::HashMap;
 use std::ffi::c_void;
 use std::sync::Mutex;
+use std::time::Instant;
 use tmd_kernels::Id;
+use tmd_search::filter::device::{
+    decode_stats, flatten_tables, DeviceOutput, KernelPlan, PacketDevice, PacketJob, STATS_WORDS,
+};
 
 fn api(call: &'static str) -> impl FnOnce(ClError) -> GpuError {
     move |e| GpuError::Api {
@@ -149,6 +155,10 @@ impl OpenClDevice {
     }
 
     fn input<T: Copy>(&self, data: &[T]) -> Result<Buffer<T>, GpuError> {
+        self.buffer(data, CL_MEM_READ_ONLY)
+    }
+
+    fn buffer<T: Copy>(&self, data: &[T], flags: u64) -> Result<Buffer<T>, GpuError> {
         // An empty buffer is invalid in OpenCL: allocate one element at least.
         let mut owned: Vec<T> = data.to_vec();
         if owned.is_empty() {
@@ -157,7 +167,7 @@ impl OpenClDevice {
         unsafe {
             Buffer::<T>::create(
                 &self.context,
-                CL_MEM_READ_ONLY | CL_MEM_COPY_HOST_PTR,
+                flags | CL_MEM_COPY_HOST_PTR,
                 owned.len(),
                 owned.as_mut_ptr() as *mut c_void,
             )
@@ -224,5 +234,98 @@ impl OpenClDevice {
         let hi = self.read(&r_hi, n)?;
         let lo = self.read(&r_lo, n)?;
         Ok(hi.into_iter().zip(lo).collect())
+    }
+}
+
+/// Candidates the kernel can store per launch before the host relaunches with more room.
+const FIRST_CAPACITY: usize = 1 << 20;
+
+impl OpenClDevice {
+    /// One launch of `filter_packets`; returns (candidates stored, candidates found, stats).
+    fn launch_filter(
+        &self,
+        plan: &KernelPlan,
+        jobs: &[PacketJob],
+        capacity: usize,
+    ) -> Result<(Vec<u64>, usize, Vec<u64>), GpuError> {
+        let packets = jobs.len();
+        let tables = self.input(&flatten_tables(jobs))?;
+        let firsts = self.input(&jobs.iter().map(|j| j.first).collect::<Vec<u64>>())?;
+        let counts = self.input(&jobs.iter().map(|j| j.count).collect::<Vec<u64>>())?;
+        let candidates = self.output::<u64>(capacity)?;
+        let found = self.buffer(&[0u32], CL_MEM_READ_WRITE)?;
+        let stats = self.output::<u64>(packets * STATS_WORDS)?;
+        let [d0, d1, d2] = plan.degrees.map(|d| d as i32);
+        let (t_lo, t_hi) = (plan.threshold3 as u64, (plan.threshold3 >> 64) as u64);
+        let capacity32 = capacity as u32;
+        self.with_program(Id::Filter, |program| {
+            let kernel =
+                Kernel::create(program, "filter_packets").map_err(api("clCreateKernel"))?;
+            unsafe {
+                ExecuteKernel::new(&kernel)
+                    .set_arg(&tables)
+                    .set_arg(&firsts)
+                    .set_arg(&counts)
+                    .set_arg(&(packets as u64))
+                    .set_arg(&plan.chunk_len)
+                    .set_arg(&plan.n)
+                    .set_arg(&plan.kappa)
+                    .set_arg(&plan.algorithm)
+                    .set_arg(&plan.division_threshold)
+                    .set_arg(&plan.base1)
+                    .set_arg(&plan.base2)
+                    .set_arg(&t_lo)
+                    .set_arg(&t_hi)
+                    .set_arg(&d0)
+                    .set_arg(&d1)
+                    .set_arg(&d2)
+                    .set_arg(&candidates)
+                    .set_arg(&capacity32)
+                    .set_arg(&found)
+                    .set_arg(&stats)
+                    .set_global_work_size(packets)
+                    .enqueue_nd_range(&self.queue)
+                    .map_err(api("clEnqueueNDRangeKernel"))?;
+            }
+            self.queue.finish().map_err(api("clFinish"))
+        })?;
+        let total = self.read(&found, 1)?[0] as usize;
+        let stored = self.read(&candidates, total.min(capacity).max(1))?;
+        let stats = self.read(&stats, packets * STATS_WORDS)?;
+        Ok((stored, total, stats))
+    }
+}
+
+impl std::fmt::Debug for OpenClDevice {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "OpenClDevice({})", self.name())
+    }
+}
+
+impl PacketDevice for OpenClDevice {
+    fn name(&self) -> String {
+        format!("OpenCL device '{}'", OpenClDevice::name(self))
+    }
+
+    fn run_packets(&self, plan: &KernelPlan, jobs: &[PacketJob]) -> Result<DeviceOutput, String> {
+        let t = Instant::now();
+        let mut capacity = FIRST_CAPACITY;
+        let (mut stored, mut total, mut stats) = self
+            .launch_filter(plan, jobs, capacity)
+            .map_err(|e| e.to_string())?;
+        if total > capacity {
+            // More candidates than room: run again with exactly enough.
+            capacity = total;
+            (stored, total, stats) = self
+                .launch_filter(plan, jobs, capacity)
+                .map_err(|e| e.to_string())?;
+        }
+        stored.truncate(total);
+        stored.sort_unstable();
+        Ok(DeviceOutput {
+            candidates: stored,
+            packet_stats: stats.chunks(STATS_WORDS).map(decode_stats).collect(),
+            device_nanos: t.elapsed().as_nanos() as u64,
+        })
     }
 }

@@ -84,9 +84,13 @@ pub struct SearchArgs {
     /// where it stopped, with the same final output.
     #[arg(long)]
     pub resume: Option<std::path::PathBuf>,
-    /// cpu (the GPU backends are not built yet).
+    /// cpu, or opencl (phases 1-3 on an OpenCL device: a GPU, or PoCL on the CPU; the
+    /// polynomials and the MPFR verification stay on the CPU). cuda is not built yet.
     #[arg(long, default_value = "cpu")]
     pub backend: String,
+    /// The device number for --backend opencl, in the order of `clinfo -l`.
+    #[arg(long, default_value_t = 0)]
+    pub device: usize,
     /// Worker threads (default: all cores).
     #[arg(long)]
     pub threads: Option<usize>,

@@ -482,3 +482,48 @@ fn issue_4_resume_after_kill_gives_the_uninterrupted_output() {
     assert_eq!(std::fs::read_to_string(&out).unwrap(), b);
     std::fs::remove_dir_all(&dir).ok();
 }
+
+#[test]
+fn issue_5_opencl_backend_lists_what_the_cpu_backend_lists() {
+    let window = [
+        "search",
+        "exp",
+        "--from",
+        "0x1.0000000012345p+0",
+        "--to",
+        "0x1.0000001012345p+0",
+        "--bits",
+        "22",
+        "--json",
+        "-q",
+    ];
+    let cpu = tmd(&window);
+    let mut args = window.to_vec();
+    args.extend(["--backend", "opencl"]);
+    let opencl = tmd(&args);
+    assert_eq!(cpu.status.code(), Some(0));
+    assert_eq!(
+        opencl.status.code(),
+        Some(0),
+        "{}",
+        String::from_utf8_lossy(&opencl.stderr)
+    );
+    assert!(String::from_utf8_lossy(&cpu.stdout).lines().count() >= 5);
+    assert_eq!(cpu.stdout, opencl.stdout);
+}
+
+#[test]
+fn issue_5_backend_misuse_is_bad_input() {
+    let base = ["search", "exp", "--from", "1", "--to", "2"];
+    let with = |extra: &[&'static str]| -> Vec<&'static str> {
+        let mut v = base.to_vec();
+        v.extend_from_slice(extra);
+        v
+    };
+    assert_bad_input(&with(&["--backend", "cuda"]), "CUDA runner is not built");
+    assert_bad_input(
+        &with(&["--backend", "opencl", "--algorithm", "reference"]),
+        "runs on the CPU",
+    );
+    assert_bad_input(&with(&["--backend", "vulkan"]), "unknown --backend");
+}

@@ -21,6 +21,7 @@
 //!
 //! The exhaustive method is the same pipeline with phase 3 on every domain.
 
+pub mod device;
 pub mod model;
 pub mod phases;
 pub mod stats;
@@ -30,6 +31,7 @@ use crate::ordered::run_ordered;
 use crate::range::InputRange;
 use crate::reference::{decide_input, search_ordinals, Listing};
 use crate::{Case, SearchParams, Summary, Target};
+use device::{KernelPlan, PacketDevice, PacketJob};
 use model::{add_up, mul_up, up, ChunkModel};
 use phases::{fraction128_up, run_packet, DomainPlan};
 use rayon::prelude::*;
@@ -37,6 +39,7 @@ use rug::float::Round;
 use rug::{Float, Integer};
 use stats::{FilterStats, PacketStats};
 use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::{Arc, Mutex};
 use std::time::Instant;
 use thiserror::Error;
 use tmd_core::interval::{Eval, Interval};
@@ -77,6 +80,8 @@ pub struct FilterParams {
     pub division_threshold: u32,
     /// Largest chunk (inputs per polynomial), a power of two.
     pub chunk_len: u64,
+    /// Where phases 1-3 run: None for the CPU cores, else a device (OpenCL or CUDA).
+    pub device: Option<Arc<dyn PacketDevice>>,
 }
 
 impl FilterParams {
@@ -89,6 +94,7 @@ impl FilterParams {
             kappa: 8,
             division_threshold: 0,
             chunk_len: 1 << 34,
+            device: None,
         }
     }
 }
@@ -100,6 +106,9 @@ pub enum FilterError {
     NoModel(String),
     #[error("{0}")]
     Parameter(String),
+    /// The device failed during the run (the finished prefix was listed).
+    #[error("{0}")]
+    Device(String),
 }
 
 /// Checks that a target can use the filtered searches.
@@ -127,6 +136,7 @@ pub fn filtered_search(
         params,
         filter,
         progress,
+        device_error: Mutex::new(None),
     };
     let mut total = Summary::default();
     let mut stats = FilterStats::default();
@@ -137,6 +147,11 @@ pub fn filtered_search(
             ctx.search(start, len)
         },
         |j, result| {
+            // After a device error nothing more is listed or reported finished, so a resumed
+            // run redoes every chunk from the first that may be incomplete.
+            if ctx.failed() {
+                return;
+            }
             total.absorb(&result.summary);
             stats.absorb(&result.stats);
             result.cases.iter().for_each(|case| out.case(case));
@@ -145,6 +160,9 @@ pub fn filtered_search(
         },
     );
     total.elapsed = started.elapsed();
+    if let Some(e) = ctx.device_error.lock().expect("poisoned").take() {
+        return Err(FilterError::Device(e));
+    }
     Ok((total, stats))
 }
 
@@ -216,6 +234,8 @@ struct Context<'a> {
     params: &'a SearchParams,
     filter: &'a FilterParams,
     progress: &'a AtomicU64,
+    /// The first device error; later chunks are skipped.
+    device_error: Mutex<Option<String>>,
 }
 
 struct JobResult {
@@ -225,6 +245,14 @@ struct JobResult {
 }
 
 impl JobResult {
+    fn empty() -> JobResult {
+        JobResult {
+            cases: Vec::new(),
+            summary: Summary::default(),
+            stats: FilterStats::default(),
+        }
+    }
+
     fn append(&mut self, other: JobResult) {
         self.cases.extend(other.cases);
         self.summary.absorb(&other.summary);
@@ -241,8 +269,15 @@ enum NoPolynomial {
 }
 
 impl Context<'_> {
+    fn failed(&self) -> bool {
+        self.device_error.lock().expect("poisoned").is_some()
+    }
+
     /// Inputs `start..start + len` (ordinals), all of one input quantum.
     fn search(&self, start: i128, len: u64) -> JobResult {
+        if self.failed() {
+            return JobResult::empty();
+        }
         if let Some(result) = self.whole_chunk(start, len) {
             return result;
         }
@@ -437,7 +472,8 @@ impl Context<'_> {
         (1, None)
     }
 
-    /// Runs the packets of a chunk in parallel, then verifies the candidates with MPFR.
+    /// Runs the packets of a chunk (in parallel on the cores, or on the device), then
+    /// verifies the candidates with MPFR.
     fn run_chunk(
         &self,
         start: i128,
@@ -447,6 +483,37 @@ impl Context<'_> {
     ) -> JobResult {
         let domains = chunk.len.div_ceil(plan.n);
         let packets = domains.div_ceil(packet_domains);
+        let (candidates, mut stats) = match &self.filter.device {
+            None => self.packets_on_cores(chunk, plan, packet_domains, domains, packets),
+            Some(device) => {
+                match self.packets_on_device(
+                    device.as_ref(),
+                    chunk,
+                    plan,
+                    packet_domains,
+                    domains,
+                    packets,
+                ) {
+                    Ok(result) => result,
+                    Err(e) => {
+                        let mut slot = self.device_error.lock().expect("poisoned");
+                        slot.get_or_insert(format!("{}: {e}", device.name()));
+                        return JobResult::empty();
+                    }
+                }
+            }
+        };
+        self.verify(start, chunk.len, candidates, &mut stats)
+    }
+
+    fn packets_on_cores(
+        &self,
+        chunk: &ChunkModel,
+        plan: &DomainPlan,
+        packet_domains: u64,
+        domains: u64,
+        packets: u64,
+    ) -> (Vec<u64>, FilterStats) {
         let outputs: Vec<(Vec<u64>, PacketStats, u64)> = (0..packets)
             .into_par_iter()
             .map(|p| {
@@ -470,6 +537,53 @@ impl Context<'_> {
             stats.absorb_packet(&s);
             stats.generation_nanos += g;
         }
+        (candidates, stats)
+    }
+
+    /// The exact tables are made on the cores; phases 1-3 run on the device.
+    fn packets_on_device(
+        &self,
+        device: &dyn PacketDevice,
+        chunk: &ChunkModel,
+        plan: &DomainPlan,
+        packet_domains: u64,
+        domains: u64,
+        packets: u64,
+    ) -> Result<(Vec<u64>, FilterStats), String> {
+        let t = Instant::now();
+        let jobs: Vec<PacketJob> = (0..packets)
+            .into_par_iter()
+            .map(|p| {
+                let first = p * packet_domains;
+                PacketJob {
+                    first,
+                    count: packet_domains.min(domains - first),
+                    tables: chunk.packet_tables(first, plan.n),
+                }
+            })
+            .collect();
+        let mut stats = FilterStats {
+            generation_nanos: t.elapsed().as_nanos() as u64,
+            ..FilterStats::default()
+        };
+        let kernel_plan = KernelPlan::new(plan, chunk.len, jobs[0].tables.degrees);
+        let out = device.run_packets(&kernel_plan, &jobs)?;
+        self.progress.fetch_add(chunk.len, Ordering::Relaxed);
+        for s in &out.packet_stats {
+            stats.absorb_packet(s);
+        }
+        stats.device_nanos += out.device_nanos;
+        Ok((out.candidates, stats))
+    }
+
+    /// MPFR decides every candidate of a chunk.
+    fn verify(
+        &self,
+        start: i128,
+        chunk_len: u64,
+        candidates: Vec<u64>,
+        stats: &mut FilterStats,
+    ) -> JobResult {
         stats.candidates = candidates.len() as u64;
         let t = Instant::now();
         let format = &self.range.format;
@@ -482,7 +596,7 @@ impl Context<'_> {
             })
             .collect();
         let mut summary = Summary {
-            inputs: chunk.len,
+            inputs: chunk_len,
             ..Summary::default()
         };
         let mut cases = Vec::new();
@@ -494,7 +608,7 @@ impl Context<'_> {
         JobResult {
             cases,
             summary,
-            stats,
+            stats: std::mem::take(stats),
         }
     }
 }

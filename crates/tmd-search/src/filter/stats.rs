@@ -102,6 +102,8 @@ pub struct FilterStats {
     pub candidates: u64,
     /// Thread time of the MPFR verification of candidates (and of reference pieces).
     pub verification_nanos: u64,
+    /// Device time of phases 1-3 (kernels and transfers), when they ran on a device.
+    pub device_nanos: u64,
     pub nmdm: Nmdm,
     /// Domain sizes used (smallest and largest N).
     pub domain_size_min: u64,
@@ -157,6 +159,7 @@ impl FilterStats {
         self.phase3.absorb(&o.phase3);
         self.candidates += o.candidates;
         self.verification_nanos += o.verification_nanos;
+        self.device_nanos += o.device_nanos;
         self.nmdm.absorb(&o.nmdm);
     }
 }

@@ -79,7 +79,7 @@ fn plan(args: &SearchArgs) -> Result<Plan, InputError> {
         ))
     })?;
     let filter = choose_algorithm(args, &target, &format)?;
-    check_backend(args)?;
+    check_backend(args, filter.as_ref())?;
     Ok(Plan {
         filter,
         target,
@@ -139,17 +139,38 @@ fn choose_algorithm(
     Ok(Some(filter))
 }
 
-fn check_backend(args: &SearchArgs) -> Result<(), InputError> {
+fn check_backend(args: &SearchArgs, filter: Option<&FilterParams>) -> Result<(), InputError> {
     match args.backend.as_str() {
         "cpu" => Ok(()),
-        "opencl" | "cuda" => Err(InputError::Usage(format!(
-            "--backend {} is not available in this build yet; use --backend cpu",
-            args.backend
+        "opencl" if filter.is_none() => Err(InputError::Usage(format!(
+            "--backend opencl runs the filtered and exhaustive algorithms; --algorithm {} \
+             (MPFR on every input) runs on the CPU: use --backend cpu",
+            args.algorithm
         ))),
+        "opencl" => Ok(()),
+        "cuda" => Err(InputError::Usage(
+            "--backend cuda: the kernels compile with NVRTC, but the CUDA runner is not built \
+             yet (issue 5); use --backend opencl (any OpenCL GPU or CPU) or cpu"
+                .to_string(),
+        )),
         other => Err(InputError::Usage(format!(
             "unknown --backend '{other}' (expected cpu, opencl or cuda)"
         ))),
     }
+}
+
+/// Opens the device of `--backend opencl --device N` (a missing runtime is a run failure,
+/// exit 1, with the runner's message naming what to install).
+fn attach_device(args: &SearchArgs, plan: &mut Plan) -> anyhow::Result<()> {
+    if args.backend != "opencl" {
+        return Ok(());
+    }
+    let device = tmd_gpu::opencl::OpenClDevice::nth(args.device)
+        .map_err(|e| anyhow::anyhow!("--backend opencl: {e}"))?;
+    if let Some(filter) = plan.filter.as_mut() {
+        filter.device = Some(std::sync::Arc::new(device));
+    }
+    Ok(())
 }
 
 /// The algorithm's name for reports.
@@ -350,7 +371,8 @@ fn fingerprint(plan: &Plan) -> String {
 }
 
 pub fn run(args: &SearchArgs) -> anyhow::Result<()> {
-    let plan = plan(args)?;
+    let mut plan = plan(args)?;
+    attach_device(args, &mut plan)?;
     let pool = rayon::ThreadPoolBuilder::new()
         .num_threads(args.threads.unwrap_or(0))
         .build()
@@ -428,7 +450,10 @@ pub fn run(args: &SearchArgs) -> anyhow::Result<()> {
         done.store(true, Ordering::Relaxed);
         result
     })
-    .map_err(|e| InputError::Usage(e.to_string()))?;
+    .map_err(|e| match e {
+        FilterError::Device(d) => anyhow::anyhow!("device failed: {d}"),
+        other => InputError::Usage(other.to_string()).into(),
+    })?;
     if let Some(e) = listed.error.take() {
         return Err(e);
     }
@@ -508,7 +533,7 @@ fn report(
             "bits": plan.params.bits,
             "breakpoints": plan.params.breakpoints.name(),
             "algorithm": algorithm_name(plan),
-            "backend": "cpu",
+            "backend": args.backend,
             "threads": threads,
             "inputs": s.inputs,
             "hard": s.hard,
@@ -552,6 +577,7 @@ fn filter_json(plan: &Plan, f: &FilterStats) -> serde_json::Value {
         "domain_sizes_used": [f.domain_size_min, f.domain_size_max],
         "degrees_used": [f.degree_min, f.degree_max],
         "generation_thread_seconds": f.generation_nanos as f64 * 1e-9,
+        "device_seconds": f.device_nanos as f64 * 1e-9,
         "phase1": phase(&f.phase1),
         "phase2": phase(&f.phase2),
         "phase3": phase(&f.phase3),

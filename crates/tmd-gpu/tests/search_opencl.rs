@@ -1,0 +1,234 @@
+//! Issue 5, item 4: the filtered search with phases 1-3 on the OpenCL device equals the CPU
+//! backend: the same cases in the same order, the same counts, and the same phase statistics
+//! (domains and arguments entering and failing each phase, candidates, and the NMDM sums bit
+//! for bit), for the four lower-bound algorithms and the exhaustive method, default and
+//! non-default parameters, binary64 and binary32, near 1 and far from it — and on I0, the
+//! seeds' interval: 241 cases.
+//!
+//! Runs on the first OpenCL device: PoCL's CPU device in CI (scripts/setup.sh installs it).
+
+use std::sync::atomic::AtomicU64;
+use std::sync::Arc;
+use std::time::Instant;
+use tmd_core::number::parse_exact;
+use tmd_core::{Breakpoints, Format};
+use tmd_gpu::opencl::OpenClDevice;
+use tmd_search::filter::stats::FilterStats;
+use tmd_search::lower_bound::Algorithm;
+use tmd_search::{
+    filtered_search, Case, FilterParams, InputRange, Method, SearchParams, Summary, Target,
+};
+
+struct Window {
+    func: &'static str,
+    format: &'static str,
+    from: &'static str,
+    log2len: u32,
+    bits: u32,
+    mode: Breakpoints,
+}
+
+fn run(w: &Window, filter: &FilterParams) -> (Vec<Case>, Summary, FilterStats) {
+    let format = Format::parse(w.format).unwrap();
+    let start = format.ordinal(&parse_exact(w.from, &format).unwrap());
+    let range = InputRange {
+        format: format.clone(),
+        start,
+        end: start + (1i128 << w.log2len),
+    };
+    let params = SearchParams {
+        bits: w.bits,
+        breakpoints: w.mode,
+        include_exact: true,
+        max_precision: 8192,
+    };
+    let mut cases = Vec::new();
+    let (summary, stats) = filtered_search(
+        &Target::parse(w.func).unwrap(),
+        &range,
+        &params,
+        filter,
+        &AtomicU64::new(0),
+        &mut |c: &Case| cases.push(c.clone()),
+    )
+    .unwrap_or_else(|e| panic!("{e}"));
+    (cases, summary, stats)
+}
+
+/// What must be equal between backends: every count, without the timings.
+fn comparable(s: &FilterStats) -> String {
+    let mut s = s.clone();
+    for p in [&mut s.phase1, &mut s.phase2, &mut s.phase3] {
+        p.nanos = 0;
+    }
+    s.generation_nanos = 0;
+    s.verification_nanos = 0;
+    s.device_nanos = 0;
+    format!("{s:?} nmdm sum bits {:#x}", s.nmdm.sum.to_bits())
+}
+
+fn counts(s: &Summary) -> [u64; 7] {
+    [
+        s.inputs,
+        s.hard,
+        s.exact,
+        s.unresolved,
+        s.undefined,
+        s.poles,
+        s.overflow,
+    ]
+}
+
+#[test]
+fn issue5_opencl_search_equals_cpu_backend() {
+    let device: Arc<OpenClDevice> =
+        Arc::new(OpenClDevice::nth(0).unwrap_or_else(|e| panic!("{e}")));
+    println!("OpenCL device: {}", device.name());
+    let windows = [
+        Window {
+            func: "exp",
+            format: "binary64",
+            from: "0x1.0000000012345p+0",
+            log2len: 26,
+            bits: 24,
+            mode: Breakpoints::Directed,
+        },
+        Window {
+            func: "log",
+            format: "binary64",
+            from: "0x1.5p+1000",
+            log2len: 24,
+            bits: 22,
+            mode: Breakpoints::All,
+        },
+        Window {
+            func: "sin",
+            format: "binary64",
+            from: "0x1.0000123p+20",
+            log2len: 22,
+            bits: 20,
+            mode: Breakpoints::Nearest,
+        },
+        Window {
+            func: "exp",
+            format: "binary64",
+            from: "0x1.5d22b8bb9d501p+8",
+            log2len: 22,
+            bits: 20,
+            mode: Breakpoints::All,
+        },
+        Window {
+            func: "cbrt",
+            format: "binary32",
+            from: "0x1p+4",
+            log2len: 23,
+            bits: 18,
+            mode: Breakpoints::All,
+        },
+        Window {
+            func: "atan",
+            format: "binary64",
+            from: "-0x1.8p+3",
+            log2len: 24,
+            bits: 22,
+            mode: Breakpoints::Directed,
+        },
+    ];
+    let mut configs: Vec<(String, FilterParams)> = [
+        Method::Filter(Algorithm::RegularUnrolled),
+        Method::Filter(Algorithm::Regular),
+        Method::Filter(Algorithm::Lefevre),
+        Method::Filter(Algorithm::LefevreSwap),
+        Method::Exhaustive,
+    ]
+    .into_iter()
+    .map(|m| (format!("{m:?}"), FilterParams::new(m)))
+    .collect();
+    let mut custom = FilterParams::new(Method::Filter(Algorithm::Lefevre));
+    custom.domain_size = 1 << 10;
+    custom.kappa = 4;
+    custom.division_threshold = 3;
+    custom.chunk_len = 1 << 16;
+    configs.push((
+        "Lefevre N 2^10 kappa 4 threshold 3 chunks 2^16".into(),
+        custom,
+    ));
+    let mut failures = Vec::new();
+    let mut compared = 0;
+    for w in &windows {
+        for (name, cpu_params) in &configs {
+            let mut device_params = cpu_params.clone();
+            device_params.device = Some(device.clone());
+            let t = Instant::now();
+            let (cpu_cases, cpu_summary, cpu_stats) = run(w, cpu_params);
+            let cpu_seconds = t.elapsed().as_secs_f64();
+            let t = Instant::now();
+            let (dev_cases, dev_summary, dev_stats) = run(w, &device_params);
+            let dev_seconds = t.elapsed().as_secs_f64();
+            let what = format!(
+                "{} {} from {} 2^{} K {} {}, {name}",
+                w.func,
+                w.format,
+                w.from,
+                w.log2len,
+                w.bits,
+                w.mode.name()
+            );
+            if cpu_cases != dev_cases {
+                failures.push(format!(
+                    "{what}: cases differ: CPU {} vs OpenCL {}",
+                    cpu_cases.len(),
+                    dev_cases.len()
+                ));
+            }
+            if counts(&cpu_summary) != counts(&dev_summary) {
+                failures.push(format!(
+                    "{what}: counts {:?} vs {:?}",
+                    counts(&cpu_summary),
+                    counts(&dev_summary)
+                ));
+            }
+            if comparable(&cpu_stats) != comparable(&dev_stats) {
+                failures.push(format!(
+                    "{what}: statistics differ:\n  CPU    {}\n  OpenCL {}",
+                    comparable(&cpu_stats),
+                    comparable(&dev_stats)
+                ));
+            }
+            compared += cpu_cases.len();
+            println!("{what}: {} cases, {} candidates, phase 1 failed {} domains; CPU {cpu_seconds:.2} s, OpenCL {dev_seconds:.2} s", cpu_cases.len(), cpu_stats.candidates, cpu_stats.phase1.domains_failed);
+        }
+    }
+    assert!(failures.is_empty(), "\n{}", failures.join("\n"));
+    assert!(compared > 500, "too few cases compared: {compared}");
+}
+
+#[test]
+fn issue5_opencl_i0_gives_the_cpu_cases_and_counts() {
+    let device: Arc<OpenClDevice> =
+        Arc::new(OpenClDevice::nth(0).unwrap_or_else(|e| panic!("{e}")));
+    let i0 = Window {
+        func: "exp",
+        format: "binary64",
+        from: "0x1p+0",
+        log2len: 39,
+        bits: 32,
+        mode: Breakpoints::Directed,
+    };
+    let cpu = FilterParams::new(Method::Filter(Algorithm::RegularUnrolled));
+    let mut dev = cpu.clone();
+    dev.device = Some(device);
+    let t = Instant::now();
+    let (cpu_cases, _, cpu_stats) = run(&i0, &cpu);
+    let cpu_seconds = t.elapsed().as_secs_f64();
+    let t = Instant::now();
+    let (dev_cases, _, dev_stats) = run(&i0, &dev);
+    println!(
+        "I0: {} cases; CPU {cpu_seconds:.2} s, OpenCL {:.2} s",
+        dev_cases.len(),
+        t.elapsed().as_secs_f64()
+    );
+    assert_eq!(dev_cases.len(), 241);
+    assert_eq!(cpu_cases, dev_cases);
+    assert_eq!(comparable(&cpu_stats), comparable(&dev_stats));
+}

@@ -1,0 +1,120 @@
+//! Running the packets of a chunk on a device (OpenCL or CUDA, `tmd-gpu`).
+//!
+//! The host keeps everything that needs big integers or MPFR — Taylor models, the exact chunk
+//! polynomial, the exact starting tables of each packet, the final verification of candidates —
+//! and a device runs phases 1-3 over the packets: the same arithmetic as [`super::phases`]
+//! (kernels/filter.cl and kernels/lower_bound.cl), so a device run lists the same candidates
+//! and counts the same phase statistics as the CPU backend, which the tests check bit for bit.
+
+use super::model::{PacketTables, MAX_DEGREE};
+use super::phases::{affine_base64, DomainPlan};
+use super::stats::{Nmdm, PacketStats, PhaseCounts};
+use crate::lower_bound::Algorithm;
+use std::fmt::Debug;
+
+/// One packet: its first domain, its number of domains and its exact starting tables.
+#[derive(Clone, Debug)]
+pub struct PacketJob {
+    pub first: u64,
+    pub count: u64,
+    pub tables: PacketTables,
+}
+
+/// The domain plan as the kernels take it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct KernelPlan {
+    pub chunk_len: u64,
+    pub n: u64,
+    pub kappa: u64,
+    /// 0 Lefèvre, 1 Lefèvre with swap, 2 regular, 3 regular unrolled, -1 exhaustive.
+    pub algorithm: i32,
+    pub division_threshold: u32,
+    /// `affine_base64` for domains of N and of N/κ inputs.
+    pub base1: u64,
+    pub base2: u64,
+    pub threshold3: u128,
+    /// Degrees of the tables of r_0, r_1, r_2.
+    pub degrees: [usize; 3],
+}
+
+impl KernelPlan {
+    pub fn new(plan: &DomainPlan, chunk_len: u64, degrees: [usize; 3]) -> KernelPlan {
+        let algorithm = match plan.filter {
+            None => -1,
+            Some(Algorithm::Lefevre) => 0,
+            Some(Algorithm::LefevreSwap) => 1,
+            Some(Algorithm::Regular) => 2,
+            Some(Algorithm::RegularUnrolled) => 3,
+        };
+        KernelPlan {
+            chunk_len,
+            n: plan.n,
+            kappa: plan.kappa,
+            algorithm,
+            division_threshold: plan.division_threshold,
+            base1: affine_base64(plan, plan.n),
+            base2: affine_base64(plan, (plan.n / plan.kappa).max(1)),
+            threshold3: plan.threshold3,
+            degrees,
+        }
+    }
+}
+
+/// Words of per-packet statistics the kernels write (see kernels/filter.cl).
+pub const STATS_WORDS: usize = 16;
+
+/// Decodes one packet's statistics words.
+pub fn decode_stats(w: &[u64]) -> PacketStats {
+    let phase = |k: usize| PhaseCounts {
+        domains_in: w[4 * k],
+        args_in: w[4 * k + 1],
+        domains_failed: w[4 * k + 2],
+        args_failed: w[4 * k + 3],
+        nanos: 0,
+    };
+    PacketStats {
+        phase1: phase(0),
+        phase2: phase(1),
+        phase3: phase(2),
+        nmdm: Nmdm {
+            groups: w[12],
+            iterations: w[13],
+            domains: w[14],
+            sum: f64::from_bits(w[15]),
+        },
+    }
+}
+
+/// The tables of every packet, flattened as the kernel reads them: per packet, r_0, r_1, r_2,
+/// each `MAX_DEGREE + 1` entries of (low, high) 64-bit words.
+pub fn flatten_tables(jobs: &[PacketJob]) -> Vec<u64> {
+    let mut out = Vec::with_capacity(jobs.len() * 3 * (MAX_DEGREE + 1) * 2);
+    for job in jobs {
+        for table in &job.tables.tables {
+            for &entry in table {
+                out.push(entry as u64);
+                out.push((entry >> 64) as u64);
+            }
+        }
+    }
+    out
+}
+
+/// What a device returns for the packets of one chunk.
+#[derive(Clone, Debug, Default)]
+pub struct DeviceOutput {
+    /// Candidate offsets from the chunk start, sorted.
+    pub candidates: Vec<u64>,
+    /// One entry per packet, in packet order.
+    pub packet_stats: Vec<PacketStats>,
+    /// Device time (kernel and transfers), nanoseconds.
+    pub device_nanos: u64,
+}
+
+/// A device that runs phases 1-3 over packets.
+pub trait PacketDevice: Send + Sync + Debug {
+    /// The backend and device, for reports.
+    fn name(&self) -> String;
+    /// Runs every packet of one chunk.
+    fn run_packets(&self, plan: &KernelPlan, jobs: &[PacketJob]) -> Result<DeviceOutput, String>;
+}
