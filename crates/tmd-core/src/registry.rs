@@ -218,6 +218,14 @@ impl Func {
     pub fn shape(self) -> Shape {
         self.info().shape
     }
+    /// Whether f(x) > 0 for every x of its domain (exp, exp2, exp10, cosh, erfc, rsqrt): then an
+    /// enclosure whose lower end underflowed to 0 still encloses positive values only.
+    pub fn strictly_positive(self) -> bool {
+        matches!(
+            self,
+            Func::Exp | Func::Exp2 | Func::Exp10 | Func::Cosh | Func::Erfc | Func::Rsqrt
+        )
+    }
     /// Looks a function up by name or alias.
     pub fn lookup(name: &str) -> Option<Func> {
         FUNCTIONS

@@ -606,6 +606,8 @@ fn issue4_overflow_and_underflow_chunks_decided_whole() {
         spec("exp", "binary32", Across("-103.97208"), 18, D),
         spec("exp2", "binary32", Across("-150"), 18, N),
         spec("sinh", "binary32", Across("-89.41599"), 17, A),
+        spec("exp", "binary64", In("-0x1p+101", "-0x1p+100"), 16, A),
+        spec("exp2", "binary64", In("0x1p+20", "0x1p+21"), 16, D),
     ];
     let mut rng = ChaCha8Rng::seed_from_u64(88);
     let mut failures = Vec::new();
@@ -628,6 +630,41 @@ fn issue4_overflow_and_underflow_chunks_decided_whole() {
     }
     assert!(failures.is_empty(), "\n{}", failures.join("\n"));
     assert!(whole > 0, "no chunk was decided as a whole");
+}
+
+/// exp(-2^100) underflows in MPFR, so the enclosure of exp over [-2^127, -2^8) starts at 0;
+/// exp is known positive, so those chunks are still decided as a whole (they once went to MPFR
+/// input by input: 830 million inputs and four minutes of the binary32 range of exp).
+#[test]
+fn issue4_regression_underflowed_enclosure_of_positive_function() {
+    let format = Format::binary32();
+    let ord = |t: &str| format.ordinal(&parse_rounded(t, &format).unwrap().0);
+    let range = InputRange {
+        format: format.clone(),
+        start: ord("-0x1.fffffep+127"),
+        end: ord("-0x1p+8"),
+    };
+    let params = SearchParams {
+        bits: 24,
+        breakpoints: A,
+        include_exact: true,
+        max_precision: 8192,
+    };
+    let filter = FilterParams::new(Method::Exhaustive);
+    let mut cases = Vec::new();
+    let (summary, stats) = filtered_search(
+        &Target::parse("exp").unwrap(),
+        &range,
+        &params,
+        &filter,
+        &AtomicU64::new(0),
+        &mut |c: &Case| cases.push(c.clone()),
+    )
+    .unwrap();
+    assert!(cases.is_empty());
+    assert_eq!(summary.inputs as i128, range.end - range.start);
+    assert_eq!(stats.whole_chunk_inputs, summary.inputs);
+    assert_eq!(stats.reference_inputs, 0);
 }
 
 #[test]

@@ -328,7 +328,13 @@ impl Context<'_> {
         let Eval::Value(y) = self.target.expr.eval_over(&x, 128) else {
             return None;
         };
-        let (small, large) = if y.lo > 0 {
+        // MPFR underflows exp(-2^100) to 0: the enclosure's lower end is then 0 although every
+        // value is positive, which the registry knows for a few functions.
+        let positive_function = self
+            .target
+            .function()
+            .is_some_and(|f| f.strictly_positive());
+        let (small, large) = if y.lo > 0 || (positive_function && y.hi > 0) {
             (y.lo, y.hi)
         } else if y.hi < 0 {
             (-y.hi, -y.lo)
