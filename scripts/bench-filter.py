@@ -2,7 +2,7 @@
 """Benchmarks of the filtered search (issue 4), printed as the markdown tables of
 docs/BENCHMARKS.md.
 
-  python3 scripts/bench-filter.py [--runs R] [--only i0|methods|binades|b32]
+  python3 scripts/bench-filter.py [--runs R] [--only i0|backends|methods|binades|b32]
 
 Every configuration runs R times (default 3) through the release CLI; each table row gives
 min / median / max wall seconds and the per-phase thread seconds of the median run (from
@@ -101,6 +101,16 @@ def bench_i0(runs):
         print(f"\n- {name}: {filter_details(median_run(results[name])[3])}")
 
 
+def bench_backends(runs):
+    configs = [(f"regular, --backend {b}", I0 + ["--algorithm", "regular", "--backend", b])
+               for b in ["cpu", "opencl"]]
+    results = table("I0 on the CPU backend and on OpenCL (PoCL's CPU device here)", configs, runs,
+                    baseline="regular, --backend cpu")
+    for name, _ in configs:
+        stats = median_run(results[name])[3]
+        print(f"\n- {name}: device seconds {stats['filter']['device_seconds']:.3f}")
+
+
 def bench_methods(runs):
     window = ["exp", "--from", "0x1p+0", "--to", "0x1.0000002p+0", "--bits", "22",
               "--breakpoints", "all"]
@@ -160,12 +170,12 @@ def bench_b32(runs):
 def main():
     parser = argparse.ArgumentParser()
     parser.add_argument("--runs", type=int, default=3)
-    parser.add_argument("--only", choices=["i0", "methods", "binades", "b32"])
+    parser.add_argument("--only", choices=["i0", "backends", "methods", "binades", "b32"])
     a = parser.parse_args()
     subprocess.run(["cargo", "build", "--release", "-q", "-p", "tmd"], cwd=ROOT, check=True)
     print(f"# {time.strftime('%Y-%m-%d %H:%M')} on {os.cpu_count()} cores: {os.uname().nodename}")
-    benches = {"i0": bench_i0, "methods": bench_methods, "binades": bench_binades,
-               "b32": bench_b32}
+    benches = {"i0": bench_i0, "backends": bench_backends, "methods": bench_methods,
+               "binades": bench_binades, "b32": bench_b32}
     for name, bench in benches.items():
         if a.only in (None, name) and (name != "b32" or a.only == "b32"):
             bench(a.runs)
