@@ -59,6 +59,7 @@ pub enum DwOp {
     Div = 3,
     Sqrt = 4,
     Recip = 5,
+    Exp = 6,
 }
 
 impl OpenClDevice {

@@ -4,7 +4,7 @@
  * float and double like double_word.cl. Words are passed as separate arrays of leading and
  * trailing words (structure of arrays, so loads coalesce on GPUs).
  *
- * op: 0 add, 1 sub, 2 mul, 3 div, 4 sqrt (of a), 5 recip (of a).
+ * op: 0 add, 1 sub, 2 mul, 3 div, 4 sqrt (of a), 5 recip (of a), 6 exp (of a).
  */
 
 KERNEL_FQ void DW(elementwise)(const GLOBAL_AS REAL *a_hi, const GLOBAL_AS REAL *a_lo,
@@ -24,6 +24,7 @@ KERNEL_FQ void DW(elementwise)(const GLOBAL_AS REAL *a_hi, const GLOBAL_AS REAL 
     case 2: r = DW(mul)(a, b); break;
     case 3: r = DW(div)(a, b); break;
     case 4: r = DW(sqrt)(a); break;
+    case 6: r = DW(exp)(a); break;
     default: r = DW(recip)(a); break;
     }
     r_hi[i] = r.hi;

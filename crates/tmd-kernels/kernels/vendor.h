@@ -22,6 +22,7 @@
 
 #define KERNEL_FQ __kernel
 #define GLOBAL_AS __global
+#define CONSTANT_AS __constant
 #define DEVICE_FN static inline
 #define GLOBAL_ID0 ((ulong)get_global_id(0))
 
@@ -41,6 +42,7 @@ typedef int i32;
 
 #define KERNEL_FQ extern "C" __global__
 #define GLOBAL_AS
+#define CONSTANT_AS __constant__
 #define DEVICE_FN static __device__ __forceinline__
 #define GLOBAL_ID0 ((unsigned long long)blockIdx.x * blockDim.x + threadIdx.x)
 

@@ -21,6 +21,9 @@
 //! root, no flush to zero). Kernels must use fused multiply-adds only where the Rust code calls
 //! `mul_add`.
 
+use tmd_xfloat::math::{exp_limits, expm1_small_terms};
+use tmd_xfloat::{BaseFloat, Constant, DoubleWord, MultiFloat};
+
 /// A kernel program.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum Id {
@@ -56,6 +59,7 @@ impl Id {
 const VENDOR_H: &str = include_str!("../kernels/vendor.h");
 const DOUBLE_WORD_CL: &str = include_str!("../kernels/double_word.cl");
 const DOUBLE_WORD_OPS_CL: &str = include_str!("../kernels/double_word_ops.cl");
+const DOUBLE_WORD_EXP_CL: &str = include_str!("../kernels/double_word_exp.cl");
 const LOWER_BOUND_CL: &str = include_str!("../kernels/lower_bound.cl");
 const FILTER_CL: &str = include_str!("../kernels/filter.cl");
 
@@ -69,6 +73,24 @@ pub enum Instance {
 }
 
 impl Instance {
+    /// The instance's prefix (`DW(name)` is `prefix_name`).
+    fn prefix(self) -> &'static str {
+        match self {
+            Instance::Df64 => "df64",
+            Instance::Dd => "dd",
+        }
+    }
+
+    /// The constants of the elementary functions, from tmd-xfloat's own tables (so the kernels
+    /// use the very words the CPU uses): a 4-word ln 2, 1/j! as double words, the Taylor count
+    /// and the overflow and underflow thresholds of exp.
+    fn function_constants(self) -> String {
+        match self {
+            Instance::Df64 => constants_for::<f32>(self.prefix(), "float"),
+            Instance::Dd => constants_for::<f64>(self.prefix(), "double"),
+        }
+    }
+
     fn defines(self) -> &'static str {
         match self {
             Instance::Df64 => {
@@ -86,9 +108,92 @@ impl Instance {
 const UNDEFINES: &str =
     "#undef REAL\n#undef DW\n#undef REAL_DIGITS\n#undef REAL_MAX_EXP\n#undef REAL_MIN_EXP\n";
 
+/// A base float as an exact C literal: a hex float for normal numbers (`f` suffix for float).
+trait Literal: BaseFloat {
+    /// (negative, biased exponent, fraction bits) of the IEEE encoding.
+    fn fields(self) -> (bool, i64, u64);
+    const FRACTION_BITS: u32;
+    const BIAS: i64;
+    const SUFFIX: &'static str;
+
+    fn literal(self) -> String {
+        let (neg, biased, frac) = self.fields();
+        let sign = if neg { "-" } else { "" };
+        if biased == 0 && frac == 0 {
+            return format!("{sign}0.0{}", Self::SUFFIX);
+        }
+        assert!(
+            biased != 0,
+            "subnormal constant {self:e}: no table holds one"
+        );
+        // Hex digits of the fraction, left-aligned on a multiple of 4 bits.
+        let pad = (4 - Self::FRACTION_BITS % 4) % 4;
+        let digits = Self::FRACTION_BITS.div_ceil(4) as usize;
+        let frac = frac << pad;
+        let exp = biased - Self::BIAS;
+        format!("{sign}0x1.{frac:0digits$x}p{exp:+}{}", Self::SUFFIX)
+    }
+}
+
+impl Literal for f64 {
+    const FRACTION_BITS: u32 = 52;
+    const BIAS: i64 = 1023;
+    const SUFFIX: &'static str = "";
+    fn fields(self) -> (bool, i64, u64) {
+        let b = self.to_bits();
+        (
+            b >> 63 == 1,
+            ((b >> 52) & 0x7ff) as i64,
+            b & ((1 << 52) - 1),
+        )
+    }
+}
+
+impl Literal for f32 {
+    const FRACTION_BITS: u32 = 23;
+    const BIAS: i64 = 127;
+    const SUFFIX: &'static str = "f";
+    fn fields(self) -> (bool, i64, u64) {
+        let b = self.to_bits() as u64;
+        (b >> 31 == 1, ((b >> 23) & 0xff) as i64, b & ((1 << 23) - 1))
+    }
+}
+
+fn constants_for<F: Literal>(prefix: &str, c_type: &str) -> String
+where
+    DoubleWord<F>: MultiFloat<Base = F>,
+{
+    let ln2: Vec<String> = F::const_words(Constant::Ln2)[..4]
+        .iter()
+        .map(|w| w.literal())
+        .collect();
+    let terms = expm1_small_terms::<DoubleWord<F>>();
+    let facts: Vec<String> = (0..=terms)
+        .map(|j| {
+            let w = F::const_words(Constant::InvFactorial(j));
+            format!("{{{}, {}}}", w[0].literal(), w[1].literal())
+        })
+        .collect();
+    let (over, under) = exp_limits::<F>();
+    format!(
+        "CONSTANT_AS {c_type} {prefix}_LN2_WORDS[4] = {{{}}};
+         CONSTANT_AS {c_type} {prefix}_INV_FACT[{}][2] = {{{}}};
+         #define {prefix}_EXP_TERMS {terms}
+         #define {prefix}_EXP_OVER {}
+         #define {prefix}_EXP_UNDER {}
+",
+        ln2.join(", "),
+        terms + 1,
+        facts.join(", "),
+        over.literal(),
+        under.literal(),
+    )
+}
+
 /// `files` instantiated for `instance`.
 fn instantiate(instance: Instance, files: &[&str]) -> String {
     let mut s = String::from(instance.defines());
+    s.push_str(&instance.function_constants());
     for f in files {
         s.push_str(f);
         s.push('\n');
@@ -106,7 +211,7 @@ pub fn source(id: Id) -> String {
             for instance in [Instance::Df64, Instance::Dd] {
                 s.push_str(&instantiate(
                     instance,
-                    &[DOUBLE_WORD_CL, DOUBLE_WORD_OPS_CL],
+                    &[DOUBLE_WORD_CL, DOUBLE_WORD_EXP_CL, DOUBLE_WORD_OPS_CL],
                 ));
             }
         }
@@ -149,6 +254,37 @@ pub fn cuda_options(major: u32, minor: u32, defines: &[(&str, String)]) -> Vec<S
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn literals_are_exact_hex_floats() {
+        assert_eq!(1.0f64.literal(), "0x1.0000000000000p+0");
+        assert_eq!((-0.75f64).literal(), "-0x1.8000000000000p-1");
+        assert_eq!(0.0f64.literal(), "0.0");
+        assert_eq!(1.5f32.literal(), "0x1.800000p+0f");
+        assert_eq!(f32::MIN_POSITIVE.literal(), "0x1.000000p-126f");
+        // Every table word: the literal parses back to the same bits (Rust's parser takes no
+        // hex floats, so the check decodes it by hand).
+        let decode = |lit: &str| -> f64 {
+            let lit = lit.trim_end_matches('f');
+            let (neg, rest) = lit.strip_prefix('-').map_or((false, lit), |r| (true, r));
+            let (mant, exp) = rest.trim_start_matches("0x1.").split_once('p').unwrap();
+            let frac =
+                u64::from_str_radix(mant, 16).unwrap() as f64 / 16f64.powi(mant.len() as i32);
+            let v = (1.0 + frac) * 2f64.powi(exp.parse().unwrap());
+            if neg {
+                -v
+            } else {
+                v
+            }
+        };
+        for j in 0..20 {
+            for &w in &f64::const_words(Constant::InvFactorial(j))[..2] {
+                if w != 0.0 {
+                    assert_eq!(decode(&w.literal()), w);
+                }
+            }
+        }
+    }
 
     #[test]
     fn every_program_names_its_kernels_in_its_source() {

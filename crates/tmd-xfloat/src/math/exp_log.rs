@@ -36,7 +36,7 @@ fn expm1_reduced<T: MultiFloat>(x: T) -> (i32, T) {
 fn expm1_small<T: MultiFloat>(r: T) -> T {
     let m = halvings::<T>();
     let t = r.ldexp(-m);
-    let n = taylor_terms(0.3466 / f64::from(1u32 << m), T::PRECISION, 1, 2);
+    let n = expm1_small_terms::<T>();
     let mut acc = inv_factorial::<T>(n, false);
     for j in (1..n).rev() {
         acc = acc * t + inv_factorial::<T>(j, false);
@@ -48,8 +48,18 @@ fn expm1_small<T: MultiFloat>(r: T) -> T {
     e
 }
 
+/// The number of Taylor terms of `exp`'s core for type `T` (the kernels use the same count).
+pub fn expm1_small_terms<T: MultiFloat>() -> usize {
+    taylor_terms(
+        0.3466 / f64::from(1u32 << halvings::<T>()),
+        T::PRECISION,
+        1,
+        2,
+    )
+}
+
 /// Arguments above which `exp` overflows and below which it underflows to zero.
-fn exp_limits<F: BaseFloat>() -> (f64, f64) {
+pub fn exp_limits<F: BaseFloat>() -> (f64, f64) {
     let p = F::MANTISSA_DIGITS as i32;
     let over = F::MAX_EXP as f64 * LN2;
     let under = (F::MIN_EXP - p - 1) as f64 * LN2;

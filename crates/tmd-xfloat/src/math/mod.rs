@@ -25,7 +25,7 @@ mod exp_log;
 mod hyperbolic;
 pub(crate) mod trig;
 
-pub use exp_log::{exp, expm1, log, log1p};
+pub use exp_log::{exp, exp_limits, expm1, expm1_small_terms, log, log1p};
 pub use hyperbolic::{cosh, sinh, tanh};
 pub use trig::{atan, cos, reduce_half_pi, sin, sincos, tan};
 
