@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
-# One call of the device tool: check the OpenCL backend on the GPU against the CPU backend and
-# time it (issue 5). Logs go to $OUT (or ./gpu-check-out). NOT YET RUN ON A GPU: written in a
+# One call of the device tool: check the CUDA and OpenCL backends on the GPU against the CPU
+# backend (same cases, same phase counts) and time them (issue 5). Logs go to $OUT (or ./gpu-check-out). NOT YET RUN ON A GPU: written in a
 # session without one; the first GPU session should run it and fix what the machine needs.
 #
 # Prepare here (the device machine may have no Rust toolchain): build, then copy the binaries
@@ -56,7 +56,7 @@ big="exp --from 0x1p+0 --to 0x1.2p+0 --bits 32 --breakpoints directed"
 for cfg in "I0|$i0" "I0..1023|$big"; do
   name=${cfg%%|*}
   args=${cfg#*|}
-  for backend in cpu opencl; do
+  for backend in cpu cuda opencl; do
     for r in 1 2 3; do
       "$bin/tmd" search $args --backend "$backend" -q --json --stats "$OUT/$name-$backend-$r.json" \
         >"$OUT/$name-$backend-$r.txt" 2>>"$OUT/errors.txt"
@@ -65,4 +65,27 @@ for cfg in "I0|$i0" "I0..1023|$big"; do
     cmp -s "$OUT/$name-$backend-1.txt" "$OUT/$name-cpu-1.txt" 2>/dev/null && log "$name $backend output equals the CPU's"
   done
 done
+# Same phase counts and candidates as the CPU (timings aside).
+python3 - "$OUT" <<'PY' | tee -a "$OUT/summary.txt"
+import json, sys, os
+out = sys.argv[1]
+keys = ("phase1", "phase2", "phase3")
+for name in ("I0", "I0..1023"):
+    try:
+        ref = json.load(open(os.path.join(out, f"{name}-cpu-1.json")))["filter"]
+    except OSError:
+        continue
+    for backend in ("cuda", "opencl"):
+        try:
+            f = json.load(open(os.path.join(out, f"{name}-{backend}-1.json")))["filter"]
+        except OSError:
+            print(f"{name} {backend}: no run")
+            continue
+        same = all(
+            {k: v for k, v in f[p].items() if k != "thread_seconds"}
+            == {k: v for k, v in ref[p].items() if k != "thread_seconds"}
+            for p in keys
+        ) and f["candidates"] == ref["candidates"] and f["nmdm"] == ref["nmdm"]
+        print(f"{name} {backend}: phase counts, candidates and NMDM {'equal' if same else 'DIFFER'} to the CPU's")
+PY
 log "done"

@@ -1,6 +1,9 @@
-//! CUDA: compiling the portable kernels with NVRTC (cudarc) to a cubin for a device
-//! architecture. Running them on a device is issue 5's part; compiling needs no GPU, so CI
-//! compiles every program for sm_90 to catch CUDA-only errors in the shared sources.
+//! CUDA: compiling the portable kernels with NVRTC (cudarc) to a cubin for the device's
+//! architecture, and running the filtered search's packet kernel on it ([`CudaDevice`], the
+//! twin of the OpenCL runner). Compiling needs no GPU, so CI compiles every program for sm_80
+//! and sm_90; running needs the NVIDIA driver (libcuda.so, loaded at run time), so
+//! [`CudaDevice::nth`] fails with a clear [`GpuError::Runtime`] where it is absent. NOT YET RUN
+//! ON A GPU: the first session with one runs scripts/gpu-check.sh.
 //!
 //! NVRTC is loaded at run time. cudarc looks for `libnvrtc.so*` by name (system CUDA, or
 //! `LD_LIBRARY_PATH`) and panics when it finds none, so [`load_nvrtc`] looks first, in this
@@ -11,11 +14,19 @@
 //! [`GpuError::Runtime`] naming what to install.
 
 use crate::GpuError;
-use cudarc::nvrtc::{result, sys};
+use cudarc::driver::{
+    CudaContext, CudaModule, CudaStream, DriverError, LaunchConfig, PushKernelArg,
+};
+use cudarc::nvrtc::{result, sys, Ptx};
+use std::collections::HashMap;
 use std::ffi::CString;
 use std::path::PathBuf;
-use std::sync::OnceLock;
+use std::sync::{Arc, Mutex, OnceLock};
+use std::time::Instant;
 use tmd_kernels::Id;
+use tmd_search::filter::device::{
+    decode_stats, flatten_tables, DeviceOutput, KernelPlan, PacketDevice, PacketJob, STATS_WORDS,
+};
 
 /// Where NVRTC was found (for messages), or why it was not.
 static NVRTC: OnceLock<Result<String, String>> = OnceLock::new();
@@ -135,3 +146,175 @@ fn cubin(program: sys::nvrtcProgram) -> Result<Vec<u8>, GpuError> {
         .map_err(err("nvrtcGetCUBIN"))?;
     Ok(bytes)
 }
+
+/// One CUDA device: its context, a stream, and the modules loaded so far.
+pub struct CudaDevice {
+    ctx: Arc<CudaContext>,
+    stream: Arc<CudaStream>,
+    capability: (u32, u32),
+    name: String,
+    modules: Mutex<HashMap<Id, Arc<CudaModule>>>,
+}
+
+fn driver(call: &'static str) -> impl FnOnce(DriverError) -> GpuError {
+    move |e| GpuError::Api {
+        call,
+        code: e.to_string(),
+    }
+}
+
+/// Threads per block of the packet kernel.
+const BLOCK: u32 = 128;
+
+impl CudaDevice {
+    /// Device `ordinal` (the CLI's `--device N`). The driver library and NVRTC are loaded at
+    /// run time; missing ones are a [`GpuError::Runtime`] that says what to install.
+    pub fn nth(ordinal: usize) -> Result<CudaDevice, GpuError> {
+        if !unsafe { cudarc::driver::sys::is_culib_present() } {
+            return Err(GpuError::Runtime(
+                "CUDA is not available: the NVIDIA driver library (libcuda.so) was not found; \
+                 install the NVIDIA driver, or use --backend opencl or cpu"
+                    .to_string(),
+            ));
+        }
+        load_nvrtc()?;
+        let ctx = CudaContext::new(ordinal).map_err(driver("cuCtxCreate"))?;
+        let (major, minor) = ctx
+            .compute_capability()
+            .map_err(driver("cuDeviceGetAttribute"))?;
+        let name = ctx.name().map_err(driver("cuDeviceGetName"))?;
+        Ok(CudaDevice {
+            stream: ctx.default_stream(),
+            ctx,
+            capability: (major as u32, minor as u32),
+            name,
+            modules: Mutex::new(HashMap::new()),
+        })
+    }
+
+    /// The device's name and compute capability.
+    pub fn describe(&self) -> String {
+        format!(
+            "{} (sm_{}{})",
+            self.name, self.capability.0, self.capability.1
+        )
+    }
+
+    /// Program `id` compiled to a cubin for this device and loaded, once.
+    fn module(&self, id: Id) -> Result<Arc<CudaModule>, GpuError> {
+        let mut modules = self.modules.lock().expect("module cache poisoned");
+        if let Some(m) = modules.get(&id) {
+            return Ok(m.clone());
+        }
+        let cubin = compile_cubin(id, self.capability.0, self.capability.1)?;
+        let module = self
+            .ctx
+            .load_module(Ptx::from_binary(cubin))
+            .map_err(driver("cuModuleLoadData"))?;
+        modules.insert(id, module.clone());
+        Ok(module)
+    }
+
+    /// One launch of `filter_packets` (see the OpenCL runner, which this mirrors).
+    fn launch_filter(
+        &self,
+        plan: &KernelPlan,
+        jobs: &[PacketJob],
+        capacity: usize,
+    ) -> Result<(Vec<u64>, usize, Vec<u64>), GpuError> {
+        let s = &self.stream;
+        let packets = jobs.len();
+        let up = |call| driver(call);
+        let tables = s
+            .clone_htod(&flatten_tables(jobs))
+            .map_err(up("cuMemcpyHtoD"))?;
+        let firsts: Vec<u64> = jobs.iter().map(|j| j.first).collect();
+        let counts: Vec<u64> = jobs.iter().map(|j| j.count).collect();
+        let firsts = s.clone_htod(&firsts).map_err(up("cuMemcpyHtoD"))?;
+        let counts = s.clone_htod(&counts).map_err(up("cuMemcpyHtoD"))?;
+        let mut candidates = s
+            .alloc_zeros::<u64>(capacity.max(1))
+            .map_err(up("cuMemAlloc"))?;
+        let mut found = s.alloc_zeros::<u32>(1).map_err(up("cuMemAlloc"))?;
+        let mut stats = s
+            .alloc_zeros::<u64>(packets * STATS_WORDS)
+            .map_err(up("cuMemAlloc"))?;
+        let function = self
+            .module(Id::Filter)?
+            .load_function("filter_packets")
+            .map_err(up("cuModuleGetFunction"))?;
+        let [d0, d1, d2] = plan.degrees.map(|d| d as i32);
+        let (t_lo, t_hi) = (plan.threshold3 as u64, (plan.threshold3 >> 64) as u64);
+        let packets64 = packets as u64;
+        let capacity32 = capacity as u32;
+        let config = LaunchConfig {
+            grid_dim: ((packets as u32).div_ceil(BLOCK), 1, 1),
+            block_dim: (BLOCK, 1, 1),
+            shared_mem_bytes: 0,
+        };
+        let mut launch = s.launch_builder(&function);
+        launch
+            .arg(&tables)
+            .arg(&firsts)
+            .arg(&counts)
+            .arg(&packets64)
+            .arg(&plan.chunk_len)
+            .arg(&plan.n)
+            .arg(&plan.kappa)
+            .arg(&plan.algorithm)
+            .arg(&plan.division_threshold)
+            .arg(&plan.base1)
+            .arg(&plan.base2)
+            .arg(&t_lo)
+            .arg(&t_hi)
+            .arg(&d0)
+            .arg(&d1)
+            .arg(&d2)
+            .arg(&mut candidates)
+            .arg(&capacity32)
+            .arg(&mut found)
+            .arg(&mut stats);
+        unsafe { launch.launch(config) }.map_err(up("cuLaunchKernel"))?;
+        let total = s.clone_dtoh(&found).map_err(up("cuMemcpyDtoH"))?[0] as usize;
+        let mut stored = s.clone_dtoh(&candidates).map_err(up("cuMemcpyDtoH"))?;
+        stored.truncate(total.min(capacity));
+        let stats = s.clone_dtoh(&stats).map_err(up("cuMemcpyDtoH"))?;
+        Ok((stored, total, stats))
+    }
+}
+
+impl std::fmt::Debug for CudaDevice {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "CudaDevice({})", self.describe())
+    }
+}
+
+impl PacketDevice for CudaDevice {
+    fn name(&self) -> String {
+        format!("CUDA device '{}'", self.describe())
+    }
+
+    fn run_packets(&self, plan: &KernelPlan, jobs: &[PacketJob]) -> Result<DeviceOutput, String> {
+        let t = Instant::now();
+        let mut capacity = FIRST_CAPACITY;
+        let (mut stored, mut total, mut stats) = self
+            .launch_filter(plan, jobs, capacity)
+            .map_err(|e| e.to_string())?;
+        if total > capacity {
+            capacity = total;
+            (stored, total, stats) = self
+                .launch_filter(plan, jobs, capacity)
+                .map_err(|e| e.to_string())?;
+        }
+        stored.truncate(total);
+        stored.sort_unstable();
+        Ok(DeviceOutput {
+            candidates: stored,
+            packet_stats: stats.chunks(STATS_WORDS).map(decode_stats).collect(),
+            device_nanos: t.elapsed().as_nanos() as u64,
+        })
+    }
+}
+
+/// Candidates the kernel can store per launch before the host relaunches with more room.
+const FIRST_CAPACITY: usize = 1 << 20;

@@ -24,3 +24,25 @@ fn every_program_compiles_under_nvrtc_for_sm90_and_sm80() {
         }
     }
 }
+
+/// On a machine without the NVIDIA driver, opening a CUDA device is a clear error, not a panic
+/// (cudarc alone panics when libcuda.so is missing). Where a driver exists, the device opens.
+#[test]
+fn cuda_device_without_a_driver_is_a_clear_error() {
+    let has_driver = ["libcuda.so", "libcuda.so.1"]
+        .iter()
+        .any(|name| unsafe { libloading::Library::new(*name) }.is_ok());
+    match tmd_gpu::cuda::CudaDevice::nth(0) {
+        Ok(device) => {
+            assert!(has_driver);
+            println!("CUDA device: {}", device.describe());
+        }
+        Err(e) => {
+            let text = e.to_string();
+            println!("{text}");
+            if !has_driver {
+                assert!(text.contains("libcuda.so"), "{text}");
+            }
+        }
+    }
+}

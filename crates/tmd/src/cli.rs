@@ -84,11 +84,12 @@ pub struct SearchArgs {
     /// where it stopped, with the same final output.
     #[arg(long)]
     pub resume: Option<std::path::PathBuf>,
-    /// cpu, or opencl (phases 1-3 on an OpenCL device: a GPU, or PoCL on the CPU; the
-    /// polynomials and the MPFR verification stay on the CPU). cuda is not built yet.
+    /// cpu, opencl (phases 1-3 on an OpenCL device: a GPU, or PoCL on the CPU) or cuda (an
+    /// NVIDIA GPU; kernels compiled by NVRTC). The polynomials and the MPFR verification stay
+    /// on the CPU.
     #[arg(long, default_value = "cpu")]
     pub backend: String,
-    /// The device number for --backend opencl, in the order of `clinfo -l`.
+    /// The device number for --backend opencl (in the order of `clinfo -l`) or cuda.
     #[arg(long, default_value_t = 0)]
     pub device: usize,
     /// Worker threads (default: all cores).

@@ -520,10 +520,37 @@ fn issue_5_backend_misuse_is_bad_input() {
         v.extend_from_slice(extra);
         v
     };
-    assert_bad_input(&with(&["--backend", "cuda"]), "CUDA runner is not built");
+    assert_bad_input(
+        &with(&["--backend", "cuda", "--algorithm", "reference"]),
+        "runs on the CPU",
+    );
     assert_bad_input(
         &with(&["--backend", "opencl", "--algorithm", "reference"]),
         "runs on the CPU",
     );
     assert_bad_input(&with(&["--backend", "vulkan"]), "unknown --backend");
+}
+
+#[test]
+fn issue_5_cuda_without_a_driver_fails_with_one_line() {
+    let has_driver = std::path::Path::new("/usr/lib/x86_64-linux-gnu/libcuda.so.1").exists()
+        || std::path::Path::new("/usr/local/nvidia/lib64/libcuda.so.1").exists();
+    if has_driver {
+        return; // a GPU machine: scripts/gpu-check.sh checks the CUDA backend there
+    }
+    let out = tmd(&[
+        "search",
+        "exp",
+        "--from",
+        "1",
+        "--to",
+        "1.5",
+        "--backend",
+        "cuda",
+    ]);
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(1), "{stderr}");
+    assert_eq!(stderr.lines().count(), 1, "{stderr}");
+    assert!(stderr.contains("libcuda.so"), "{stderr}");
+    assert!(out.stdout.is_empty());
 }

@@ -17,6 +17,7 @@ use std::time::Duration;
 use std::time::Instant;
 use tmd_core::number::parse_rounded;
 use tmd_core::{Breakpoints, Format, FormatNumber, InputError, Outcome};
+use tmd_search::filter::device::PacketDevice;
 use tmd_search::filter::stats::{FilterStats, PhaseCounts};
 use tmd_search::lower_bound::Algorithm;
 use tmd_search::reference::decide_input;
@@ -142,33 +143,34 @@ fn choose_algorithm(
 fn check_backend(args: &SearchArgs, filter: Option<&FilterParams>) -> Result<(), InputError> {
     match args.backend.as_str() {
         "cpu" => Ok(()),
-        "opencl" if filter.is_none() => Err(InputError::Usage(format!(
-            "--backend opencl runs the filtered and exhaustive algorithms; --algorithm {} \
+        "opencl" | "cuda" if filter.is_none() => Err(InputError::Usage(format!(
+            "--backend {} runs the filtered and exhaustive algorithms; --algorithm {} \
              (MPFR on every input) runs on the CPU: use --backend cpu",
-            args.algorithm
+            args.backend, args.algorithm
         ))),
-        "opencl" => Ok(()),
-        "cuda" => Err(InputError::Usage(
-            "--backend cuda: the kernels compile with NVRTC, but the CUDA runner is not built \
-             yet (issue 5); use --backend opencl (any OpenCL GPU or CPU) or cpu"
-                .to_string(),
-        )),
+        "opencl" | "cuda" => Ok(()),
         other => Err(InputError::Usage(format!(
             "unknown --backend '{other}' (expected cpu, opencl or cuda)"
         ))),
     }
 }
 
-/// Opens the device of `--backend opencl --device N` (a missing runtime is a run failure,
+/// Opens the device of `--backend opencl|cuda --device N` (a missing runtime is a run failure,
 /// exit 1, with the runner's message naming what to install).
 fn attach_device(args: &SearchArgs, plan: &mut Plan) -> anyhow::Result<()> {
-    if args.backend != "opencl" {
-        return Ok(());
-    }
-    let device = tmd_gpu::opencl::OpenClDevice::nth(args.device)
-        .map_err(|e| anyhow::anyhow!("--backend opencl: {e}"))?;
+    let device: std::sync::Arc<dyn PacketDevice> = match args.backend.as_str() {
+        "opencl" => std::sync::Arc::new(
+            tmd_gpu::opencl::OpenClDevice::nth(args.device)
+                .map_err(|e| anyhow::anyhow!("--backend opencl: {e}"))?,
+        ),
+        "cuda" => std::sync::Arc::new(
+            tmd_gpu::cuda::CudaDevice::nth(args.device)
+                .map_err(|e| anyhow::anyhow!("--backend cuda: {e}"))?,
+        ),
+        _ => return Ok(()),
+    };
     if let Some(filter) = plan.filter.as_mut() {
-        filter.device = Some(std::sync::Arc::new(device));
+        filter.device = Some(device);
     }
     Ok(())
 }
