@@ -9,6 +9,7 @@ use crate::range::InputRange;
 use crate::Target;
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::time::{Duration, Instant};
+use tmd_core::hardness::decide_likely_hard;
 use tmd_core::{decide, Breakpoints, Decision, FormatNumber, Outcome, Skip};
 
 /// Inputs per chunk: large enough to amortise scheduling, small enough for a live progress bar.
@@ -167,6 +168,35 @@ pub fn decide_input(
         params.breakpoints,
         params.max_precision,
     );
+    list_decision(decision, params, x, summary)
+}
+
+/// [`decide_input`] for a filter candidate, which is probably hard: the same decision through
+/// [`tmd_core::hardness::decide_likely_hard`] (one MPFR evaluation fewer per hard input).
+pub fn decide_candidate(
+    target: &Target,
+    format: &tmd_core::Format,
+    params: &SearchParams,
+    x: FormatNumber,
+    summary: &mut Summary,
+) -> Option<Case> {
+    let decision = decide_likely_hard(
+        &target.expr,
+        format,
+        &x,
+        params.bits,
+        params.breakpoints,
+        params.max_precision,
+    );
+    list_decision(decision, params, x, summary)
+}
+
+fn list_decision(
+    decision: Decision,
+    params: &SearchParams,
+    x: FormatNumber,
+    summary: &mut Summary,
+) -> Option<Case> {
     let listed = match decision {
         Decision::NotHard => None,
         Decision::Skipped(skip) => {

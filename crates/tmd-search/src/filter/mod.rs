@@ -29,7 +29,7 @@ pub mod stats;
 use crate::lower_bound::Algorithm;
 use crate::ordered::run_ordered;
 use crate::range::InputRange;
-use crate::reference::{decide_input, search_ordinals, Listing};
+use crate::reference::{decide_candidate, search_ordinals, Listing};
 use crate::{Case, SearchParams, Summary, Target};
 use device::{KernelPlan, PacketDevice, PacketJob};
 use model::{add_up, mul_up, up, ChunkModel};
@@ -598,7 +598,10 @@ impl Context<'_> {
             .map(|&off| {
                 let mut s = Summary::default();
                 let x = format.from_ordinal(start + off as i128);
-                (decide_input(self.target, format, self.params, x, &mut s), s)
+                (
+                    decide_candidate(self.target, format, self.params, x, &mut s),
+                    s,
+                )
             })
             .collect();
         let mut summary = Summary {
