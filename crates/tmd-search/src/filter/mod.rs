@@ -6,17 +6,21 @@
 //! 1. **Splitting.** The range is cut where the input quantum changes (binades), then into
 //!    chunks of at most [`FilterParams::chunk_len`] inputs; chunks are the jobs, run in
 //!    parallel and listed in x order ([`crate::ordered`]).
-//! 2. **Chunk polynomial** ([`model`]). A Taylor model of f around the chunk centre, proven to
+//! 2. **Whole chunks.** A chunk whose results all overflow, or all lie too close to zero to be
+//!    near a breakpoint, is decided from one interval enclosure (`Context::whole_chunk`).
+//! 3. **Chunk polynomial** ([`model`]). A Taylor model of f around the chunk centre, proven to
 //!    keep the results in one binade of one sign (so one result quantum `u`), of the least
 //!    degree whose error is below `eps/8`. A chunk where this fails (result crosses a power of
 //!    two or zero, pole, domain edge, too curved) is halved, down to [`MIN_SPLIT`] inputs;
 //!    below that its inputs are decided by MPFR one by one, so nothing is ever skipped.
-//! 3. **Domains.** The chunk is cut in domains of N inputs and packets of domains; each packet
+//! 4. **Domains.** The chunk is cut in domains of N inputs and packets of domains; each packet
 //!    starts from exact tables and advances by tabulated differences ([`phases`]).
-//! 4. **Phases 1-3** ([`phases`]) produce candidates, a proven superset of the inputs whose
-//!    result lies within `2^-K` ulp of a breakpoint.
-//! 5. **Verification.** Each candidate is decided by MPFR exactly as the reference search does
-//!    ([`crate::reference`]); only verified cases are listed. So the output equals the
+//! 5. **Phases 1-3** ([`phases`]) produce candidates, a proven superset of the inputs whose
+//!    result lies within `2^-K` ulp of a breakpoint (or on a breakpoint). They run on the
+//!    cores, or on a device through [`device::PacketDevice`] (OpenCL or CUDA, `tmd-gpu`), with
+//!    the same arithmetic, so with the same candidates and statistics.
+//! 6. **Verification.** Each candidate is decided by MPFR with the reference search's rules
+//!    ([`crate::reference::decide_candidate`]); only verified cases are listed. So the output equals the
 //!    reference search's whenever the filter is sound, which the tests check on random windows.
 //!
 //! The exhaustive method is the same pipeline with phase 3 on every domain.
