@@ -22,10 +22,9 @@ use std::collections::HashMap;
 use std::ffi::CString;
 use std::path::PathBuf;
 use std::sync::{Arc, Mutex, OnceLock};
-use std::time::Instant;
 use tmd_kernels::Id;
 use tmd_search::filter::device::{
-    decode_stats, flatten_tables, DeviceOutput, KernelPlan, PacketDevice, PacketJob, STATS_WORDS,
+    flatten_tables, DeviceOutput, KernelPlan, PacketDevice, PacketJob, STATS_WORDS,
 };
 
 /// Where NVRTC was found (for messages), or why it was not.
@@ -295,26 +294,6 @@ impl PacketDevice for CudaDevice {
     }
 
     fn run_packets(&self, plan: &KernelPlan, jobs: &[PacketJob]) -> Result<DeviceOutput, String> {
-        let t = Instant::now();
-        let mut capacity = FIRST_CAPACITY;
-        let (mut stored, mut total, mut stats) = self
-            .launch_filter(plan, jobs, capacity)
-            .map_err(|e| e.to_string())?;
-        if total > capacity {
-            capacity = total;
-            (stored, total, stats) = self
-                .launch_filter(plan, jobs, capacity)
-                .map_err(|e| e.to_string())?;
-        }
-        stored.truncate(total);
-        stored.sort_unstable();
-        Ok(DeviceOutput {
-            candidates: stored,
-            packet_stats: stats.chunks(STATS_WORDS).map(decode_stats).collect(),
-            device_nanos: t.elapsed().as_nanos() as u64,
-        })
+        crate::run_with_capacity(|capacity| self.launch_filter(plan, jobs, capacity))
     }
 }
-
-/// Candidates the kernel can store per launch before the host relaunches with more room.
-const FIRST_CAPACITY: usize = 1 << 20;

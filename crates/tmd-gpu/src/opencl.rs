@@ -15,10 +15,9 @@ use std::collections::hash_map::Entry;
 use std::collections::HashMap;
 use std::ffi::c_void;
 use std::sync::Mutex;
-use std::time::Instant;
 use tmd_kernels::Id;
 use tmd_search::filter::device::{
-    decode_stats, flatten_tables, DeviceOutput, KernelPlan, PacketDevice, PacketJob, STATS_WORDS,
+    flatten_tables, DeviceOutput, KernelPlan, PacketDevice, PacketJob, STATS_WORDS,
 };
 
 fn api(call: &'static str) -> impl FnOnce(ClError) -> GpuError {
@@ -238,9 +237,6 @@ impl OpenClDevice {
     }
 }
 
-/// Candidates the kernel can store per launch before the host relaunches with more room.
-const FIRST_CAPACITY: usize = 1 << 20;
-
 impl OpenClDevice {
     /// One launch of `filter_packets`; returns (candidates stored, candidates found, stats).
     fn launch_filter(
@@ -309,24 +305,6 @@ impl PacketDevice for OpenClDevice {
     }
 
     fn run_packets(&self, plan: &KernelPlan, jobs: &[PacketJob]) -> Result<DeviceOutput, String> {
-        let t = Instant::now();
-        let mut capacity = FIRST_CAPACITY;
-        let (mut stored, mut total, mut stats) = self
-            .launch_filter(plan, jobs, capacity)
-            .map_err(|e| e.to_string())?;
-        if total > capacity {
-            // More candidates than room: run again with exactly enough.
-            capacity = total;
-            (stored, total, stats) = self
-                .launch_filter(plan, jobs, capacity)
-                .map_err(|e| e.to_string())?;
-        }
-        stored.truncate(total);
-        stored.sort_unstable();
-        Ok(DeviceOutput {
-            candidates: stored,
-            packet_stats: stats.chunks(STATS_WORDS).map(decode_stats).collect(),
-            device_nanos: t.elapsed().as_nanos() as u64,
-        })
+        crate::run_with_capacity(|capacity| self.launch_filter(plan, jobs, capacity))
     }
 }
