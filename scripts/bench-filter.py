@@ -2,7 +2,9 @@
 """Benchmarks of the filtered search (issue 4), printed as the markdown tables of
 docs/BENCHMARKS.md.
 
-  python3 scripts/bench-filter.py [--runs R] [--only i0|backends|methods|binades|b32]
+  python3 scripts/bench-filter.py [--runs R] [--only i0|backends|methods|binades]
+
+(The whole binary32 range of exp is scripts/bench-binary32-exp.sh.)
 
 Every configuration runs R times (default 3) through the release CLI; each table row gives
 min / median / max wall seconds and the per-phase thread seconds of the median run (from
@@ -108,7 +110,7 @@ def bench_backends(runs):
                     baseline="regular, --backend cpu")
     for name, _ in configs:
         stats = median_run(results[name])[3]
-        print(f"\n- {name}: device seconds {stats['filter']['device_seconds']:.3f}")
+        print(f"\n- {name}: device calls {stats['filter']['device_thread_seconds']:.3f} thread-seconds (summed over the chunks run at once)")
 
 
 def bench_methods(runs):
@@ -159,25 +161,17 @@ def bench_binades(runs):
         sys.stdout.flush()
 
 
-def bench_b32(runs):
-    configs = [(f"{f} binary32 all inputs", [f, "--format", "binary32", "--from",
-                                             "-0x1.fffffep+127", "--to", "0x1.fffffep+127",
-                                             "--algorithm", "auto"]) for f in ["exp"]]
-    table("Whole binary32 range (2^32 - 2^24 - 1 finite inputs but the largest), auto, K = 24, all",
-          configs, runs)
-
-
 def main():
     parser = argparse.ArgumentParser()
     parser.add_argument("--runs", type=int, default=3)
-    parser.add_argument("--only", choices=["i0", "backends", "methods", "binades", "b32"])
+    parser.add_argument("--only", choices=["i0", "backends", "methods", "binades"])
     a = parser.parse_args()
     subprocess.run(["cargo", "build", "--release", "-q", "-p", "tmd"], cwd=ROOT, check=True)
     print(f"# {time.strftime('%Y-%m-%d %H:%M')} on {os.cpu_count()} cores: {os.uname().nodename}")
     benches = {"i0": bench_i0, "backends": bench_backends, "methods": bench_methods,
-               "binades": bench_binades, "b32": bench_b32}
+               "binades": bench_binades}
     for name, bench in benches.items():
-        if a.only in (None, name) and (name != "b32" or a.only == "b32"):
+        if a.only in (None, name):
             bench(a.runs)
 
 

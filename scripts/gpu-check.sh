@@ -60,7 +60,7 @@ for cfg in "I0|$i0" "I0..1023|$big"; do
     for r in 1 2 3; do
       "$bin/tmd" search $args --backend "$backend" -q --json --stats "$OUT/$name-$backend-$r.json" \
         >"$OUT/$name-$backend-$r.txt" 2>>"$OUT/errors.txt"
-      log "$name $backend run $r: exit $? $(python3 -c "import json,sys; d=json.load(open(sys.argv[1])); print(d['hard'], 'cases', round(d['seconds'],3), 's, device', round(d['filter']['device_seconds'],3), 's')" "$OUT/$name-$backend-$r.json" 2>&1)"
+      log "$name $backend run $r: exit $? $(python3 -c "import json,sys; d=json.load(open(sys.argv[1])); print(d['hard'], 'cases', round(d['seconds'],3), 's, device calls', round(d['filter']['device_thread_seconds'],3), 'thread-s')" "$OUT/$name-$backend-$r.json" 2>&1)"
     done
     cmp -s "$OUT/$name-$backend-1.txt" "$OUT/$name-cpu-1.txt" 2>/dev/null && log "$name $backend output equals the CPU's"
   done

@@ -615,6 +615,9 @@ pub fn decide(
 
 #[cfg(test)]
 mod tests {
+    use super::*;
+    use crate::number::parse_exact;
+
     #[test]
     fn decide_likely_hard_equals_decide() {
         // Every binary16 input (both signs, subnormals, overflow, the domain's edges) of
@@ -642,9 +645,6 @@ mod tests {
         }
         assert!(compared > 100_000);
     }
-
-    use super::*;
-    use crate::number::parse_exact;
 
     fn hard(func: &str, x: &str, fmt: &Format) -> Outcome {
         let e = Expr::parse(&format!("{func}(x)")).unwrap();

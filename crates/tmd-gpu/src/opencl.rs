@@ -158,18 +158,18 @@ impl OpenClDevice {
         self.buffer(data, CL_MEM_READ_ONLY)
     }
 
+    /// A device buffer initialised from `data` (CL_MEM_COPY_HOST_PTR only reads the host
+    /// memory, so the slice is not copied first). OpenCL has no empty buffers.
     fn buffer<T: Copy>(&self, data: &[T], flags: u64) -> Result<Buffer<T>, GpuError> {
-        // An empty buffer is invalid in OpenCL: allocate one element at least.
-        let mut owned: Vec<T> = data.to_vec();
-        if owned.is_empty() {
+        if data.is_empty() {
             return Err(GpuError::Runtime("empty input".into()));
         }
         unsafe {
             Buffer::<T>::create(
                 &self.context,
                 flags | CL_MEM_COPY_HOST_PTR,
-                owned.len(),
-                owned.as_mut_ptr() as *mut c_void,
+                data.len(),
+                data.as_ptr() as *mut c_void,
             )
         }
         .map_err(api("clCreateBuffer"))

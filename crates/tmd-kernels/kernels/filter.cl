@@ -31,8 +31,9 @@ DEVICE_FN u128_t u128_make(u64 lo, u64 hi) {
 
 DEVICE_FN u128_t u128_add(u128_t a, u128_t b) {
     u128_t r;
-    r.lo = a.lo + b.lo;
-    r.hi = a.hi + b.hi + (r.lo < a.lo ? 1 : 0);
+    u32 carry;
+    r.lo = tmd_add_carry(a.lo, b.lo, 0, &carry);
+    r.hi = tmd_add_carry(a.hi, b.hi, carry, &carry);
     return r;
 }
 
@@ -56,13 +57,12 @@ DEVICE_FN int u128_lt(u128_t a, u128_t b) {
 }
 
 /* What the host passes about the domains of a chunk (DomainPlan). */
+/* What phases 2 and 3 need of the host's plan (phase 1 takes its arguments directly). */
 typedef struct {
-    u64 chunk_len;
     u64 n;
     u64 kappa;
     i32 algorithm;
     u32 division_threshold;
-    u64 base1;  /* affine_base64(plan, n) */
     u64 base2;  /* affine_base64(plan, n / kappa) */
     u128_t threshold3;
 } plan_t;
@@ -218,12 +218,10 @@ KERNEL_FQ void filter_packets(const GLOBAL_AS u64 *tables, const GLOBAL_AS u64 *
         return;
     }
     plan_t plan;
-    plan.chunk_len = chunk_len;
     plan.n = n;
     plan.kappa = kappa;
     plan.algorithm = algorithm;
     plan.division_threshold = division_threshold;
-    plan.base1 = base1;
     plan.base2 = base2;
     plan.threshold3 = u128_make(threshold3_lo, threshold3_hi);
 

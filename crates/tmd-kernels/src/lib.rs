@@ -163,6 +163,7 @@ fn constants_for<F: Literal>(prefix: &str, c_type: &str) -> String
 where
     DoubleWord<F>: MultiFloat<Base = F>,
 {
+    // Four words: the count math::exp's Cody-Waite step uses for double words.
     let ln2: Vec<String> = F::const_words(Constant::Ln2)[..4]
         .iter()
         .map(|w| w.literal())
@@ -176,12 +177,11 @@ where
         .collect();
     let (over, under) = exp_limits::<F>();
     format!(
-        "CONSTANT_AS {c_type} {prefix}_LN2_WORDS[4] = {{{}}};
-         CONSTANT_AS {c_type} {prefix}_INV_FACT[{}][2] = {{{}}};
-         #define {prefix}_EXP_TERMS {terms}
-         #define {prefix}_EXP_OVER {}
-         #define {prefix}_EXP_UNDER {}
-",
+        "CONSTANT_AS {c_type} {prefix}_LN2_WORDS[4] = {{{}}};\n\
+         CONSTANT_AS {c_type} {prefix}_INV_FACT[{}][2] = {{{}}};\n\
+         #define {prefix}_EXP_TERMS {terms}\n\
+         #define {prefix}_EXP_OVER {}\n\
+         #define {prefix}_EXP_UNDER {}\n",
         ln2.join(", "),
         terms + 1,
         facts.join(", "),

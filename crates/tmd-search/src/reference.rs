@@ -10,7 +10,7 @@ use crate::Target;
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::time::{Duration, Instant};
 use tmd_core::hardness::decide_likely_hard;
-use tmd_core::{decide, Breakpoints, Decision, FormatNumber, Outcome, Skip};
+use tmd_core::{decide, Breakpoints, Decision, Expr, FormatNumber, Outcome, Skip};
 
 /// Inputs per chunk: large enough to amortise scheduling, small enough for a live progress bar.
 const CHUNK: u128 = 1024;
@@ -160,15 +160,7 @@ pub fn decide_input(
     x: FormatNumber,
     summary: &mut Summary,
 ) -> Option<Case> {
-    let decision = decide(
-        &target.expr,
-        format,
-        &x,
-        params.bits,
-        params.breakpoints,
-        params.max_precision,
-    );
-    list_decision(decision, params, x, summary)
+    decide_with(decide, target, format, params, x, summary)
 }
 
 /// [`decide_input`] for a filter candidate, which is probably hard: the same decision through
@@ -180,7 +172,21 @@ pub fn decide_candidate(
     x: FormatNumber,
     summary: &mut Summary,
 ) -> Option<Case> {
-    let decision = decide_likely_hard(
+    decide_with(decide_likely_hard, target, format, params, x, summary)
+}
+
+/// The signature shared by [`decide`] and [`decide_likely_hard`].
+type Decider = fn(&Expr, &tmd_core::Format, &FormatNumber, u32, Breakpoints, u32) -> Decision;
+
+fn decide_with(
+    decider: Decider,
+    target: &Target,
+    format: &tmd_core::Format,
+    params: &SearchParams,
+    x: FormatNumber,
+    summary: &mut Summary,
+) -> Option<Case> {
+    let decision = decider(
         &target.expr,
         format,
         &x,
@@ -188,15 +194,6 @@ pub fn decide_candidate(
         params.breakpoints,
         params.max_precision,
     );
-    list_decision(decision, params, x, summary)
-}
-
-fn list_decision(
-    decision: Decision,
-    params: &SearchParams,
-    x: FormatNumber,
-    summary: &mut Summary,
-) -> Option<Case> {
     let listed = match decision {
         Decision::NotHard => None,
         Decision::Skipped(skip) => {

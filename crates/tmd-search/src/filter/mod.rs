@@ -20,8 +20,9 @@
 //!    cores, or on a device through [`device::PacketDevice`] (OpenCL or CUDA, `tmd-gpu`), with
 //!    the same arithmetic, so with the same candidates and statistics.
 //! 6. **Verification.** Each candidate is decided by MPFR with the reference search's rules
-//!    ([`crate::reference::decide_candidate`]); only verified cases are listed. So the output equals the
-//!    reference search's whenever the filter is sound, which the tests check on random windows.
+//!    ([`crate::reference::decide_candidate`]); only verified cases are listed. So the output
+//!    equals the reference search's whenever the filter is sound, which the tests check on
+//!    random windows.
 //!
 //! The exhaustive method is the same pipeline with phase 3 on every domain.
 
@@ -318,7 +319,7 @@ impl Context<'_> {
     /// over all 2^32 inputs). The rules are `decide`'s: |y| >= 2^(emax+1) is an overflow; zero
     /// is never a breakpoint of a nonzero result, so for 0 < |y| <= 2^(qmin-2) the nearest
     /// breakpoint is the midpoint 2^(qmin-1), at least 1/4 ulp away, which is not below 2^-K
-    /// for K >= 2 (docs/error-analysis.md §4.8).
+    /// for K >= 2 (docs/error-analysis.md §4.7).
     fn whole_chunk(&self, start: i128, len: u64) -> Option<JobResult> {
         let format = &self.range.format;
         let lo = format.from_ordinal(start).to_float();

@@ -158,14 +158,14 @@ pub fn affine_base64(plan: &DomainPlan, n: u64) -> u64 {
 }
 
 /// An upper bound of `(n - 1)^2/16 + 1`, the chord error of `binom(x, 2)` per unit of |r2|.
-pub fn chord_up(n: u64) -> u64 {
+fn chord_up(n: u64) -> u64 {
     ((n - 1) * (n - 1)).div_ceil(16) + 1
 }
 
 /// `eps_1·2^64` rounded up: `base64 + (top64(|r2|) + 1)·chord_up(n)`, all in integers so that
 /// the device kernels compute the same value bit for bit. None when it reaches 2^62 (the test
 /// cannot pass; the domain fails).
-pub fn affine_eps64(base64: u64, r2: u128, chord: u64) -> Option<u64> {
+fn affine_eps64(base64: u64, r2: u128, chord: u64) -> Option<u64> {
     let magnitude = ((r2 as i128).unsigned_abs() >> 64) as u64 + 1;
     let term = (magnitude as u128) * (chord as u128);
     let eps = (base64 as u128) + term;

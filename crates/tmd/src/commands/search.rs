@@ -579,7 +579,7 @@ fn filter_json(plan: &Plan, f: &FilterStats) -> serde_json::Value {
         "domain_sizes_used": [f.domain_size_min, f.domain_size_max],
         "degrees_used": [f.degree_min, f.degree_max],
         "generation_thread_seconds": f.generation_nanos as f64 * 1e-9,
-        "device_seconds": f.device_nanos as f64 * 1e-9,
+        "device_thread_seconds": f.device_nanos as f64 * 1e-9,
         "phase1": phase(&f.phase1),
         "phase2": phase(&f.phase2),
         "phase3": phase(&f.phase3),
