@@ -23,6 +23,61 @@ enum Command {
     Hardness(HardnessArgs),
     /// List every hard-to-round input of f over a range.
     Search(SearchArgs),
+    /// Exact worst-case error (in ulps) of an implementation over a range, by brute force.
+    Crunch(CrunchArgs),
+    /// Progress and current maximum of a crunch checkpoint (also while the run goes on).
+    CrunchStatus {
+        /// A checkpoint written by `tmd crunch --checkpoint`.
+        file: std::path::PathBuf,
+    },
+    /// Per-block maxima of a crunch checkpoint as tab-separated text.
+    CrunchFormat {
+        /// A checkpoint written by `tmd crunch --checkpoint`.
+        file: std::path::PathBuf,
+    },
+}
+
+#[derive(Args, Debug)]
+pub struct CrunchArgs {
+    /// The implementation: std:NAME, libm:NAME, xfloat:NAME, emul:NAME (see --list).
+    #[arg(required_unless_present = "list")]
+    pub target: Option<String>,
+    /// First input (included); decimals are rounded to the format.
+    #[arg(long, allow_hyphen_values = true, required_unless_present = "list")]
+    pub from: Option<String>,
+    /// End of the range (excluded).
+    #[arg(long, allow_hyphen_values = true, required_unless_present = "list")]
+    pub to: Option<String>,
+    /// binary32 or binary64; by default the target's own format.
+    #[arg(long)]
+    pub format: Option<String>,
+    /// cpu (the only crunch backend so far).
+    #[arg(long, default_value = "cpu")]
+    pub backend: String,
+    /// Checkpoint FILE: finished blocks are appended to it; an existing one is resumed.
+    #[arg(long)]
+    pub checkpoint: Option<std::path::PathBuf>,
+    /// Write an SVG plot of the per-block maximum error against x.
+    #[arg(long)]
+    pub plot: Option<std::path::PathBuf>,
+    /// Blocks of 2^N inputs (default 20 for binary32, 32 for binary64).
+    #[arg(long)]
+    pub block_bits: Option<u32>,
+    /// One JSON object instead of the text report.
+    #[arg(long)]
+    pub json: bool,
+    /// Measure a sample and project the time of the whole range instead of running it.
+    #[arg(long)]
+    pub estimate: bool,
+    /// Worker threads (default: all cores).
+    #[arg(long)]
+    pub threads: Option<usize>,
+    /// List the built-in targets.
+    #[arg(long)]
+    pub list: bool,
+    /// No progress bar.
+    #[arg(long, short)]
+    pub quiet: bool,
 }
 
 #[derive(Args, Debug)]
@@ -149,5 +204,8 @@ pub fn run() -> anyhow::Result<()> {
         Command::Functions => commands::functions::run(),
         Command::Hardness(args) => commands::hardness::run(&args),
         Command::Search(args) => commands::search::run(&args),
+        Command::Crunch(args) => commands::crunch::run(&args),
+        Command::CrunchStatus { file } => commands::crunch::status(&file),
+        Command::CrunchFormat { file } => commands::crunch::format_blocks(&file),
     }
 }

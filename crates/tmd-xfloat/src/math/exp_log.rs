@@ -9,7 +9,7 @@ const LN2: f64 = core::f64::consts::LN_2;
 
 /// Number of halvings of the reduced argument before the Taylor series: fewer doublings keep
 /// the rounding errors small, more make the series shorter.
-fn halvings<T: MultiFloat>() -> i32 {
+const fn halvings<T: MultiFloat>() -> i32 {
     if T::WORDS == 2 {
         3
     } else {
@@ -50,12 +50,14 @@ fn expm1_small<T: MultiFloat>(r: T) -> T {
 
 /// The number of Taylor terms of `exp`'s core for type `T` (the kernels use the same count).
 pub fn expm1_small_terms<T: MultiFloat>() -> usize {
-    taylor_terms(
-        0.3466 / f64::from(1u32 << halvings::<T>()),
-        T::PRECISION,
-        1,
-        2,
-    )
+    const {
+        taylor_terms(
+            0.3466 / (1u32 << halvings::<T>()) as f64,
+            T::PRECISION,
+            1,
+            2,
+        )
+    }
 }
 
 /// Arguments above which `exp` overflows and below which it underflows to zero.
@@ -132,7 +134,14 @@ fn expm1_small_wide<T: MultiFloat>(r: T::Wide) -> T::Wide {
     let m = halvings::<T>();
     let tw = r.ldexp(-m);
     let t = T::narrow(tw);
-    let n = taylor_terms(0.3466 / f64::from(1u32 << m), T::PRECISION, 1, 2);
+    let n = const {
+        taylor_terms(
+            0.3466 / (1u32 << halvings::<T>()) as f64,
+            T::PRECISION,
+            1,
+            2,
+        )
+    };
     let mut acc = inv_factorial::<T>(n, false);
     for j in (2..n).rev() {
         acc = acc * t + inv_factorial::<T>(j, false);

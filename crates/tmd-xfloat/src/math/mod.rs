@@ -33,20 +33,21 @@ use crate::base::{BaseFloat, Constant};
 use crate::eft::two_prod;
 use crate::multi::MultiFloat;
 
-/// Smallest `n` with `bound^n / n! < 2^-(precision + 8)`: Taylor terms needed for arguments of
-/// magnitude at most `bound`.
-pub(crate) fn taylor_terms(bound: f64, precision: u32, step: usize, first: usize) -> usize {
-    let target = -(precision as f64 + 8.0);
-    let mut n = first;
+/// Smallest `n >= first` (in steps of `step`) with `bound^n / n! < 2^-(precision + 8)`: Taylor
+/// terms needed for arguments of magnitude at most `bound`. A `const fn` so that callers
+/// evaluate it at compile time (`const { .. }`): the term count is a property of the type, not
+/// of the argument, and computing it per call cost more than the series itself.
+pub(crate) const fn taylor_terms(bound: f64, precision: u32, step: usize, first: usize) -> usize {
+    // 2^-(precision + 8) built from its bits (precision <= 212, so it is a normal f64).
+    let target = f64::from_bits(((1023 - precision as u64 - 8) & 0x7ff) << 52);
+    let mut n = 0;
+    let mut term = 1.0; // bound^n / n!
     loop {
-        let mut log_term = n as f64 * libm::log2(bound);
-        for j in 2..=n {
-            log_term -= libm::log2(j as f64);
-        }
-        if log_term < target {
+        if n >= first && (n - first) % step == 0 && term < target {
             return n;
         }
-        n += step;
+        n += 1;
+        term = term * bound / n as f64;
     }
 }
 
@@ -82,4 +83,49 @@ pub(crate) fn minus_multiple<T: MultiFloat>(x: T, k: T::Base, c: Constant, words
         r = r - T::from_two(p, e);
     }
     r
+}
+
+#[cfg(test)]
+mod tests {
+    use super::taylor_terms;
+
+    /// The definition, evaluated with logarithms as it was before `taylor_terms` became a
+    /// `const fn`: the product form must give the same counts, or the kernels' constants and
+    /// the accuracy tables would silently change.
+    fn taylor_terms_by_logs(bound: f64, precision: u32, step: usize, first: usize) -> usize {
+        let target = -(precision as f64 + 8.0);
+        let mut n = first;
+        loop {
+            let mut log_term = n as f64 * libm::log2(bound);
+            for j in 2..=n {
+                log_term -= libm::log2(j as f64);
+            }
+            if log_term < target {
+                return n;
+            }
+            n += step;
+        }
+    }
+
+    #[test]
+    fn taylor_terms_product_form_equals_log_form() {
+        let bounds = [
+            0.3466 / 8.0,
+            0.3466 / 32.0,
+            core::f64::consts::FRAC_PI_4 * 1.001,
+            0.5,
+            0.01,
+        ];
+        for &bound in &bounds {
+            for precision in 20..=220 {
+                for (step, first) in [(1, 2), (2, 1), (1, 0)] {
+                    assert_eq!(
+                        taylor_terms(bound, precision, step, first),
+                        taylor_terms_by_logs(bound, precision, step, first),
+                        "bound {bound} precision {precision} step {step} first {first}"
+                    );
+                }
+            }
+        }
+    }
 }

@@ -124,12 +124,14 @@ pub fn reduce_half_pi<T: MultiFloat>(x: T) -> (T, i32) {
     ((if negative { -r } else { r }), (quadrant & 3) as i32)
 }
 
+/// Bound on the reduced argument of the sine and cosine series, with margin.
+const SINCOS_BOUND: f64 = core::f64::consts::FRAC_PI_4 * 1.001;
+
 /// `(sin r, cos r)` for `|r| <= pi/4 (1 + 2^-20)`, Taylor series in Horner form in `r^2`.
 pub(crate) fn sincos_reduced<T: MultiFloat>(r: T) -> (T, T) {
     let z = r.square();
-    let bound = core::f64::consts::FRAC_PI_4 * 1.001;
     // Highest odd/even orders 2N+1 / 2N with a negligible next term.
-    let n = taylor_terms(bound, T::PRECISION, 1, 2).div_ceil(2);
+    let n = const { taylor_terms(SINCOS_BOUND, T::PRECISION, 1, 2).div_ceil(2) };
     let mut s = inv_factorial::<T>(2 * n + 1, n % 2 == 1);
     let mut c = inv_factorial::<T>(2 * n, n % 2 == 1);
     for k in (0..n).rev() {
@@ -183,8 +185,7 @@ pub fn cos<T: MultiFloat>(x: T) -> T {
 fn sincos_reduced_wide<T: MultiFloat>(r: T::Wide) -> (T::Wide, T::Wide) {
     let zw = r.square();
     let z = T::narrow(zw);
-    let bound = core::f64::consts::FRAC_PI_4 * 1.001;
-    let n = taylor_terms(bound, T::PRECISION, 1, 2).div_ceil(2);
+    let n = const { taylor_terms(SINCOS_BOUND, T::PRECISION, 1, 2).div_ceil(2) };
     let mut s = inv_factorial::<T>(2 * n + 1, n % 2 == 1);
     let mut c = inv_factorial::<T>(2 * n, n % 2 == 1);
     for k in (2..n).rev() {

@@ -1,5 +1,6 @@
 //! One module per subcommand.
 
+pub mod crunch;
 pub mod functions;
 pub mod hardness;
 pub mod search;

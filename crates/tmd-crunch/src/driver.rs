@@ -1,0 +1,423 @@
+//! The run: blocks of inputs crunched in order, chunks of a block in parallel, each finished
+//! block appended to the checkpoint, and the final report with the maximum recomputed exactly.
+
+use crate::analysis::{classify, classify_exact, fast_error_tolerance, near_max_window, Reference};
+use crate::checkpoint::{
+    BlockRecord, CheckpointError, CheckpointWriter, Header, CHECKPOINT_VERSION,
+};
+use crate::format::CrunchFormat;
+use crate::function::{RefFunc, EPS_DD};
+use crate::summary::{Specials, Summary};
+use crate::target::Target;
+use rayon::prelude::*;
+use serde::Serialize;
+use std::collections::BTreeMap;
+use std::path::PathBuf;
+use std::time::Instant;
+use tmd_core::InputError;
+use tmd_xfloat::Dd;
+
+/// Inputs per parallel task.
+const CHUNK: i64 = 1 << 13;
+
+/// What to crunch.
+#[derive(Clone, Debug)]
+pub struct Plan {
+    pub format: CrunchFormat,
+    /// First ordinal (included) and end ordinal (excluded).
+    pub first: i64,
+    pub end: i64,
+    pub block_bits: u32,
+    pub checkpoint: Option<PathBuf>,
+}
+
+/// Errors of a run.
+#[derive(Debug, thiserror::Error)]
+pub enum CrunchError {
+    #[error(transparent)]
+    Input(#[from] InputError),
+    #[error(transparent)]
+    Checkpoint(#[from] CheckpointError),
+    #[error("writing the checkpoint: {0}")]
+    Io(#[from] std::io::Error),
+}
+
+impl Plan {
+    /// The range `[from, to)` of format numbers; both must be finite numbers of the format.
+    pub fn new(
+        format: CrunchFormat,
+        from: f64,
+        to: f64,
+        block_bits: u32,
+    ) -> Result<Plan, InputError> {
+        for (what, v) in [("--from", from), ("--to", to)] {
+            if !v.is_finite() {
+                return Err(InputError::Range(format!("{what} must be finite")));
+            }
+            if !format.contains(v) {
+                return Err(InputError::Range(format!(
+                    "{what} {v:e} is not a {} number",
+                    format.name()
+                )));
+            }
+        }
+        if from >= to {
+            return Err(InputError::Range(format!(
+                "empty range [{}, {})",
+                format.hex(from),
+                format.hex(to)
+            )));
+        }
+        if !(8..=40).contains(&block_bits) {
+            return Err(InputError::Usage(format!(
+                "--block-bits {block_bits}: must be 8..=40"
+            )));
+        }
+        Ok(Plan {
+            format,
+            first: format.ordinal(from),
+            end: format.ordinal(to),
+            block_bits,
+            checkpoint: None,
+        })
+    }
+
+    /// Number of inputs.
+    pub fn inputs(&self) -> u64 {
+        (self.end - self.first) as u64
+    }
+
+    /// Blocks, in order: `(index, first, end)`.
+    pub fn blocks(&self) -> impl Iterator<Item = (i64, i64, i64)> + '_ {
+        let b = self.block_bits;
+        let first_block = self.first >> b; // arithmetic shift: floor division
+        let last_block = (self.end - 1) >> b;
+        (first_block..=last_block).map(move |i| {
+            let lo = (i << b).max(self.first);
+            let hi = ((i + 1) << b).min(self.end);
+            (i, lo, hi)
+        })
+    }
+}
+
+/// Name of the fast reference used for a function and format.
+pub fn reference_name(func: RefFunc, format: CrunchFormat) -> String {
+    match format {
+        CrunchFormat::Binary32 => format!(
+            "binary64 libm {} (relative bound 2^{}) + MPFR",
+            func.name(),
+            func.eps_f64().log2()
+        ),
+        CrunchFormat::Binary64 if func.dd().is_some() => format!(
+            "xfloat double-double {} (relative bound 2^{}) + MPFR",
+            func.name(),
+            EPS_DD.log2()
+        ),
+        CrunchFormat::Binary64 => format!("MPFR {} per input", func.name()),
+    }
+}
+
+/// Crunches ordinals `[lo, hi)` (a chunk) of the target.
+pub fn crunch_chunk(target: &dyn Target, lo: i64, hi: i64) -> Summary {
+    let fmt = target.format();
+    let func = target.function();
+    let mut summary = Summary::default();
+    match fmt {
+        CrunchFormat::Binary32 => {
+            let xs: Vec<f32> = (lo..hi).map(|o| fmt.from_ordinal(o) as f32).collect();
+            let mut out = vec![0f32; xs.len()];
+            target.eval_f32(&xs, &mut out);
+            let eps = func.eps_f64();
+            for (i, (&x, &a)) in xs.iter().zip(&out).enumerate() {
+                let x = x as f64;
+                let r = Reference::Value {
+                    hi: func.libm_f64(x),
+                    lo: 0.0,
+                    eps,
+                };
+                let (v, mpfr) = classify(func, fmt, x, a as f64, r);
+                summary.record(lo + i as i64, v, mpfr);
+            }
+        }
+        CrunchFormat::Binary64 => {
+            let xs: Vec<f64> = (lo..hi).map(|o| fmt.from_ordinal(o)).collect();
+            let mut out = vec![0f64; xs.len()];
+            target.eval_f64(&xs, &mut out);
+            let dd = func.dd();
+            for (i, (&x, &a)) in xs.iter().zip(&out).enumerate() {
+                let r = match dd {
+                    Some(f) => {
+                        let y = f(Dd::from(x));
+                        Reference::Value {
+                            hi: y.hi(),
+                            lo: y.lo(),
+                            eps: EPS_DD,
+                        }
+                    }
+                    None => Reference::None,
+                };
+                let (v, mpfr) = classify(func, fmt, x, a, r);
+                summary.record(lo + i as i64, v, mpfr);
+            }
+        }
+    }
+    summary.prune_near_max();
+    summary
+}
+
+/// Crunches one block: its chunks in parallel, merged in order.
+pub fn crunch_range(target: &dyn Target, lo: i64, hi: i64) -> Summary {
+    let chunks: Vec<(i64, i64)> = (lo..hi)
+        .step_by(CHUNK as usize)
+        .map(|c| (c, (c + CHUNK).min(hi)))
+        .collect();
+    let parts: Vec<Summary> = chunks
+        .par_iter()
+        .map(|&(a, b)| crunch_chunk(target, a, b))
+        .collect();
+    let mut total = Summary::default();
+    for p in &parts {
+        total.merge(p);
+    }
+    total
+}
+
+/// The final result of a run.
+#[derive(Clone, Debug, Serialize)]
+pub struct Report {
+    pub target: String,
+    pub function: String,
+    pub format: String,
+    pub from: String,
+    pub to: String,
+    pub inputs: u64,
+    /// Largest error in ulps over the inputs with a finite error (exact to the printed
+    /// digits when `max_verified`); `None` when no input has one.
+    pub max_ulp: Option<f64>,
+    pub argmax: Option<String>,
+    /// The target's result at `argmax` and f(argmax) rounded to nearest.
+    pub argmax_result: Option<String>,
+    pub argmax_expected: Option<String>,
+    /// Every input that may reach the maximum was recomputed with MPFR, so `max_ulp` is the
+    /// maximum and `argmax` the first input reaching it. When false (more inputs lay within
+    /// the fast path's tolerance of the maximum than a summary keeps), `max_ulp` is the error
+    /// of `argmax`, exact, and the true maximum lies in `[max_ulp, max_ulp_bound]`.
+    pub max_verified: bool,
+    pub max_ulp_bound: Option<f64>,
+    pub correctly_rounded: u64,
+    pub faithful: u64,
+    pub worse: u64,
+    pub specials: Specials,
+    /// Counts per bin: `[correctly rounded, other < 1 ulp, [1,2), [2,4), ...]`.
+    pub histogram: Vec<u64>,
+    pub block_bits: u32,
+    pub blocks: usize,
+    pub blocks_resumed: usize,
+    pub reference: String,
+    pub mpfr_inputs: u64,
+    pub seconds: f64,
+    pub note: Option<String>,
+}
+
+/// The checkpoint header of a run.
+pub fn header(target: &dyn Target, plan: &Plan) -> Header {
+    let fmt = plan.format;
+    Header {
+        tmd_crunch_checkpoint: CHECKPOINT_VERSION,
+        target: target.name(),
+        format: fmt.name().into(),
+        from: fmt.hex(fmt.from_ordinal(plan.first)),
+        to: fmt.hex(fmt.from_ordinal(plan.end)),
+        block_bits: plan.block_bits,
+        reference: reference_name(target.function(), fmt),
+    }
+}
+
+/// Runs the plan: every block not already in the checkpoint, then the report (and every
+/// block's record, for plots). `progress(done_inputs, total_inputs)` is called after each
+/// block.
+pub fn run(
+    target: &dyn Target,
+    plan: &Plan,
+    mut progress: impl FnMut(u64, u64),
+) -> Result<(Report, BTreeMap<i64, BlockRecord>), CrunchError> {
+    if target.format() != plan.format {
+        return Err(InputError::Usage(format!(
+            "target {} is a {} function, not {}",
+            target.name(),
+            target.format().name(),
+            plan.format.name()
+        ))
+        .into());
+    }
+    let start = Instant::now();
+    let hdr = header(target, plan);
+    let (mut writer, mut done) = match &plan.checkpoint {
+        Some(path) => {
+            let (w, blocks) = CheckpointWriter::open(path, &hdr)?;
+            (Some(w), blocks)
+        }
+        None => (None, BTreeMap::new()),
+    };
+    let resumed = done.len();
+    let total = plan.inputs();
+    let mut finished: u64 = done.values().map(|r| (r.end - r.first) as u64).sum();
+    progress(finished, total);
+    for (index, lo, hi) in plan.blocks() {
+        if let Some(rec) = done.get(&index) {
+            if rec.first != lo || rec.end != hi {
+                return Err(CheckpointError::Bad {
+                    path: plan.checkpoint.clone().unwrap_or_default(),
+                    why: format!("block {index} covers other inputs than this run's"),
+                }
+                .into());
+            }
+            continue;
+        }
+        let t0 = Instant::now();
+        let summary = crunch_range(target, lo, hi);
+        let record = BlockRecord {
+            index,
+            first: lo,
+            end: hi,
+            seconds: t0.elapsed().as_secs_f64(),
+            summary,
+        };
+        if let Some(w) = writer.as_mut() {
+            w.append(&record)?;
+        }
+        finished += (hi - lo) as u64;
+        progress(finished, total);
+        done.insert(index, record);
+    }
+    let mut report = report_from_blocks(target, plan, &done);
+    report.blocks_resumed = resumed;
+    report.seconds = start.elapsed().as_secs_f64();
+    Ok((report, done))
+}
+
+/// Merges finished blocks (in order) and recomputes the maximum exactly.
+pub fn report_from_blocks(
+    target: &dyn Target,
+    plan: &Plan,
+    blocks: &BTreeMap<i64, BlockRecord>,
+) -> Report {
+    let fmt = plan.format;
+    let func = target.function();
+    let mut total = Summary::default();
+    for rec in blocks.values() {
+        total.merge(&rec.summary);
+    }
+    let (mut max_ulp, mut argmax) = (None, None);
+    if total.argmax.is_some() {
+        let floor = total.max_ulp - near_max_window(total.max_ulp);
+        for cand in total.near_max.iter().filter(|c| c.err >= floor) {
+            let x = fmt.from_ordinal(cand.ordinal);
+            let a = eval_one(target, x);
+            let exact_err = if cand.exact {
+                Some(cand.err)
+            } else {
+                classify_exact(func, fmt, x, a).err
+            };
+            if let Some(err) = exact_err {
+                if max_ulp.is_none_or(|m| err > m) {
+                    max_ulp = Some(err);
+                    argmax = Some((x, a));
+                }
+            }
+        }
+    }
+    let hdr = header(target, plan);
+    Report {
+        target: target.name(),
+        function: func.name().into(),
+        format: fmt.name().into(),
+        from: hdr.from,
+        to: hdr.to,
+        inputs: total.inputs,
+        max_ulp,
+        argmax: argmax.map(|(x, _)| fmt.hex(x)),
+        argmax_result: argmax.map(|(_, a)| fmt.hex(a)),
+        argmax_expected: argmax.map(|(x, _)| fmt.hex(crate::analysis::round_nearest(func, fmt, x))),
+        max_verified: !total.near_max_truncated(),
+        max_ulp_bound: max_ulp.map(|m| {
+            if total.near_max_truncated() {
+                m + 2.0 * fast_error_tolerance(m)
+            } else {
+                m
+            }
+        }),
+        correctly_rounded: total.correctly_rounded,
+        faithful: total.faithful,
+        worse: total.worse,
+        specials: total.specials,
+        histogram: total.histogram,
+        block_bits: plan.block_bits,
+        blocks: blocks.len(),
+        blocks_resumed: 0,
+        reference: hdr.reference,
+        mpfr_inputs: total.mpfr_inputs,
+        seconds: 0.0,
+        note: target.note(),
+    }
+}
+
+/// The target's result at one input, as f64.
+pub fn eval_one(target: &dyn Target, x: f64) -> f64 {
+    match target.format() {
+        CrunchFormat::Binary32 => {
+            let mut out = [0f32];
+            target.eval_f32(&[x as f32], &mut out);
+            out[0] as f64
+        }
+        CrunchFormat::Binary64 => {
+            let mut out = [0f64];
+            target.eval_f64(&[x], &mut out);
+            out[0]
+        }
+    }
+}
+
+/// A projection of a whole run from a sample.
+#[derive(Clone, Debug, Serialize)]
+pub struct Estimate {
+    pub target: String,
+    pub format: String,
+    pub inputs: u64,
+    pub sample_inputs: u64,
+    pub sample_seconds: f64,
+    pub inputs_per_second: f64,
+    pub projected_seconds: f64,
+    pub threads: usize,
+}
+
+/// Crunches `windows` evenly spaced windows of `window` inputs (fewer when the range is
+/// small) and projects the time of the whole range on this machine.
+pub fn estimate(target: &dyn Target, plan: &Plan, windows: u64, window: u64) -> Estimate {
+    let total = plan.inputs();
+    let windows = windows.min(total.div_ceil(window)).max(1);
+    let stride = total / windows;
+    let starts: Vec<(i64, i64)> = (0..windows)
+        .map(|w| {
+            let lo = plan.first + (w * stride) as i64;
+            (lo, (lo + window as i64).min(plan.end))
+        })
+        .collect();
+    let t0 = Instant::now();
+    let sample: u64 = starts
+        .par_iter()
+        .map(|&(lo, hi)| crunch_chunk(target, lo, hi).inputs)
+        .sum();
+    let seconds = t0.elapsed().as_secs_f64();
+    let rate = sample as f64 / seconds;
+    Estimate {
+        target: target.name(),
+        format: plan.format.name().into(),
+        inputs: total,
+        sample_inputs: sample,
+        sample_seconds: seconds,
+        inputs_per_second: rate,
+        projected_seconds: total as f64 / rate,
+        threads: rayon::current_num_threads(),
+    }
+}

@@ -1,0 +1,45 @@
+//! # tmd-crunch: the exact worst-case error of an implementation, by brute force
+//!
+//! DoubleCrunch (Dukhan & Vuduc, SC 2015; seed 003) answers "what is the largest error of
+//! this `expf` over these inputs?" by evaluating every input against an accurate reference.
+//! This crate does that for binary32 and binary64 targets ([`target`]): the platform libm
+//! through Rust's std, the `libm` crate, xfloat's functions, emulated reciprocal iterations,
+//! or any closure.
+//!
+//! ## How an input is judged
+//!
+//! [`analysis`] defines the error (`|a - f(x)| / ulp(f(x))`), the classes (correctly rounded,
+//! faithful, worse) and the special classes (NaN, poles, overflow, spurious NaN/inf,
+//! subnormal results). Each input is judged by a fast reference with a relative error bound
+//! ([`function`]: binary64 libm for binary32 targets, xfloat double-double for binary64) where
+//! that bound decides every question asked, and by MPFR otherwise; so every count is exact.
+//! Error values from the fast path are within a tiny window of the truth; every input within
+//! that window of the maximum is kept and recomputed with MPFR at the end, so the reported
+//! maximum and its argument are exact to the printed digits (`Report::max_verified`).
+//!
+//! ## How a run is organised
+//!
+//! The range is cut into blocks aligned on multiples of `2^block_bits` ordinals (2^32 for
+//! binary64 by default, as in seed 003; 2^20 for binary32), crunched in order, each block's
+//! chunks in parallel with rayon. A block's [`summary::Summary`] (counts, histogram, maximum,
+//! near-maximum inputs, special classes) is appended to the checkpoint ([`checkpoint`]) when
+//! it finishes; summaries merge associatively in block order, so a resumed run reports exactly
+//! what an uninterrupted one does.
+//!
+//! Errors are typed: bad input is [`tmd_core::InputError`], an unusable checkpoint
+//! [`checkpoint::CheckpointError`]; the CLI maps both to exit code 2.
+
+pub mod analysis;
+pub mod checkpoint;
+pub mod driver;
+pub mod emul;
+pub mod format;
+pub mod function;
+pub mod plot;
+pub mod summary;
+pub mod target;
+
+pub use driver::{estimate, run, CrunchError, Estimate, Plan, Report};
+pub use format::CrunchFormat;
+pub use function::RefFunc;
+pub use target::{resolve, ClosureTarget, Target};

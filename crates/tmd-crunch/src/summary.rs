@@ -1,0 +1,199 @@
+//! What a block of inputs leaves behind, and how blocks combine into the final report.
+//!
+//! A [`Summary`] is additive: counts add, maxima take the larger value (ties: the smaller
+//! ordinal), histograms add. Merging is done in block order, so the result does not depend on
+//! how the work was scheduled or resumed. Besides the maximum, a summary keeps every input
+//! whose fast error is within [`near_max_window`] of it ("near-max" inputs): the fast errors
+//! are exact only to that window, so the true maximum is among them, and the final report
+//! recomputes them all with MPFR (`Report::max_verified`).
+
+use crate::analysis::{histogram_bin_of, near_max_window, Class, Special, Verdict, HISTOGRAM_BINS};
+use serde::{Deserialize, Serialize};
+
+/// At most this many near-max inputs are kept per summary; beyond it the ones with the
+/// largest fast errors are kept and `near_max_dropped` notes the largest one dropped.
+pub const NEAR_MAX_CAP: usize = 64;
+
+/// Counts of the special classes; `*_wrong` counts those not correctly rounded.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Specials {
+    pub nan_expected: u64,
+    pub nan_wrong: u64,
+    pub nan_spurious: u64,
+    pub pole: u64,
+    pub pole_wrong: u64,
+    pub overflow: u64,
+    pub overflow_wrong: u64,
+    pub inf_spurious: u64,
+    pub subnormal: u64,
+    pub subnormal_wrong: u64,
+}
+
+impl Specials {
+    fn add(&mut self, o: &Specials) {
+        self.nan_expected += o.nan_expected;
+        self.nan_wrong += o.nan_wrong;
+        self.nan_spurious += o.nan_spurious;
+        self.pole += o.pole;
+        self.pole_wrong += o.pole_wrong;
+        self.overflow += o.overflow;
+        self.overflow_wrong += o.overflow_wrong;
+        self.inf_spurious += o.inf_spurious;
+        self.subnormal += o.subnormal;
+        self.subnormal_wrong += o.subnormal_wrong;
+    }
+
+    fn count(&mut self, special: Special, correct: bool) {
+        let wrong = u64::from(!correct);
+        match special {
+            Special::None => {}
+            Special::Subnormal => {
+                self.subnormal += 1;
+                self.subnormal_wrong += wrong;
+            }
+            Special::NanExpected => {
+                self.nan_expected += 1;
+                self.nan_wrong += wrong;
+            }
+            Special::NanSpurious => self.nan_spurious += 1,
+            Special::Pole => {
+                self.pole += 1;
+                self.pole_wrong += wrong;
+            }
+            Special::Overflow => {
+                self.overflow += 1;
+                self.overflow_wrong += wrong;
+            }
+            Special::InfSpurious => self.inf_spurious += 1,
+        }
+    }
+}
+
+/// An input that may hold the maximum error: its ordinal and error, fast or (`exact`)
+/// already recomputed with MPFR.
+#[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
+pub struct NearMax {
+    pub ordinal: i64,
+    pub err: f64,
+    #[serde(default)]
+    pub exact: bool,
+}
+
+/// Statistics of a set of inputs (a chunk, a block, a whole run).
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct Summary {
+    pub inputs: u64,
+    pub correctly_rounded: u64,
+    pub faithful: u64,
+    pub worse: u64,
+    /// Largest finite error (fast value, see the module docs), `-1` when there is none.
+    pub max_ulp: f64,
+    /// Ordinal of the first input reaching `max_ulp`.
+    pub argmax: Option<i64>,
+    pub near_max: Vec<NearMax>,
+    /// Largest fast error of a near-max entry dropped by the cap (`-1`: none). The dropped
+    /// inputs matter only if this reaches the final window below the maximum.
+    pub near_max_dropped: f64,
+    /// Bin 0: correctly rounded; 1: other errors below 1 ulp; k >= 2: `[2^(k-2), 2^(k-1))`.
+    pub histogram: Vec<u64>,
+    pub specials: Specials,
+    /// Inputs decided by MPFR because the fast reference's bound did not decide them.
+    pub mpfr_inputs: u64,
+}
+
+impl Default for Summary {
+    fn default() -> Self {
+        Summary {
+            inputs: 0,
+            correctly_rounded: 0,
+            faithful: 0,
+            worse: 0,
+            max_ulp: -1.0,
+            argmax: None,
+            near_max: Vec::new(),
+            near_max_dropped: -1.0,
+            histogram: vec![0; HISTOGRAM_BINS],
+            specials: Specials::default(),
+            mpfr_inputs: 0,
+        }
+    }
+}
+
+impl Summary {
+    /// Records one input's verdict. Inputs must come in increasing ordinal order for the
+    /// argmax tie rule (first input wins); `merge` keeps that rule across summaries.
+    pub fn record(&mut self, ordinal: i64, v: Verdict, used_mpfr: bool) {
+        let exact = used_mpfr;
+        self.inputs += 1;
+        self.mpfr_inputs += u64::from(used_mpfr);
+        match v.class {
+            Class::CorrectlyRounded => self.correctly_rounded += 1,
+            Class::Faithful => self.faithful += 1,
+            Class::Worse => self.worse += 1,
+        }
+        self.specials
+            .count(v.special, v.class == Class::CorrectlyRounded);
+        let Some(err) = v.err else { return };
+        let bin = if v.class == Class::CorrectlyRounded {
+            0
+        } else {
+            histogram_bin_of(err)
+        };
+        self.histogram[bin] += 1;
+        if err > self.max_ulp {
+            self.max_ulp = err;
+            self.argmax = Some(ordinal);
+        }
+        if err >= self.max_ulp - near_max_window(self.max_ulp) {
+            self.near_max.push(NearMax {
+                ordinal,
+                err,
+                exact,
+            });
+            if self.near_max.len() > 2 * NEAR_MAX_CAP {
+                self.prune_near_max();
+            }
+        }
+    }
+
+    /// Adds `other`, whose inputs all come after this summary's.
+    pub fn merge(&mut self, other: &Summary) {
+        self.inputs += other.inputs;
+        self.correctly_rounded += other.correctly_rounded;
+        self.faithful += other.faithful;
+        self.worse += other.worse;
+        self.mpfr_inputs += other.mpfr_inputs;
+        self.specials.add(&other.specials);
+        for (a, b) in self.histogram.iter_mut().zip(&other.histogram) {
+            *a += b;
+        }
+        if other.max_ulp > self.max_ulp {
+            self.max_ulp = other.max_ulp;
+            self.argmax = other.argmax;
+        }
+        self.near_max.extend_from_slice(&other.near_max);
+        self.near_max_dropped = self.near_max_dropped.max(other.near_max_dropped);
+        self.prune_near_max();
+    }
+
+    /// Whether inputs that may hold the true maximum were dropped by the cap.
+    pub fn near_max_truncated(&self) -> bool {
+        self.near_max_dropped >= self.max_ulp - near_max_window(self.max_ulp)
+    }
+
+    /// Drops near-max entries outside the window of the current maximum and caps the list.
+    pub fn prune_near_max(&mut self) {
+        let floor = self.max_ulp - near_max_window(self.max_ulp);
+        self.near_max.retain(|n| n.err >= floor);
+        if self.near_max.len() > NEAR_MAX_CAP {
+            self.near_max
+                .sort_by(|a, b| b.err.total_cmp(&a.err).then(a.ordinal.cmp(&b.ordinal)));
+            // Dropping exact entries below the kept ones loses nothing: the maximum is kept.
+            for n in self.near_max[NEAR_MAX_CAP..].iter().filter(|n| !n.exact) {
+                self.near_max_dropped = self.near_max_dropped.max(n.err);
+            }
+            self.near_max.truncate(NEAR_MAX_CAP);
+        }
+        self.near_max.sort_by_key(|n| n.ordinal);
+    }
+}

@@ -1,0 +1,314 @@
+//! Targets: the implementations crunch measures.
+//!
+//! A target evaluates a batch of inputs of one format (batches let device backends and
+//! vectorised code take whole chunks). Built-in targets are named `SOURCE:NAME`:
+//!
+//! * `std:NAME` — the platform's libm through Rust's std (`std:expf` is `f32::exp`,
+//!   `std:exp` is `f64::exp`); C names, a trailing `f` for binary32.
+//! * `libm:NAME` — the `libm` crate (`libm::expf`, `libm::exp`).
+//! * `xfloat:NAME` — xfloat's double-float (binary32) or double-double (binary64) function,
+//!   rounded to the format (its leading word: the words are normalised).
+//! * `emul:vrecpe-nrN[f]`, `emul:rcpps-nrN[f]` — approximate reciprocal then N Newton–Raphson
+//!   steps without FMA ([`crate::emul`]); binary64, or binary32 with the `f` suffix.
+//!
+//! Library users wrap a closure with [`ClosureTarget`].
+
+use crate::emul::{self, Estimate};
+use crate::format::CrunchFormat;
+use crate::function::RefFunc;
+use tmd_core::InputError;
+use tmd_xfloat::{Dd, Df64};
+
+/// An implementation of a function for one format.
+pub trait Target: Send + Sync {
+    /// The name the report shows.
+    fn name(&self) -> String;
+    /// The mathematical function it implements (chooses the reference).
+    fn function(&self) -> RefFunc;
+    /// The format of its inputs and results.
+    fn format(&self) -> CrunchFormat;
+    /// Evaluates binary32 inputs (called only when `format()` is binary32).
+    fn eval_f32(&self, xs: &[f32], out: &mut [f32]);
+    /// Evaluates binary64 inputs (called only when `format()` is binary64).
+    fn eval_f64(&self, xs: &[f64], out: &mut [f64]);
+    /// Facts the report should carry (e.g. the CPU whose instruction is measured).
+    fn note(&self) -> Option<String> {
+        None
+    }
+}
+
+/// A target from plain functions.
+pub struct ClosureTarget<F32, F64> {
+    name: String,
+    function: RefFunc,
+    format: CrunchFormat,
+    f32_fn: F32,
+    f64_fn: F64,
+    note: Option<String>,
+}
+
+impl<G: Fn(f32) -> f32 + Send + Sync> ClosureTarget<G, fn(f64) -> f64> {
+    /// A binary32 target computing `function` by `f`.
+    pub fn binary32(name: &str, function: RefFunc, f: G) -> Self {
+        ClosureTarget {
+            name: name.to_string(),
+            function,
+            format: CrunchFormat::Binary32,
+            f32_fn: f,
+            f64_fn: |x| x,
+            note: None,
+        }
+    }
+}
+
+impl<G: Fn(f64) -> f64 + Send + Sync> ClosureTarget<fn(f32) -> f32, G> {
+    /// A binary64 target computing `function` by `f`.
+    pub fn binary64(name: &str, function: RefFunc, f: G) -> Self {
+        ClosureTarget {
+            name: name.to_string(),
+            function,
+            format: CrunchFormat::Binary64,
+            f32_fn: |x| x,
+            f64_fn: f,
+            note: None,
+        }
+    }
+}
+
+impl<A, B> ClosureTarget<A, B> {
+    fn with_note(mut self, note: String) -> Self {
+        self.note = Some(note);
+        self
+    }
+}
+
+impl<A, B> Target for ClosureTarget<A, B>
+where
+    A: Fn(f32) -> f32 + Send + Sync,
+    B: Fn(f64) -> f64 + Send + Sync,
+{
+    fn name(&self) -> String {
+        self.name.clone()
+    }
+    fn function(&self) -> RefFunc {
+        self.function
+    }
+    fn format(&self) -> CrunchFormat {
+        self.format
+    }
+    fn eval_f32(&self, xs: &[f32], out: &mut [f32]) {
+        for (o, &x) in out.iter_mut().zip(xs) {
+            *o = (self.f32_fn)(x);
+        }
+    }
+    fn eval_f64(&self, xs: &[f64], out: &mut [f64]) {
+        for (o, &x) in out.iter_mut().zip(xs) {
+            *o = (self.f64_fn)(x);
+        }
+    }
+    fn note(&self) -> Option<String> {
+        self.note.clone()
+    }
+}
+
+/// xfloat's double-float and double-double versions of a function.
+type XfloatPair = (fn(Df64) -> Df64, fn(Dd) -> Dd);
+
+/// One row of the built-in table: C name stem, function, std, libm and xfloat versions.
+struct Builtin {
+    stem: &'static str,
+    func: RefFunc,
+    std32: Option<fn(f32) -> f32>,
+    std64: Option<fn(f64) -> f64>,
+    libm32: fn(f32) -> f32,
+    libm64: fn(f64) -> f64,
+    xfloat: Option<XfloatPair>,
+}
+
+macro_rules! builtins {
+    ($($stem:literal $func:ident, $std:ident, $l32:path, $l64:path, $xf:expr;)*) => {
+        fn builtin_table() -> Vec<Builtin> {
+            vec![$(Builtin {
+                stem: $stem,
+                func: RefFunc::$func,
+                std32: builtins!(@std f32 $std),
+                std64: builtins!(@std f64 $std),
+                libm32: $l32,
+                libm64: $l64,
+                xfloat: $xf,
+            }),*]
+        }
+    };
+    (@std $t:ident none) => { None };
+    (@std $t:ident $m:ident) => { Some(|x: $t| x.$m()) };
+}
+
+builtins! {
+    "exp" Exp, exp, libm::expf, libm::exp, Some((Df64::exp, Dd::exp));
+    "expm1" Expm1, exp_m1, libm::expm1f, libm::expm1, Some((Df64::expm1, Dd::expm1));
+    "exp2" Exp2, exp2, libm::exp2f, libm::exp2, None;
+    "exp10" Exp10, none, libm::exp10f, libm::exp10, None;
+    "log" Log, ln, libm::logf, libm::log, Some((Df64::ln, Dd::ln));
+    "log1p" Log1p, ln_1p, libm::log1pf, libm::log1p, Some((Df64::ln_1p, Dd::ln_1p));
+    "log2" Log2, log2, libm::log2f, libm::log2, None;
+    "log10" Log10, log10, libm::log10f, libm::log10, None;
+    "sin" Sin, sin, libm::sinf, libm::sin, Some((Df64::sin, Dd::sin));
+    "cos" Cos, cos, libm::cosf, libm::cos, Some((Df64::cos, Dd::cos));
+    "tan" Tan, tan, libm::tanf, libm::tan, Some((Df64::tan, Dd::tan));
+    "asin" Asin, asin, libm::asinf, libm::asin, None;
+    "acos" Acos, acos, libm::acosf, libm::acos, None;
+    "atan" Atan, atan, libm::atanf, libm::atan, Some((Df64::atan, Dd::atan));
+    "sinh" Sinh, sinh, libm::sinhf, libm::sinh, Some((Df64::sinh, Dd::sinh));
+    "cosh" Cosh, cosh, libm::coshf, libm::cosh, Some((Df64::cosh, Dd::cosh));
+    "tanh" Tanh, tanh, libm::tanhf, libm::tanh, Some((Df64::tanh, Dd::tanh));
+    "asinh" Asinh, asinh, libm::asinhf, libm::asinh, None;
+    "acosh" Acosh, acosh, libm::acoshf, libm::acosh, None;
+    "atanh" Atanh, atanh, libm::atanhf, libm::atanh, None;
+    "cbrt" Cbrt, cbrt, libm::cbrtf, libm::cbrt, None;
+    "sqrt" Sqrt, sqrt, libm::sqrtf, libm::sqrt, Some((Df64::sqrt, Dd::sqrt));
+}
+
+/// A built-in target, ready to run.
+pub type BoxedTarget = Box<dyn Target>;
+
+fn unknown(name: &str, why: &str) -> InputError {
+    InputError::Function(format!(
+        "unknown crunch target `{name}`: {why} (see `tmd crunch --list`)"
+    ))
+}
+
+/// Splits `stemf` / `stem` into the stem and its format.
+fn split_format(name: &str) -> Vec<(&str, CrunchFormat)> {
+    let mut out = vec![(name, CrunchFormat::Binary64)];
+    if let Some(stem) = name.strip_suffix('f') {
+        out.push((stem, CrunchFormat::Binary32));
+    }
+    out
+}
+
+/// Resolves a target name (`std:expf`, `libm:log`, `xfloat:sin`, `emul:rcpps-nr3`).
+pub fn resolve(spec: &str) -> Result<BoxedTarget, InputError> {
+    let Some((source, name)) = spec.split_once(':') else {
+        return Err(unknown(spec, "expected SOURCE:NAME"));
+    };
+    match source {
+        "std" | "libm" | "xfloat" => resolve_table(spec, source, name),
+        "emul" => resolve_emul(spec, name),
+        "cuda" | "opencl" | "file" => Err(InputError::Usage(format!(
+            "target `{spec}`: device targets run on the {source} backend, which crunch does not \
+             have yet; the CPU backend runs std:, libm:, xfloat: and emul: targets"
+        ))),
+        _ => Err(unknown(spec, "sources are std, libm, xfloat, emul")),
+    }
+}
+
+fn resolve_table(spec: &str, source: &str, name: &str) -> Result<BoxedTarget, InputError> {
+    let table = builtin_table();
+    for (stem, format) in split_format(name) {
+        let Some(row) = table.iter().find(|b| b.stem == stem) else {
+            continue;
+        };
+        let func = row.func;
+        let boxed: Option<BoxedTarget> = match (source, format) {
+            ("std", CrunchFormat::Binary32) => row
+                .std32
+                .map(|f| Box::new(ClosureTarget::binary32(spec, func, f)) as BoxedTarget),
+            ("std", CrunchFormat::Binary64) => row
+                .std64
+                .map(|f| Box::new(ClosureTarget::binary64(spec, func, f)) as BoxedTarget),
+            ("libm", CrunchFormat::Binary32) => {
+                Some(Box::new(ClosureTarget::binary32(spec, func, row.libm32)))
+            }
+            ("libm", CrunchFormat::Binary64) => {
+                Some(Box::new(ClosureTarget::binary64(spec, func, row.libm64)))
+            }
+            (_, CrunchFormat::Binary32) => row.xfloat.map(|(f, _)| {
+                Box::new(ClosureTarget::binary32(spec, func, move |x: f32| {
+                    f(Df64::from(x as f64)).hi()
+                })) as BoxedTarget
+            }),
+            (_, CrunchFormat::Binary64) => row.xfloat.map(|(_, f)| {
+                Box::new(ClosureTarget::binary64(spec, func, move |x: f64| {
+                    f(Dd::from(x)).hi()
+                })) as BoxedTarget
+            }),
+        };
+        return boxed.ok_or_else(|| unknown(spec, &format!("{source} has no {name}")));
+    }
+    Err(unknown(spec, &format!("no function `{name}`")))
+}
+
+fn resolve_emul(spec: &str, name: &str) -> Result<BoxedTarget, InputError> {
+    let (name, format) = match name.strip_suffix('f') {
+        Some(stem) => (stem, CrunchFormat::Binary32),
+        None => (name, CrunchFormat::Binary64),
+    };
+    let bad = || {
+        unknown(
+            spec,
+            "emulations are vrecpe-nrN and rcpps-nrN (N = 0..=5), `f` for binary32",
+        )
+    };
+    let (start, steps) = name.split_once("-nr").ok_or_else(bad)?;
+    let steps: u32 = steps.parse().ok().filter(|s| *s <= 5).ok_or_else(bad)?;
+    let (estimate, note) = match start {
+        "vrecpe" => (Estimate::Vrecpe, None),
+        "rcpps" => {
+            if emul::rcpps_f32(1.0).is_none() {
+                return Err(InputError::Usage(format!(
+                    "target `{spec}` executes RCPPS and needs an x86-64 CPU"
+                )));
+            }
+            (
+                Estimate::Rcpps,
+                Some(format!("RCPPS of {}", emul::cpu_model())),
+            )
+        }
+        _ => return Err(bad()),
+    };
+    let target: BoxedTarget = match (format, note) {
+        (CrunchFormat::Binary32, note) => {
+            let t = ClosureTarget::binary32(spec, RefFunc::Recip, move |x| {
+                emul::recip_nr_f32(estimate, steps, x)
+            });
+            Box::new(match note {
+                Some(n) => t.with_note(n),
+                None => t,
+            })
+        }
+        (CrunchFormat::Binary64, note) => {
+            let t = ClosureTarget::binary64(spec, RefFunc::Recip, move |x| {
+                emul::recip_nr_f64(estimate, steps, x)
+            });
+            Box::new(match note {
+                Some(n) => t.with_note(n),
+                None => t,
+            })
+        }
+    };
+    Ok(target)
+}
+
+/// Every built-in target name, with the format it checks, for `tmd crunch --list`.
+pub fn list() -> Vec<(String, CrunchFormat)> {
+    let mut out = Vec::new();
+    for row in builtin_table() {
+        for (source, has32, has64) in [
+            ("std", row.std32.is_some(), row.std64.is_some()),
+            ("libm", true, true),
+            ("xfloat", row.xfloat.is_some(), row.xfloat.is_some()),
+        ] {
+            if has32 {
+                out.push((format!("{source}:{}f", row.stem), CrunchFormat::Binary32));
+            }
+            if has64 {
+                out.push((format!("{source}:{}", row.stem), CrunchFormat::Binary64));
+            }
+        }
+    }
+    for start in ["vrecpe", "rcpps"] {
+        out.push((format!("emul:{start}-nrN"), CrunchFormat::Binary64));
+        out.push((format!("emul:{start}-nrNf"), CrunchFormat::Binary32));
+    }
+    out
+}

@@ -1,0 +1,338 @@
+//! `tmd crunch`, `tmd crunch-status`, `tmd crunch-format`: the exact worst-case error of an
+//! implementation (tmd-crunch), its checkpoints and plots.
+
+use crate::cli::CrunchArgs;
+use anyhow::Context;
+use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
+use std::io::Write;
+use std::path::Path;
+use tmd_core::{number::parse_rounded, InputError};
+use tmd_crunch::checkpoint::{Checkpoint, CheckpointError};
+use tmd_crunch::driver::{reference_name, CrunchError};
+use tmd_crunch::summary::Summary;
+use tmd_crunch::{CrunchFormat, Plan, Report};
+
+/// Bad checkpoints and bad input are the user's to fix (exit 2); I/O failures are not.
+fn map_error(e: CrunchError) -> anyhow::Error {
+    match e {
+        CrunchError::Input(i) => i.into(),
+        CrunchError::Checkpoint(c @ CheckpointError::Bad { .. }) => {
+            InputError::Usage(c.to_string()).into()
+        }
+        other => anyhow::Error::new(other),
+    }
+}
+
+fn parse_bound(text: &str, what: &str, fmt: CrunchFormat) -> Result<f64, InputError> {
+    let (number, _) = parse_rounded(text, &fmt.core())
+        .map_err(|e| InputError::Range(format!("{what} {text}: {e}")))?;
+    let v = number.to_float().to_f64();
+    if !v.is_finite() {
+        return Err(InputError::Range(format!(
+            "{what} {text} is outside the finite {} numbers",
+            fmt.name()
+        )));
+    }
+    Ok(v)
+}
+
+pub fn run(args: &CrunchArgs) -> anyhow::Result<()> {
+    if args.list {
+        return list();
+    }
+    if args.backend != "cpu" {
+        let known = ["opencl", "cuda"].contains(&args.backend.as_str());
+        return Err(InputError::Usage(if known {
+            format!(
+                "--backend {}: crunch runs on the cpu backend only so far (the search has the \
+                 device backends)",
+                args.backend
+            )
+        } else {
+            format!("--backend {}: expected cpu", args.backend)
+        })
+        .into());
+    }
+    let spec = args.target.as_deref().expect("clap requires it");
+    let target = tmd_crunch::resolve(spec)?;
+    let fmt = match &args.format {
+        Some(name) => {
+            let f = CrunchFormat::parse(name)?;
+            if f != target.format() {
+                return Err(InputError::Usage(format!(
+                    "target {spec} is a {} function; --format {name} does not fit it",
+                    target.format().name()
+                ))
+                .into());
+            }
+            f
+        }
+        None => target.format(),
+    };
+    let from = parse_bound(args.from.as_deref().expect("clap"), "--from", fmt)?;
+    let to = parse_bound(args.to.as_deref().expect("clap"), "--to", fmt)?;
+    let default_bits = match fmt {
+        CrunchFormat::Binary32 => 20,
+        CrunchFormat::Binary64 => 32,
+    };
+    let mut plan = Plan::new(fmt, from, to, args.block_bits.unwrap_or(default_bits))?;
+    plan.checkpoint = args.checkpoint.clone();
+    let pool = rayon::ThreadPoolBuilder::new()
+        .num_threads(args.threads.unwrap_or(0))
+        .build()
+        .context("starting worker threads")?;
+    if args.estimate {
+        let est = pool.install(|| tmd_crunch::estimate(target.as_ref(), &plan, 64, 1 << 14));
+        if args.json {
+            println!("{}", serde_json::to_string(&est)?);
+        } else {
+            println!(
+                "tmd crunch {} over {} [{}, {}): {} inputs; sample of {} inputs in {:.3} s on {} threads = {:.3e} inputs/s; projected {:.1} s ({:.2} h)",
+                est.target, est.format, fmt.hex(from), fmt.hex(to), est.inputs, est.sample_inputs,
+                est.sample_seconds, est.threads, est.inputs_per_second, est.projected_seconds,
+                est.projected_seconds / 3600.0
+            );
+        }
+        return Ok(());
+    }
+    let bar = if args.quiet {
+        ProgressBar::hidden()
+    } else {
+        ProgressBar::with_draw_target(Some(plan.inputs()), ProgressDrawTarget::stderr())
+    };
+    bar.set_style(
+        ProgressStyle::with_template("{elapsed_precise} [{bar:40}] {pos}/{len} inputs, ETA {eta}")
+            .expect("valid template")
+            .progress_chars("=> "),
+    );
+    let result =
+        pool.install(|| tmd_crunch::run(target.as_ref(), &plan, |done, _| bar.set_position(done)));
+    bar.finish_and_clear();
+    let (report, blocks) = result.map_err(map_error)?;
+    if let Some(path) = &args.plot {
+        let records: Vec<_> = blocks.values().collect();
+        let title = format!(
+            "{} over {} [{}, {})",
+            report.target, report.format, report.from, report.to
+        );
+        std::fs::write(path, tmd_crunch::plot::svg(&title, fmt, &records))
+            .with_context(|| format!("writing the plot {}", path.display()))?;
+    }
+    let mut stdout = std::io::stdout().lock();
+    if args.json {
+        writeln!(stdout, "{}", serde_json::to_string(&report)?)?;
+    } else {
+        write_text(&mut stdout, &report, pool.current_num_threads())?;
+    }
+    Ok(())
+}
+
+fn write_text(out: &mut impl Write, r: &Report, threads: usize) -> std::io::Result<()> {
+    let rate = r.inputs as f64 / r.seconds.max(1e-9);
+    writeln!(
+        out,
+        "{} over {} [{}, {}): {} inputs in {:.2} s ({:.3e} inputs/s, {} threads{})",
+        r.target,
+        r.format,
+        r.from,
+        r.to,
+        r.inputs,
+        r.seconds,
+        rate,
+        threads,
+        if r.blocks_resumed > 0 {
+            format!(
+                ", {} of {} blocks resumed from the checkpoint",
+                r.blocks_resumed, r.blocks
+            )
+        } else {
+            String::new()
+        }
+    )?;
+    match (r.max_ulp, &r.argmax) {
+        (Some(m), Some(x)) => writeln!(
+            out,
+            "  max error {m:.6} ulp at x = {x}: result {}, correctly rounded {}{}",
+            r.argmax_result.as_deref().unwrap_or("?"),
+            r.argmax_expected.as_deref().unwrap_or("?"),
+            if r.max_verified {
+                " (recomputed with MPFR)"
+            } else {
+                " (more near-maximal inputs than kept: value within 2^-20 ulp)"
+            }
+        )?,
+        _ => writeln!(out, "  no input with a finite error")?,
+    }
+    let pct = |n: u64| 100.0 * n as f64 / r.inputs.max(1) as f64;
+    writeln!(
+        out,
+        "  correctly rounded {} ({:.4}%), faithful {} ({:.4}%), worse {} ({:.4}%)",
+        r.correctly_rounded,
+        pct(r.correctly_rounded),
+        r.faithful,
+        pct(r.faithful),
+        r.worse,
+        pct(r.worse)
+    )?;
+    let s = &r.specials;
+    let classes = [
+        ("NaN expected", s.nan_expected, Some(s.nan_wrong)),
+        ("spurious NaN", s.nan_spurious, None),
+        ("poles", s.pole, Some(s.pole_wrong)),
+        ("overflow", s.overflow, Some(s.overflow_wrong)),
+        ("spurious inf", s.inf_spurious, None),
+        ("subnormal results", s.subnormal, Some(s.subnormal_wrong)),
+    ];
+    let shown: Vec<String> = classes
+        .iter()
+        .filter(|c| c.1 > 0)
+        .map(|(name, n, wrong)| match wrong {
+            Some(w) => format!("{name} {n} ({w} not correctly rounded)"),
+            None => format!("{name} {n}"),
+        })
+        .collect();
+    if !shown.is_empty() {
+        writeln!(out, "  special: {}", shown.join(", "))?;
+    }
+    writeln!(out, "  histogram: {}", histogram_text(&r.histogram))?;
+    writeln!(
+        out,
+        "  reference: {}; {} inputs decided by MPFR",
+        r.reference, r.mpfr_inputs
+    )?;
+    if let Some(note) = &r.note {
+        writeln!(out, "  note: {note}")?;
+    }
+    Ok(())
+}
+
+fn histogram_text(h: &[u64]) -> String {
+    let mut parts = Vec::new();
+    for (k, &n) in h.iter().enumerate() {
+        if n == 0 {
+            continue;
+        }
+        let label = match k {
+            0 => "correctly rounded".to_string(),
+            1 => "(0.5, 1)".to_string(),
+            k if k == h.len() - 1 => format!(">= 2^{}", k - 2),
+            k => format!("[2^{}, 2^{})", k - 2, k - 1),
+        };
+        parts.push(format!("{label}: {n}"));
+    }
+    parts.join(", ")
+}
+
+fn list() -> anyhow::Result<()> {
+    let mut out = std::io::stdout().lock();
+    writeln!(out, "target\tformat\tbackends\treference")?;
+    for (name, fmt) in tmd_crunch::target::list() {
+        let func = tmd_crunch::resolve(&name.replace("-nrN", "-nr3"))
+            .map(|t| t.function())
+            .ok();
+        let reference = func.map(|f| reference_name(f, fmt)).unwrap_or_default();
+        writeln!(out, "{name}\t{}\tcpu\t{reference}", fmt.name())?;
+    }
+    Ok(())
+}
+
+fn read_checkpoint(file: &Path) -> anyhow::Result<Checkpoint> {
+    Checkpoint::read(file).map_err(|e| match e {
+        CheckpointError::Bad { .. } => InputError::Usage(e.to_string()).into(),
+        other => anyhow::Error::new(other),
+    })
+}
+
+/// `tmd crunch-status FILE`.
+pub fn status(file: &Path) -> anyhow::Result<()> {
+    let cp = read_checkpoint(file)?;
+    let h = &cp.header;
+    let fmt = CrunchFormat::parse(&h.format)?;
+    let total = (|| -> Option<u64> {
+        let from = parse_bound(&h.from, "from", fmt).ok()?;
+        let to = parse_bound(&h.to, "to", fmt).ok()?;
+        Some((fmt.ordinal(to) - fmt.ordinal(from)) as u64)
+    })();
+    let mut sum = Summary::default();
+    let mut seconds = 0.0;
+    for rec in cp.blocks.values() {
+        sum.merge(&rec.summary);
+        seconds += rec.seconds;
+    }
+    let mut out = std::io::stdout().lock();
+    writeln!(
+        out,
+        "{} over {} [{}, {}), blocks of 2^{}; reference: {}",
+        h.target, h.format, h.from, h.to, h.block_bits, h.reference
+    )?;
+    match total {
+        Some(t) => writeln!(
+            out,
+            "  {} blocks done, {} of {} inputs ({:.2}%), {:.1} s of block time",
+            cp.blocks.len(),
+            sum.inputs,
+            t,
+            100.0 * sum.inputs as f64 / t.max(1) as f64,
+            seconds
+        )?,
+        None => writeln!(
+            out,
+            "  {} blocks done, {} inputs",
+            cp.blocks.len(),
+            sum.inputs
+        )?,
+    }
+    match sum.argmax {
+        Some(o) => writeln!(
+            out,
+            "  max error so far {:.6} ulp at x = {} (reference value; the final report recomputes it with MPFR)",
+            sum.max_ulp,
+            fmt.hex(fmt.from_ordinal(o))
+        )?,
+        None => writeln!(out, "  no finite error yet")?,
+    }
+    writeln!(
+        out,
+        "  correctly rounded {}, faithful {}, worse {}",
+        sum.correctly_rounded, sum.faithful, sum.worse
+    )?;
+    Ok(())
+}
+
+/// `tmd crunch-format FILE`.
+pub fn format_blocks(file: &Path) -> anyhow::Result<()> {
+    let cp = read_checkpoint(file)?;
+    let fmt = CrunchFormat::parse(&cp.header.format)?;
+    let mut out = std::io::stdout().lock();
+    writeln!(
+        out,
+        "block\tfirst\tlast\tinputs\tmax_ulp\targmax\tcorrectly_rounded\tfaithful\tworse\tseconds"
+    )?;
+    for rec in cp.blocks.values() {
+        let s = &rec.summary;
+        let argmax = s
+            .argmax
+            .map(|o| fmt.hex(fmt.from_ordinal(o)))
+            .unwrap_or_else(|| "-".into());
+        let max = if s.argmax.is_some() {
+            format!("{:.6}", s.max_ulp)
+        } else {
+            "-".into()
+        };
+        writeln!(
+            out,
+            "{}\t{}\t{}\t{}\t{}\t{}\t{}\t{}\t{}\t{:.3}",
+            rec.index,
+            fmt.hex(fmt.from_ordinal(rec.first)),
+            fmt.hex(fmt.from_ordinal(rec.end - 1)),
+            s.inputs,
+            max,
+            argmax,
+            s.correctly_rounded,
+            s.faithful,
+            s.worse,
+            rec.seconds
+        )?;
+    }
+    Ok(())
+}
