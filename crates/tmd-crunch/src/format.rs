@@ -181,7 +181,7 @@ mod tests {
     fn exponent_and_pow2_agree() {
         for e in -1074..=1023 {
             assert_eq!(exponent(pow2(e)), e);
-            if e < 1023 {
+            if e < 1023 && e > -1074 {
                 assert_eq!(exponent(pow2(e) * 1.5), e);
             }
         }

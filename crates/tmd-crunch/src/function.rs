@@ -6,9 +6,10 @@
 //!
 //! * binary32 targets: the `libm` crate's binary64 function at the same (exactly converted)
 //!   input. Those are FreeBSD msun / musl algorithms whose documented error analyses give less
-//!   than 1 ulp of binary64; we use `eps = 2^-50` (4 ulps of binary64, 26 bits beyond binary32)
-//!   and `tests/reference_bounds.rs` checks the bound against MPFR on random inputs of every
-//!   function. Square root and reciprocal are IEEE operations: correctly rounded, `eps = 2^-53`.
+//!   than 1 ulp of binary64; we use `eps = 2^-50` (4 ulps of binary64, 26 bits beyond binary32),
+//!   `2^-48` for exp10, sinh, cosh, tanh, asinh, acosh, atanh (measured up to about 1.1 ulps
+//!   of binary64, 2^-51.2 relative), and `tests/reference_bounds.rs` checks the bound against
+//!   MPFR on random inputs of every function. Square root and reciprocal are IEEE operations: correctly rounded, `eps = 2^-53`.
 //! * binary64 targets: xfloat's double-double functions where they exist (`eps = 2^-96`; their
 //!   measured maxima are 1 to 6 ulps of 106 bits, 2^-103.4 at worst, so the margin is more
 //!   than 2^7; also checked by `tests/reference_bounds.rs`), MPFR for every input otherwise.
@@ -19,6 +20,9 @@ use tmd_xfloat::Dd;
 
 /// Bound of the binary64 `libm` references, relative.
 pub const EPS_LIBM_F64: f64 = 1.0 / (1u64 << 50) as f64;
+/// Bound of the binary64 `libm` references whose measured error exceeds 1.5 ulps (exp10,
+/// the hyperbolic functions and their inverses), relative.
+pub const EPS_LIBM_F64_WIDE: f64 = 1.0 / (1u64 << 48) as f64;
 /// Bound of a correctly rounded binary64 operation, relative.
 pub const EPS_IEEE_F64: f64 = 1.0 / (1u64 << 53) as f64;
 /// Bound of the double-double references, relative.
@@ -101,6 +105,13 @@ impl RefFunc {
     pub fn eps_f64(self) -> f64 {
         match self {
             RefFunc::Sqrt | RefFunc::Recip => EPS_IEEE_F64,
+            RefFunc::Exp10
+            | RefFunc::Sinh
+            | RefFunc::Cosh
+            | RefFunc::Tanh
+            | RefFunc::Asinh
+            | RefFunc::Acosh
+            | RefFunc::Atanh => EPS_LIBM_F64_WIDE,
             _ => EPS_LIBM_F64,
         }
     }

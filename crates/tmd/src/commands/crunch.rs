@@ -156,9 +156,12 @@ fn write_text(out: &mut impl Write, r: &Report, threads: usize) -> std::io::Resu
             r.argmax_result.as_deref().unwrap_or("?"),
             r.argmax_expected.as_deref().unwrap_or("?"),
             if r.max_verified {
-                " (recomputed with MPFR)"
+                " (recomputed with MPFR)".to_string()
             } else {
-                " (more near-maximal inputs than kept: value within 2^-20 ulp)"
+                format!(
+                    " (error at x recomputed with MPFR; more near-maximal inputs than kept: the maximum is at most {:.9})",
+                    r.max_ulp_bound.unwrap_or(m)
+                )
             }
         )?,
         _ => writeln!(out, "  no input with a finite error")?,

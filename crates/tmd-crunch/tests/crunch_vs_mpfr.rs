@@ -1,0 +1,235 @@
+//! Issue 6: crunch's counts, maximum and argument against an independent MPFR-per-input
+//! computation (the way existing exhaustive harnesses work), on windows spread over the whole
+//! range of each target and on random inputs.
+//!
+//! The independent side shares nothing with crunch's analysis: f(x) is rounded by MPFR to the
+//! target precision in each direction and then to the IEEE format with
+//! `subnormalize_ieee_round`, and the error is `|a - f| / ulp(f)` at 300 bits.
+//! `TMD_EXTENSIVE=1` checks 2^24 random inputs per binary32 target instead of 2^16.
+
+use rand::{Rng, SeedableRng};
+use rand_chacha::ChaCha8Rng;
+use rug::float::Round;
+use rug::Float;
+use std::cmp::Ordering;
+use tmd_core::registry::{eval_rounded, Dir, Func};
+use tmd_crunch::driver::{crunch_chunk, run, Plan};
+use tmd_crunch::summary::Summary;
+use tmd_crunch::{resolve, CrunchFormat, Target};
+
+fn extensive() -> bool {
+    std::env::var("TMD_EXTENSIVE").is_ok_and(|v| v == "1")
+}
+
+/// What the independent computation says about one input.
+struct Independent {
+    correctly_rounded: bool,
+    faithful: bool,
+    err: Option<f64>,
+}
+
+fn ieee_round(func: &str, x: f64, p: u32, dir: Dir) -> f64 {
+    let xf = Float::with_val(64, x);
+    let (mut v, t) = if func == "recip" {
+        let round = match dir {
+            Dir::Down => Round::Down,
+            Dir::Up => Round::Up,
+            Dir::Nearest => Round::Nearest,
+        };
+        let (v, o) = Float::with_val_round(p, 1.0 / &xf, round);
+        (v, o as i32)
+    } else {
+        eval_rounded(Func::lookup(func).unwrap(), &xf, p, dir)
+    };
+    let round = match dir {
+        Dir::Down => Round::Down,
+        Dir::Up => Round::Up,
+        Dir::Nearest => Round::Nearest,
+    };
+    v.subnormalize_ieee_round(t.cmp(&0), round);
+    let max = if p == 24 { f32::MAX as f64 } else { f64::MAX };
+    let r = v.to_f64();
+    if r.abs() > max {
+        r.signum() * f64::INFINITY
+    } else {
+        r
+    }
+}
+
+fn independent(func: &str, fmt: CrunchFormat, x: f64, a: f64) -> Independent {
+    let p = if fmt == CrunchFormat::Binary32 { 24 } else { 53 };
+    let rn = ieee_round(func, x, p, Dir::Nearest);
+    let rd = ieee_round(func, x, p, Dir::Down);
+    let ru = ieee_round(func, x, p, Dir::Up);
+    let same = |u: f64, v: f64| u == v || (u.is_nan() && v.is_nan());
+    let correctly_rounded = same(a, rn);
+    let faithful = !correctly_rounded && (same(a, rd) || same(a, ru));
+    let err = if rn.is_finite() && a.is_finite() {
+        let xf = Float::with_val(64, x);
+        let f = if func == "recip" {
+            Float::with_val(300, 1.0 / &xf)
+        } else {
+            eval_rounded(Func::lookup(func).unwrap(), &xf, 300, Dir::Nearest).0
+        };
+        let emin = if p == 24 { -126 } else { -1022 };
+        let e = if f.is_zero() {
+            emin
+        } else {
+            f.get_exp().unwrap() - 1
+        };
+        let ulp = Float::with_val(64, 1) << (e.max(emin) - p as i32 + 1);
+        let diff = Float::with_val(300, Float::with_val(64, a) - &f).abs();
+        Some(Float::with_val(300, diff / ulp).to_f64())
+    } else {
+        None
+    };
+    Independent {
+        correctly_rounded,
+        faithful,
+        err,
+    }
+}
+
+/// Checks a summary of ordinals `[lo, hi)` against the independent computation.
+fn check_summary(target: &dyn Target, lo: i64, hi: i64, s: &Summary) {
+    let fmt = target.format();
+    let func = target.function().name();
+    let (mut cr, mut faithful, mut worse) = (0u64, 0u64, 0u64);
+    let mut max: Option<(f64, i64)> = None;
+    for o in lo..hi {
+        let x = fmt.from_ordinal(o);
+        let a = tmd_crunch::driver::eval_one(target, x);
+        let ind = independent(func, fmt, x, a);
+        if ind.correctly_rounded {
+            cr += 1;
+        } else if ind.faithful {
+            faithful += 1;
+        } else {
+            worse += 1;
+        }
+        if let Some(e) = ind.err {
+            if max.is_none_or(|(m, _)| e > m) {
+                max = Some((e, o));
+            }
+        }
+    }
+    let at = format!("{} on [{}, {})", target.name(), fmt.hex(fmt.from_ordinal(lo)), fmt.hex(fmt.from_ordinal(hi)));
+    assert_eq!(s.inputs, (hi - lo) as u64, "{at}");
+    assert_eq!(
+        (s.correctly_rounded, s.faithful, s.worse),
+        (cr, faithful, worse),
+        "{at}: counts (correctly rounded, faithful, worse)"
+    );
+    match max {
+        Some((m, _)) => {
+            assert!(
+                (s.max_ulp - m).abs() <= 2.0 * tmd_crunch::analysis::fast_error_tolerance(m),
+                "{at}: fast maximum {} vs independent {m}",
+                s.max_ulp
+            );
+        }
+        None => assert!(s.argmax.is_none(), "{at}: crunch found a finite error"),
+    }
+}
+
+/// Windows of `len` inputs at `count` random places over the whole format (both signs).
+fn random_windows(fmt: CrunchFormat, count: usize, len: i64, seed: u64) -> Vec<(i64, i64)> {
+    let mut rng = ChaCha8Rng::seed_from_u64(seed);
+    let max = fmt.max_ordinal();
+    (0..count)
+        .map(|_| {
+            let lo = rng.gen_range(-max..=max - len);
+            (lo, lo + len)
+        })
+        .collect()
+}
+
+fn check_target(name: &str, windows: &[(i64, i64)]) {
+    let target = resolve(name).unwrap();
+    for &(lo, hi) in windows {
+        let s = crunch_chunk(target.as_ref(), lo, hi);
+        check_summary(target.as_ref(), lo, hi, &s);
+    }
+}
+
+/// Windows around places where things happen: zero, subnormal results, overflow, the
+/// binade edges near 1, large trigonometric arguments.
+fn edge_windows(fmt: CrunchFormat) -> Vec<(i64, i64)> {
+    let places: &[f64] = &[
+        0.0, 1e-40, -1e-40, 0.5, 1.0, -1.0, 2.0, 88.7, -87.3, -103.5, 709.7, -708.0, -745.0,
+        1e22, -3.0e5, 1e30,
+    ];
+    places
+        .iter()
+        .filter(|&&v| fmt == CrunchFormat::Binary64 || (v as f32).is_finite())
+        .map(|&v| {
+            let o = fmt.ordinal(if fmt == CrunchFormat::Binary32 { v as f32 as f64 } else { v });
+            (o - 300, o + 300)
+        })
+        .collect()
+}
+
+#[test]
+fn issue6_binary32_targets_match_independent_mpfr() {
+    let fmt = CrunchFormat::Binary32;
+    let mut windows = edge_windows(fmt);
+    windows.extend(random_windows(fmt, 24, 256, 6));
+    for name in [
+        "std:expf", "libm:expf", "std:logf", "libm:logf", "std:sinf", "libm:sinf", "std:cosf",
+        "libm:cosf", "libm:expm1f", "std:tanf", "libm:atanf", "std:sqrtf", "libm:cbrtf",
+        "xfloat:expf", "xfloat:sinf", "emul:vrecpe-nr1f", "emul:rcpps-nr0f",
+    ] {
+        check_target(name, &windows);
+    }
+}
+
+#[test]
+fn issue6_binary64_targets_match_independent_mpfr() {
+    let fmt = CrunchFormat::Binary64;
+    let mut windows = edge_windows(fmt);
+    windows.extend(random_windows(fmt, 12, 128, 64));
+    for name in [
+        "std:exp", "libm:exp", "std:log", "libm:sin", "std:cos", "libm:tan", "std:atan",
+        "xfloat:exp", "xfloat:log", "libm:exp2", "emul:vrecpe-nr3", "emul:rcpps-nr2",
+    ] {
+        check_target(name, &windows);
+    }
+}
+
+#[test]
+fn issue6_random_inputs_match_independent_mpfr() {
+    // Random single inputs (windows of 16) over all binary32 numbers.
+    let count = if extensive() { 1 << 20 } else { 1 << 12 };
+    let windows = random_windows(CrunchFormat::Binary32, count, 16, 2024);
+    for name in ["std:expf", "std:logf", "std:sinf", "std:cosf", "libm:expf", "libm:logf", "libm:sinf", "libm:cosf"] {
+        check_target(name, &windows);
+    }
+}
+
+#[test]
+fn issue6_reported_maximum_is_exact_and_first() {
+    // [1, 1 + 2^-9) of expf: the report's maximum and argument equal the independent ones.
+    for name in ["std:expf", "libm:expf", "libm:sinf"] {
+        let target = resolve(name).unwrap();
+        let fmt = target.format();
+        let plan = Plan::new(fmt, 1.0, 1.0 + 1.0 / 512.0, 12).unwrap();
+        let (report, _) = run(target.as_ref(), &plan, |_, _| {}).unwrap();
+        let mut best: Option<(f64, i64)> = None;
+        let mut cr = 0;
+        for o in plan.first..plan.end {
+            let x = fmt.from_ordinal(o);
+            let a = tmd_crunch::driver::eval_one(target.as_ref(), x);
+            let ind = independent(target.function().name(), fmt, x, a);
+            cr += u64::from(ind.correctly_rounded);
+            let e = ind.err.unwrap();
+            if best.is_none_or(|(m, _)| e.partial_cmp(&m) == Some(Ordering::Greater)) {
+                best = Some((e, o));
+            }
+        }
+        let (m, o) = best.unwrap();
+        assert!(report.max_verified, "{name}");
+        assert_eq!(report.max_ulp, Some(m), "{name}: maximum");
+        assert_eq!(report.argmax, Some(fmt.hex(fmt.from_ordinal(o))), "{name}: argument");
+        assert_eq!(report.correctly_rounded, cr, "{name}");
+    }
+}

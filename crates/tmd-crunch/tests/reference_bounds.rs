@@ -1,0 +1,84 @@
+//! Issue 6: the fast references' relative error bounds, which every fast decision relies on
+//! (`function.rs`), checked against MPFR: the binary64 `libm` functions at binary32 inputs
+//! (bound 2^-50, or 2^-53 for sqrt and 1/x) and the double-double functions at binary64
+//! inputs (bound 2^-96). Random inputs over every binade of the domain plus edges;
+//! `TMD_EXTENSIVE=1` takes 2^22 binary32 inputs per function instead of 2^14.
+
+use rand::{Rng, SeedableRng};
+use rand_chacha::ChaCha8Rng;
+use rug::Float;
+use tmd_crunch::function::{RefFunc, EPS_DD, REF_FUNCS};
+use tmd_xfloat::Dd;
+
+fn extensive() -> bool {
+    std::env::var("TMD_EXTENSIVE").is_ok_and(|v| v == "1")
+}
+
+/// |r - f| / |f| with f by MPFR at 256 bits; `None` where f is not a finite non-zero number
+/// or r is not finite.
+fn relative_error(func: RefFunc, x: f64, r: &Float) -> Option<f64> {
+    let (f, _) = func.mpfr(x, 256);
+    if !f.is_finite() || f.is_zero() || !r.is_finite() {
+        return None;
+    }
+    Some(Float::with_val(256, (Float::with_val(256, r - &f) / &f).abs()).to_f64())
+}
+
+#[test]
+fn issue6_libm_binary64_references_are_within_their_bound_at_binary32_inputs() {
+    let n = if extensive() { 1 << 22 } else { 1 << 14 };
+    let mut rng = ChaCha8Rng::seed_from_u64(50);
+    for &func in REF_FUNCS {
+        let eps = func.eps_f64();
+        let mut worst = 0f64;
+        for i in 0..n {
+            let bits: u32 = if i < 64 {
+                // edges: around 0, 1, and the largest numbers
+                [0u32, 1, 0x3f80_0000, 0x3f7f_ffff, 0x7f7f_ffff][i % 5] ^ ((i as u32 / 5) << 31)
+            } else {
+                rng.gen::<u32>() & 0xff7f_ffff // no NaN or infinity
+            };
+            let x = f32::from_bits(bits) as f64;
+            if func.outside_domain(x) {
+                continue;
+            }
+            let r = func.libm_f64(x);
+            if r.abs() < 2f64.powi(-960) || r.is_infinite() {
+                continue; // decided by the overflow/underflow rules, not by the bound
+            }
+            if let Some(e) = relative_error(func, x, &Float::with_val(53, r)) {
+                assert!(e <= eps, "{} at {x:e}: libm {r:e}, relative error {e:e} > {eps:e}", func.name());
+                worst = worst.max(e);
+            }
+        }
+        eprintln!("{}: worst relative error of the libm reference {:.3} ulps of binary64", func.name(), worst * 2f64.powi(53));
+    }
+}
+
+#[test]
+fn issue6_double_double_references_are_within_their_bound() {
+    let n = if extensive() { 1 << 16 } else { 1 << 11 };
+    let mut rng = ChaCha8Rng::seed_from_u64(96);
+    for &func in REF_FUNCS {
+        let Some(dd) = func.dd() else { continue };
+        let mut worst = 0f64;
+        for _ in 0..n {
+            // a random binary64 with an exponent where the function is finite and normal
+            let e = rng.gen_range(-60..12);
+            let x = (1.0 + rng.gen::<f64>()) * 2f64.powi(e) * if rng.gen() { 1.0 } else { -1.0 };
+            if func.outside_domain(x) {
+                continue;
+            }
+            let y = dd(Dd::from(x));
+            if !y.hi().is_finite() || y.hi().abs() < 1e-290 {
+                continue;
+            }
+            let r = Float::with_val(120, y.hi()) + y.lo();
+            if let Some(err) = relative_error(func, x, &r) {
+                assert!(err <= EPS_DD, "{} at {x:e}: relative error {err:e} > 2^-96", func.name());
+                worst = worst.max(err);
+            }
+        }
+        eprintln!("{}: worst relative error of the double-double reference 2^{:.1}", func.name(), worst.log2());
+    }
+}
