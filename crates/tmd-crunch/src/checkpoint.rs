@@ -20,6 +20,8 @@ pub struct Header {
     pub from: String,
     pub to: String,
     pub block_bits: u32,
+    #[serde(default)]
+    pub sample_windows: Option<u64>,
     pub reference: String,
 }
 

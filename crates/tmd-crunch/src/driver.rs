@@ -29,6 +29,9 @@ pub struct Plan {
     pub end: i64,
     pub block_bits: u32,
     pub checkpoint: Option<PathBuf>,
+    /// Crunch only `windows` evenly spaced windows of `2^block_bits` inputs (one block each)
+    /// instead of the whole range.
+    pub sample_windows: Option<u64>,
 }
 
 /// Errors of a run.
@@ -43,7 +46,9 @@ pub enum CrunchError {
 }
 
 impl Plan {
-    /// The range `[from, to)` of format numbers; both must be finite numbers of the format.
+    /// The range `[from, to)` of format numbers: finite numbers of the format, except that
+    /// `from = -inf` starts at the most negative number and `to = +inf` ends after the largest
+    /// (so `[-inf, inf)` is every finite number).
     pub fn new(
         format: CrunchFormat,
         from: f64,
@@ -51,17 +56,23 @@ impl Plan {
         block_bits: u32,
     ) -> Result<Plan, InputError> {
         for (what, v) in [("--from", from), ("--to", to)] {
-            if !v.is_finite() {
-                return Err(InputError::Range(format!("{what} must be finite")));
-            }
-            if !format.contains(v) {
+            if v.is_nan() || (v.is_finite() && !format.contains(v)) {
                 return Err(InputError::Range(format!(
                     "{what} {v:e} is not a {} number",
                     format.name()
                 )));
             }
         }
-        if from >= to {
+        let max = format.max_ordinal();
+        let ordinal = |v: f64| {
+            if v.is_infinite() {
+                v.signum() as i64 * (max + 1)
+            } else {
+                format.ordinal(v)
+            }
+        };
+        let (first, end) = (ordinal(from).max(-max), ordinal(to));
+        if from == f64::INFINITY || first >= end {
             return Err(InputError::Range(format!(
                 "empty range [{}, {})",
                 format.hex(from),
@@ -75,28 +86,55 @@ impl Plan {
         }
         Ok(Plan {
             format,
-            first: format.ordinal(from),
-            end: format.ordinal(to),
+            first,
+            end,
             block_bits,
             checkpoint: None,
+            sample_windows: None,
         })
     }
 
-    /// Number of inputs.
+    /// The range's ends as text (`inf` for the end after the largest number).
+    pub fn bounds_text(&self) -> (String, String) {
+        let fmt = self.format;
+        let text = |o: i64| {
+            if o > fmt.max_ordinal() {
+                "inf".to_string()
+            } else {
+                fmt.hex(fmt.from_ordinal(o))
+            }
+        };
+        (text(self.first), text(self.end))
+    }
+
+    /// Number of inputs the plan crunches.
     pub fn inputs(&self) -> u64 {
-        (self.end - self.first) as u64
+        self.blocks().map(|(_, lo, hi)| (hi - lo) as u64).sum()
     }
 
-    /// Blocks, in order: `(index, first, end)`.
-    pub fn blocks(&self) -> impl Iterator<Item = (i64, i64, i64)> + '_ {
+    /// Blocks, in order: `(index, first, end)`. Whole ranges are cut at multiples of
+    /// `2^block_bits` ordinals; samples are their windows, indexed from 0.
+    pub fn blocks(&self) -> Box<dyn Iterator<Item = (i64, i64, i64)> + '_> {
         let b = self.block_bits;
-        let first_block = self.first >> b; // arithmetic shift: floor division
-        let last_block = (self.end - 1) >> b;
-        (first_block..=last_block).map(move |i| {
-            let lo = (i << b).max(self.first);
-            let hi = ((i + 1) << b).min(self.end);
-            (i, lo, hi)
-        })
+        let total = (self.end - self.first) as u64;
+        match self.sample_windows {
+            Some(w) if total > w << b => {
+                let stride = total / w;
+                Box::new((0..w as i64).map(move |i| {
+                    let lo = self.first + i * stride as i64;
+                    (i, lo, lo + (1 << b))
+                }))
+            }
+            _ => {
+                let first_block = self.first >> b; // arithmetic shift: floor division
+                let last_block = (self.end - 1) >> b;
+                Box::new((first_block..=last_block).map(move |i| {
+                    let lo = (i << b).max(self.first);
+                    let hi = ((i + 1) << b).min(self.end);
+                    (i, lo, hi)
+                }))
+            }
+        }
     }
 }
 
@@ -211,6 +249,8 @@ pub struct Report {
     /// Counts per bin: `[correctly rounded, other < 1 ulp, [1,2), [2,4), ...]`.
     pub histogram: Vec<u64>,
     pub block_bits: u32,
+    /// Set when only this many evenly spaced windows of `2^block_bits` inputs were crunched.
+    pub sample_windows: Option<u64>,
     pub blocks: usize,
     pub blocks_resumed: usize,
     pub reference: String,
@@ -226,9 +266,10 @@ pub fn header(target: &dyn Target, plan: &Plan) -> Header {
         tmd_crunch_checkpoint: CHECKPOINT_VERSION,
         target: target.name(),
         format: fmt.name().into(),
-        from: fmt.hex(fmt.from_ordinal(plan.first)),
-        to: fmt.hex(fmt.from_ordinal(plan.end)),
+        from: plan.bounds_text().0,
+        to: plan.bounds_text().1,
         block_bits: plan.block_bits,
+        sample_windows: plan.sample_windows,
         reference: reference_name(target.function(), fmt),
     }
 }
@@ -353,6 +394,7 @@ pub fn report_from_blocks(
         specials: total.specials,
         histogram: total.histogram,
         block_bits: plan.block_bits,
+        sample_windows: plan.sample_windows,
         blocks: blocks.len(),
         blocks_resumed: 0,
         reference: hdr.reference,

@@ -57,7 +57,11 @@ fn ieee_round(func: &str, x: f64, p: u32, dir: Dir) -> f64 {
 }
 
 fn independent(func: &str, fmt: CrunchFormat, x: f64, a: f64) -> Independent {
-    let p = if fmt == CrunchFormat::Binary32 { 24 } else { 53 };
+    let p = if fmt == CrunchFormat::Binary32 {
+        24
+    } else {
+        53
+    };
     let rn = ieee_round(func, x, p, Dir::Nearest);
     let rd = ieee_round(func, x, p, Dir::Down);
     let ru = ieee_round(func, x, p, Dir::Up);
@@ -113,7 +117,12 @@ fn check_summary(target: &dyn Target, lo: i64, hi: i64, s: &Summary) {
             }
         }
     }
-    let at = format!("{} on [{}, {})", target.name(), fmt.hex(fmt.from_ordinal(lo)), fmt.hex(fmt.from_ordinal(hi)));
+    let at = format!(
+        "{} on [{}, {})",
+        target.name(),
+        fmt.hex(fmt.from_ordinal(lo)),
+        fmt.hex(fmt.from_ordinal(hi))
+    );
     assert_eq!(s.inputs, (hi - lo) as u64, "{at}");
     assert_eq!(
         (s.correctly_rounded, s.faithful, s.worse),
@@ -156,14 +165,18 @@ fn check_target(name: &str, windows: &[(i64, i64)]) {
 /// binade edges near 1, large trigonometric arguments.
 fn edge_windows(fmt: CrunchFormat) -> Vec<(i64, i64)> {
     let places: &[f64] = &[
-        0.0, 1e-40, -1e-40, 0.5, 1.0, -1.0, 2.0, 88.7, -87.3, -103.5, 709.7, -708.0, -745.0,
-        1e22, -3.0e5, 1e30,
+        0.0, 1e-40, -1e-40, 0.5, 1.0, -1.0, 2.0, 88.7, -87.3, -103.5, 709.7, -708.0, -745.0, 1e22,
+        -3.0e5, 1e30,
     ];
     places
         .iter()
         .filter(|&&v| fmt == CrunchFormat::Binary64 || (v as f32).is_finite())
         .map(|&v| {
-            let o = fmt.ordinal(if fmt == CrunchFormat::Binary32 { v as f32 as f64 } else { v });
+            let o = fmt.ordinal(if fmt == CrunchFormat::Binary32 {
+                v as f32 as f64
+            } else {
+                v
+            });
             (o - 300, o + 300)
         })
         .collect()
@@ -175,9 +188,23 @@ fn issue6_binary32_targets_match_independent_mpfr() {
     let mut windows = edge_windows(fmt);
     windows.extend(random_windows(fmt, 24, 256, 6));
     for name in [
-        "std:expf", "libm:expf", "std:logf", "libm:logf", "std:sinf", "libm:sinf", "std:cosf",
-        "libm:cosf", "libm:expm1f", "std:tanf", "libm:atanf", "std:sqrtf", "libm:cbrtf",
-        "xfloat:expf", "xfloat:sinf", "emul:vrecpe-nr1f", "emul:rcpps-nr0f",
+        "std:expf",
+        "libm:expf",
+        "std:logf",
+        "libm:logf",
+        "std:sinf",
+        "libm:sinf",
+        "std:cosf",
+        "libm:cosf",
+        "libm:expm1f",
+        "std:tanf",
+        "libm:atanf",
+        "std:sqrtf",
+        "libm:cbrtf",
+        "xfloat:expf",
+        "xfloat:sinf",
+        "emul:vrecpe-nr1f",
+        "emul:rcpps-nr0f",
     ] {
         check_target(name, &windows);
     }
@@ -189,8 +216,18 @@ fn issue6_binary64_targets_match_independent_mpfr() {
     let mut windows = edge_windows(fmt);
     windows.extend(random_windows(fmt, 12, 128, 64));
     for name in [
-        "std:exp", "libm:exp", "std:log", "libm:sin", "std:cos", "libm:tan", "std:atan",
-        "xfloat:exp", "xfloat:log", "libm:exp2", "emul:vrecpe-nr3", "emul:rcpps-nr2",
+        "std:exp",
+        "libm:exp",
+        "std:log",
+        "libm:sin",
+        "std:cos",
+        "libm:tan",
+        "std:atan",
+        "xfloat:exp",
+        "xfloat:log",
+        "libm:exp2",
+        "emul:vrecpe-nr3",
+        "emul:rcpps-nr2",
     ] {
         check_target(name, &windows);
     }
@@ -201,7 +238,16 @@ fn issue6_random_inputs_match_independent_mpfr() {
     // Random single inputs (windows of 16) over all binary32 numbers.
     let count = if extensive() { 1 << 20 } else { 1 << 12 };
     let windows = random_windows(CrunchFormat::Binary32, count, 16, 2024);
-    for name in ["std:expf", "std:logf", "std:sinf", "std:cosf", "libm:expf", "libm:logf", "libm:sinf", "libm:cosf"] {
+    for name in [
+        "std:expf",
+        "std:logf",
+        "std:sinf",
+        "std:cosf",
+        "libm:expf",
+        "libm:logf",
+        "libm:sinf",
+        "libm:cosf",
+    ] {
         check_target(name, &windows);
     }
 }
@@ -229,7 +275,11 @@ fn issue6_reported_maximum_is_exact_and_first() {
         let (m, o) = best.unwrap();
         assert!(report.max_verified, "{name}");
         assert_eq!(report.max_ulp, Some(m), "{name}: maximum");
-        assert_eq!(report.argmax, Some(fmt.hex(fmt.from_ordinal(o))), "{name}: argument");
+        assert_eq!(
+            report.argmax,
+            Some(fmt.hex(fmt.from_ordinal(o))),
+            "{name}: argument"
+        );
         assert_eq!(report.correctly_rounded, cr, "{name}");
     }
 }

@@ -47,11 +47,19 @@ fn issue6_libm_binary64_references_are_within_their_bound_at_binary32_inputs() {
                 continue; // decided by the overflow/underflow rules, not by the bound
             }
             if let Some(e) = relative_error(func, x, &Float::with_val(53, r)) {
-                assert!(e <= eps, "{} at {x:e}: libm {r:e}, relative error {e:e} > {eps:e}", func.name());
+                assert!(
+                    e <= eps,
+                    "{} at {x:e}: libm {r:e}, relative error {e:e} > {eps:e}",
+                    func.name()
+                );
                 worst = worst.max(e);
             }
         }
-        eprintln!("{}: worst relative error of the libm reference {:.3} ulps of binary64", func.name(), worst * 2f64.powi(53));
+        eprintln!(
+            "{}: worst relative error of the libm reference {:.3} ulps of binary64",
+            func.name(),
+            worst * 2f64.powi(53)
+        );
     }
 }
 
@@ -75,10 +83,18 @@ fn issue6_double_double_references_are_within_their_bound() {
             }
             let r = Float::with_val(120, y.hi()) + y.lo();
             if let Some(err) = relative_error(func, x, &r) {
-                assert!(err <= EPS_DD, "{} at {x:e}: relative error {err:e} > 2^-96", func.name());
+                assert!(
+                    err <= EPS_DD,
+                    "{} at {x:e}: relative error {err:e} > 2^-96",
+                    func.name()
+                );
                 worst = worst.max(err);
             }
         }
-        eprintln!("{}: worst relative error of the double-double reference 2^{:.1}", func.name(), worst.log2());
+        eprintln!(
+            "{}: worst relative error of the double-double reference 2^{:.1}",
+            func.name(),
+            worst.log2()
+        );
     }
 }

@@ -42,10 +42,10 @@ pub struct CrunchArgs {
     /// The implementation: std:NAME, libm:NAME, xfloat:NAME, emul:NAME (see --list).
     #[arg(required_unless_present = "list")]
     pub target: Option<String>,
-    /// First input (included); decimals are rounded to the format.
+    /// First input (included); decimals are rounded to the format; -inf: the most negative.
     #[arg(long, allow_hyphen_values = true, required_unless_present = "list")]
     pub from: Option<String>,
-    /// End of the range (excluded).
+    /// End of the range (excluded); inf: after the largest finite number.
     #[arg(long, allow_hyphen_values = true, required_unless_present = "list")]
     pub to: Option<String>,
     /// binary32 or binary64; by default the target's own format.
@@ -63,6 +63,10 @@ pub struct CrunchArgs {
     /// Blocks of 2^N inputs (default 20 for binary32, 32 for binary64).
     #[arg(long)]
     pub block_bits: Option<u32>,
+    /// Crunch only N evenly spaced windows of 2^block-bits inputs (a sample, said so in the
+    /// report) instead of every input.
+    #[arg(long)]
+    pub sample: Option<u64>,
     /// One JSON object instead of the text report.
     #[arg(long)]
     pub json: bool,

@@ -23,7 +23,14 @@ fn map_error(e: CrunchError) -> anyhow::Error {
     }
 }
 
+/// A range end: a number of the format (decimals rounded), or `inf` / `-inf` for the ends of
+/// the finite numbers.
 fn parse_bound(text: &str, what: &str, fmt: CrunchFormat) -> Result<f64, InputError> {
+    match text {
+        "inf" | "+inf" => return Ok(f64::INFINITY),
+        "-inf" => return Ok(f64::NEG_INFINITY),
+        _ => {}
+    }
     let (number, _) = parse_rounded(text, &fmt.core())
         .map_err(|e| InputError::Range(format!("{what} {text}: {e}")))?;
     let v = number.to_float().to_f64();
@@ -77,6 +84,10 @@ pub fn run(args: &CrunchArgs) -> anyhow::Result<()> {
     };
     let mut plan = Plan::new(fmt, from, to, args.block_bits.unwrap_or(default_bits))?;
     plan.checkpoint = args.checkpoint.clone();
+    plan.sample_windows = args.sample;
+    if args.sample == Some(0) {
+        return Err(InputError::Usage("--sample 0: at least one window".into()).into());
+    }
     let pool = rayon::ThreadPoolBuilder::new()
         .num_threads(args.threads.unwrap_or(0))
         .build()
@@ -88,7 +99,7 @@ pub fn run(args: &CrunchArgs) -> anyhow::Result<()> {
         } else {
             println!(
                 "tmd crunch {} over {} [{}, {}): {} inputs; sample of {} inputs in {:.3} s on {} threads = {:.3e} inputs/s; projected {:.1} s ({:.2} h)",
-                est.target, est.format, fmt.hex(from), fmt.hex(to), est.inputs, est.sample_inputs,
+                est.target, est.format, plan.bounds_text().0, plan.bounds_text().1, est.inputs, est.sample_inputs,
                 est.sample_seconds, est.threads, est.inputs_per_second, est.projected_seconds,
                 est.projected_seconds / 3600.0
             );
@@ -131,12 +142,19 @@ fn write_text(out: &mut impl Write, r: &Report, threads: usize) -> std::io::Resu
     let rate = r.inputs as f64 / r.seconds.max(1e-9);
     writeln!(
         out,
-        "{} over {} [{}, {}): {} inputs in {:.2} s ({:.3e} inputs/s, {} threads{})",
+        "{} over {} [{}, {}): {} inputs{} in {:.2} s ({:.3e} inputs/s, {} threads{})",
         r.target,
         r.format,
         r.from,
         r.to,
         r.inputs,
+        match r.sample_windows {
+            Some(w) => format!(
+                " (a sample: {w} evenly spaced windows of 2^{} inputs)",
+                r.block_bits
+            ),
+            None => String::new(),
+        },
         r.seconds,
         rate,
         threads,
@@ -254,7 +272,8 @@ pub fn status(file: &Path) -> anyhow::Result<()> {
     let total = (|| -> Option<u64> {
         let from = parse_bound(&h.from, "from", fmt).ok()?;
         let to = parse_bound(&h.to, "to", fmt).ok()?;
-        Some((fmt.ordinal(to) - fmt.ordinal(from)) as u64)
+        let plan = Plan::new(fmt, from, to, h.block_bits).ok()?;
+        Some(plan.inputs())
     })();
     let mut sum = Summary::default();
     let mut seconds = 0.0;

@@ -1,0 +1,264 @@
+//! Issue 6: `tmd crunch`, `crunch-status` and `crunch-format` as a user meets them: the JSON
+//! report's fields, plots, estimates, resuming after kill -9, and bad input (one line on
+//! stderr, exit code 2).
+
+use serde_json::Value;
+use std::path::PathBuf;
+use std::process::{Command, Output, Stdio};
+use std::time::{Duration, Instant};
+
+fn tmd(args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_tmd"))
+        .args(args)
+        .output()
+        .expect("tmd runs")
+}
+
+fn scratch(name: &str) -> PathBuf {
+    let dir = std::env::temp_dir().join(format!("tmd-crunch-{}-{name}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    dir
+}
+
+fn json_report(args: &[&str]) -> Value {
+    let out = tmd(args);
+    assert!(
+        out.status.success(),
+        "{args:?}: {}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    serde_json::from_slice(&out.stdout).expect("one JSON object")
+}
+
+/// The report without what legitimately differs between runs.
+fn comparable(mut v: Value) -> Value {
+    let o = v.as_object_mut().unwrap();
+    o.remove("seconds");
+    o.remove("blocks_resumed");
+    v
+}
+
+fn assert_bad_input(args: &[&str], needle: &str) {
+    let out = tmd(args);
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(2), "{args:?}: {stderr}");
+    assert!(out.stdout.is_empty(), "{args:?} printed to stdout");
+    assert_eq!(stderr.lines().count(), 1, "{args:?}: {stderr}");
+    assert!(
+        stderr.contains(needle),
+        "{args:?}: '{needle}' not in {stderr}"
+    );
+}
+
+#[test]
+fn issue_6_json_report_has_the_required_fields() {
+    // [-104, 90) without (-64, 64): subnormal results below -87.3, overflow above 88.72.
+    let v = json_report(&[
+        "crunch", "std:expf", "--from", "-104", "--to", "-64", "--json", "-q",
+    ]);
+    let w = json_report(&[
+        "crunch", "std:expf", "--from", "64", "--to", "90", "--json", "-q",
+    ]);
+    for field in [
+        "target",
+        "format",
+        "from",
+        "to",
+        "inputs",
+        "max_ulp",
+        "argmax",
+        "correctly_rounded",
+        "faithful",
+        "worse",
+        "specials",
+        "histogram",
+    ] {
+        assert!(v.get(field).is_some(), "missing {field}: {v}");
+    }
+    let inputs = v["inputs"].as_u64().unwrap();
+    let classes = ["correctly_rounded", "faithful", "worse"].map(|k| v[k].as_u64().unwrap());
+    assert_eq!(classes.iter().sum::<u64>(), inputs);
+    assert_eq!(inputs, 40 << 17);
+    assert!(v["specials"]["subnormal"].as_u64().unwrap() > 0);
+    assert!(w["specials"]["overflow"].as_u64().unwrap() > 0);
+    assert_eq!(w["specials"]["overflow_wrong"].as_u64().unwrap(), 0);
+    assert!(
+        v["argmax"].as_str().unwrap().starts_with("0x")
+            || v["argmax"].as_str().unwrap().starts_with("-0x")
+    );
+    assert!(v["max_verified"].as_bool().unwrap());
+}
+
+#[test]
+fn issue_6_resume_after_kill_gives_the_uninterrupted_report() {
+    let dir = scratch("resume");
+    let cp = dir.join("sinf.jsonl");
+    let args = [
+        "crunch",
+        "std:sinf",
+        "--from",
+        "0x1p-4",
+        "--to",
+        "0x1p+4",
+        "--block-bits",
+        "16",
+        "--json",
+        "-q",
+    ];
+    let reference = comparable(json_report(&args));
+    let mut child = Command::new(env!("CARGO_BIN_EXE_tmd"))
+        .args(args)
+        .args(["--threads", "1", "--checkpoint", cp.to_str().unwrap()])
+        .stdout(Stdio::null())
+        .stderr(Stdio::null())
+        .spawn()
+        .unwrap();
+    let t0 = Instant::now();
+    loop {
+        let lines = std::fs::read_to_string(&cp)
+            .map(|t| t.lines().count())
+            .unwrap_or(0);
+        if lines >= 4 || t0.elapsed() > Duration::from_secs(60) {
+            break;
+        }
+        std::thread::sleep(Duration::from_millis(2));
+    }
+    child.kill().unwrap(); // SIGKILL
+    let status = child.wait().unwrap();
+    assert!(
+        !status.success(),
+        "the run finished before it could be killed"
+    );
+    let status_out = tmd(&["crunch-status", cp.to_str().unwrap()]);
+    assert!(status_out.status.success());
+    let text = String::from_utf8_lossy(&status_out.stdout);
+    assert!(text.contains("blocks done"), "{text}");
+    let mut resumed_args = args.to_vec();
+    resumed_args.extend(["--checkpoint", cp.to_str().unwrap()]);
+    let resumed = json_report(&resumed_args);
+    assert!(
+        resumed["blocks_resumed"].as_u64().unwrap() >= 3,
+        "{resumed}"
+    );
+    assert_eq!(comparable(resumed), reference);
+    // Running it again resumes every block and reports the same.
+    let again = json_report(&resumed_args);
+    assert_eq!(again["blocks_resumed"], again["blocks"]);
+    assert_eq!(comparable(again), reference);
+    // crunch-format: one line per block plus the header.
+    let tsv = tmd(&["crunch-format", cp.to_str().unwrap()]);
+    let text = String::from_utf8_lossy(&tsv.stdout);
+    assert_eq!(
+        text.lines().count() as u64,
+        reference["blocks"].as_u64().unwrap() + 1
+    );
+    assert!(text.lines().nth(1).unwrap().split('\t').count() == 10);
+}
+
+#[test]
+fn issue_6_plot_and_estimate() {
+    let dir = scratch("plot");
+    let svg = dir.join("expf.svg");
+    let out = tmd(&[
+        "crunch",
+        "libm:expf",
+        "--from",
+        "1",
+        "--to",
+        "10",
+        "--block-bits",
+        "18",
+        "-q",
+        "--plot",
+        svg.to_str().unwrap(),
+    ]);
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let text = std::fs::read_to_string(&svg).unwrap();
+    assert!(
+        text.starts_with("<svg") && text.contains("<circle"),
+        "not a plot"
+    );
+    let est = json_report(&[
+        "crunch",
+        "std:expf",
+        "--from",
+        "-0x1p+7",
+        "--to",
+        "0x1p+7",
+        "--estimate",
+        "--json",
+    ]);
+    assert!(est["inputs_per_second"].as_f64().unwrap() > 0.0);
+    assert!(est["projected_seconds"].as_f64().unwrap() > 0.0);
+    assert!(est["sample_inputs"].as_u64().unwrap() < est["inputs"].as_u64().unwrap());
+}
+
+#[test]
+fn issue_6_list_names_every_source() {
+    let out = tmd(&["crunch", "--list"]);
+    let text = String::from_utf8_lossy(&out.stdout);
+    for name in [
+        "std:expf",
+        "libm:exp",
+        "xfloat:sin",
+        "emul:vrecpe-nrN",
+        "emul:rcpps-nrNf",
+    ] {
+        assert!(
+            text.lines().any(|l| l.starts_with(&format!("{name}\t"))),
+            "{name} not listed"
+        );
+    }
+}
+
+#[test]
+fn issue_6_bad_input_exits_2_with_one_line() {
+    let base = |t: &'static str| vec!["crunch", t, "--from", "1", "--to", "2"];
+    assert_bad_input(&base("std:nosuch"), "unknown crunch target");
+    assert_bad_input(&base("nosource:expf"), "unknown crunch target");
+    assert_bad_input(&base("cuda:expf"), "cuda backend");
+    let mut b = base("std:expf");
+    b.extend(["--backend", "opencl"]);
+    assert_bad_input(&b, "cpu backend only");
+    let mut b = base("std:expf");
+    b.extend(["--format", "binary64"]);
+    assert_bad_input(&b, "binary32 function");
+    assert_bad_input(
+        &["crunch", "std:expf", "--from", "1", "--to", "1e39"],
+        "beyond the largest finite",
+    );
+    assert_bad_input(
+        &["crunch", "std:expf", "--from", "2", "--to", "1"],
+        "empty range",
+    );
+    assert_bad_input(
+        &["crunch", "std:expf", "--from", "x", "--to", "1"],
+        "--from",
+    );
+    let dir = scratch("bad");
+    let garbage = dir.join("garbage");
+    std::fs::write(&garbage, "hello\n").unwrap();
+    let mut b = base("std:expf");
+    b.extend(["--checkpoint", garbage.to_str().unwrap()]);
+    assert_bad_input(&b, "not a crunch checkpoint");
+    assert_bad_input(
+        &["crunch-status", garbage.to_str().unwrap()],
+        "not a crunch checkpoint",
+    );
+    assert_bad_input(
+        &["crunch-format", garbage.to_str().unwrap()],
+        "not a crunch checkpoint",
+    );
+    let foreign = dir.join("foreign");
+    let mut b = base("std:expf");
+    b.extend(["--checkpoint", foreign.to_str().unwrap(), "-q"]);
+    assert!(tmd(&b).status.success());
+    let mut b = base("libm:expf");
+    b.extend(["--checkpoint", foreign.to_str().unwrap()]);
+    assert_bad_input(&b, "belongs to another run");
+}
