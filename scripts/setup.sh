@@ -6,6 +6,8 @@
 #   its kernels on PoCL's CPU device: ocl-icd-libopencl1 and pocl-opencl-icd.
 # - The CUDA backend compiles kernels with NVRTC, loaded at run time; the tests compile every
 #   kernel for sm_90 with the pip wheel nvidia-cuda-nvrtc-cu12 (no GPU needed).
+# - `--features mpi` (mpirun -np P tmd crunch) links OpenMPI and generates its bindings with
+#   libclang; the tests build it and run mpirun: openmpi-bin, libopenmpi-dev, libclang-dev.
 set -euo pipefail
 need=()
 command -v m4 >/dev/null || need+=(m4)
@@ -14,6 +16,10 @@ command -v cc >/dev/null || need+=(gcc)
 [ -e /usr/lib/x86_64-linux-gnu/libOpenCL.so.1 ] || [ -e /usr/lib/libOpenCL.so.1 ] ||
   ldconfig -p 2>/dev/null | grep -q 'libOpenCL.so.1' || need+=(ocl-icd-libopencl1)
 ls /etc/OpenCL/vendors/*.icd >/dev/null 2>&1 || need+=(pocl-opencl-icd)
+command -v mpirun >/dev/null || need+=(openmpi-bin)
+[ -e /usr/include/x86_64-linux-gnu/openmpi/mpi.h ] || [ -e /usr/lib/x86_64-linux-gnu/openmpi/include/mpi.h ] ||
+  command -v mpicc >/dev/null || need+=(libopenmpi-dev)
+ls /usr/lib/llvm-*/lib/ 2>/dev/null | grep -q '^libclang\(-[0-9]*\)\?\.so' || need+=(libclang-dev)
 if [ ${#need[@]} -gt 0 ]; then
   SUDO=""
   [ "$(id -u)" -eq 0 ] || SUDO="sudo"

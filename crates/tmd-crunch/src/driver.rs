@@ -43,6 +43,9 @@ pub enum CrunchError {
     Checkpoint(#[from] CheckpointError),
     #[error("writing the checkpoint: {0}")]
     Io(#[from] std::io::Error),
+    /// On a rank other than the root: the root could not start the run and says why.
+    #[error("rank 0 could not start the run")]
+    OtherRank,
 }
 
 impl Plan {
@@ -274,14 +277,11 @@ pub fn header(target: &dyn Target, plan: &Plan) -> Header {
     }
 }
 
-/// Runs the plan: every block not already in the checkpoint, then the report (and every
-/// block's record, for plots). `progress(done_inputs, total_inputs)` is called after each
-/// block.
-pub fn run(
-    target: &dyn Target,
-    plan: &Plan,
-    mut progress: impl FnMut(u64, u64),
-) -> Result<(Report, BTreeMap<i64, BlockRecord>), CrunchError> {
+/// Checks the target against the plan and opens the checkpoint: the writer and the blocks
+/// already finished.
+type Opened = (Option<CheckpointWriter>, BTreeMap<i64, BlockRecord>);
+
+fn open_run(target: &dyn Target, plan: &Plan) -> Result<Opened, CrunchError> {
     if target.format() != plan.format {
         return Err(InputError::Usage(format!(
             "target {} is a {} function, not {}",
@@ -291,39 +291,68 @@ pub fn run(
         ))
         .into());
     }
-    let start = Instant::now();
     let hdr = header(target, plan);
-    let (mut writer, mut done) = match &plan.checkpoint {
+    let (writer, done) = match &plan.checkpoint {
         Some(path) => {
             let (w, blocks) = CheckpointWriter::open(path, &hdr)?;
             (Some(w), blocks)
         }
         None => (None, BTreeMap::new()),
     };
+    for rec in done.values() {
+        let fits = plan
+            .blocks()
+            .any(|(i, lo, hi)| i == rec.index && lo == rec.first && hi == rec.end);
+        if !fits {
+            return Err(CheckpointError::Bad {
+                path: plan.checkpoint.clone().unwrap_or_default(),
+                why: format!("block {} covers other inputs than this run's", rec.index),
+            }
+            .into());
+        }
+    }
+    Ok((writer, done))
+}
+
+/// The blocks of the plan not in `done`, in order.
+fn remaining_blocks(plan: &Plan, done: &BTreeMap<i64, BlockRecord>) -> Vec<(i64, i64, i64)> {
+    plan.blocks()
+        .filter(|(i, _, _)| !done.contains_key(i))
+        .collect()
+}
+
+/// Crunches one block into its record.
+pub fn crunch_block(target: &dyn Target, index: i64, lo: i64, hi: i64) -> BlockRecord {
+    let t0 = Instant::now();
+    let summary = crunch_range(target, lo, hi);
+    BlockRecord {
+        index,
+        first: lo,
+        end: hi,
+        seconds: t0.elapsed().as_secs_f64(),
+        summary,
+    }
+}
+
+/// A finished run: the report and every block's record (for plots).
+pub type Finished = (Report, BTreeMap<i64, BlockRecord>);
+
+/// Runs the plan: every block not already in the checkpoint, then the report (and every
+/// block's record, for plots). `progress(done_inputs, total_inputs)` is called after each
+/// block.
+pub fn run(
+    target: &dyn Target,
+    plan: &Plan,
+    mut progress: impl FnMut(u64, u64),
+) -> Result<Finished, CrunchError> {
+    let start = Instant::now();
+    let (mut writer, mut done) = open_run(target, plan)?;
     let resumed = done.len();
     let total = plan.inputs();
     let mut finished: u64 = done.values().map(|r| (r.end - r.first) as u64).sum();
     progress(finished, total);
-    for (index, lo, hi) in plan.blocks() {
-        if let Some(rec) = done.get(&index) {
-            if rec.first != lo || rec.end != hi {
-                return Err(CheckpointError::Bad {
-                    path: plan.checkpoint.clone().unwrap_or_default(),
-                    why: format!("block {index} covers other inputs than this run's"),
-                }
-                .into());
-            }
-            continue;
-        }
-        let t0 = Instant::now();
-        let summary = crunch_range(target, lo, hi);
-        let record = BlockRecord {
-            index,
-            first: lo,
-            end: hi,
-            seconds: t0.elapsed().as_secs_f64(),
-            summary,
-        };
+    for (index, lo, hi) in remaining_blocks(plan, &done) {
+        let record = crunch_block(target, index, lo, hi);
         if let Some(w) = writer.as_mut() {
             w.append(&record)?;
         }
@@ -335,6 +364,134 @@ pub fn run(
     report.blocks_resumed = resumed;
     report.seconds = start.elapsed().as_secs_f64();
     Ok((report, done))
+}
+
+/// What a run across processes needs from the message layer (MPI in the CLI; the crate
+/// itself does not depend on it). Rank 0 is the root: it owns the checkpoint and the report.
+pub trait Cluster {
+    fn rank(&self) -> usize;
+    fn size(&self) -> usize;
+    /// Called by every rank: returns the root's `bytes` (the others' are ignored).
+    fn broadcast(&self, bytes: Vec<u8>) -> Vec<u8>;
+    /// A non-root rank sends one message to the root.
+    fn send_to_root(&self, bytes: &[u8]);
+    /// The root takes one message from another rank, if one has arrived (does not block).
+    fn try_receive(&self) -> Option<Vec<u8>>;
+}
+
+/// [`run`] across the ranks of a cluster: the blocks not in the checkpoint are dealt out
+/// cyclically (block `k` of the remaining ones to rank `k mod size`, as seed 000 §6 and seed
+/// 004 §IV-C distribute domains); every rank sends each finished block to the root, which
+/// appends it to the checkpoint at once, so a dead rank loses only its block in progress
+/// and the same command, with any number of ranks, resumes. Returns the report on the root,
+/// `None` elsewhere.
+pub fn run_cluster(
+    target: &dyn Target,
+    plan: &Plan,
+    cluster: &dyn Cluster,
+    mut progress: impl FnMut(u64, u64),
+) -> Result<Option<Finished>, CrunchError> {
+    let start = Instant::now();
+    let root = cluster.rank() == 0;
+    // The root opens the checkpoint and tells everyone which blocks are finished, or that
+    // the run cannot start (the root reports why; the others stop quietly).
+    let mut opened = None;
+    let message = if root {
+        match open_run(target, plan) {
+            Ok((w, done)) => {
+                let indices: Vec<i64> = done.keys().copied().collect();
+                let text = serde_json::to_vec(&indices).expect("indices serialise");
+                opened = Some((w, done));
+                [vec![1u8], text].concat()
+            }
+            Err(e) => {
+                cluster.broadcast(vec![0u8]);
+                return Err(e);
+            }
+        }
+    } else {
+        Vec::new()
+    };
+    let message = cluster.broadcast(message);
+    if message.first() != Some(&1) {
+        return Err(CrunchError::OtherRank);
+    }
+    let finished_indices: Vec<i64> =
+        serde_json::from_slice(&message[1..]).expect("root sent indices");
+    let finished_set: std::collections::BTreeSet<i64> = finished_indices.into_iter().collect();
+    let remaining: Vec<(i64, i64, i64)> = plan
+        .blocks()
+        .filter(|(i, _, _)| !finished_set.contains(i))
+        .collect();
+    let (rank, size) = (cluster.rank(), cluster.size());
+    let mine = remaining.iter().copied().skip(rank).step_by(size);
+    if !root {
+        for (index, lo, hi) in mine {
+            let record = crunch_block(target, index, lo, hi);
+            cluster.send_to_root(&serde_json::to_vec(&record).expect("record serialises"));
+        }
+        cluster.send_to_root(&[]);
+        return Ok(None);
+    }
+    let (mut writer, mut done) = opened.expect("the root opened the run");
+    let resumed = done.len();
+    let total = plan.inputs();
+    let mut finished: u64 = done.values().map(|r| (r.end - r.first) as u64).sum();
+    progress(finished, total);
+    let mut workers_left = size - 1;
+    let (tx, rx) = std::sync::mpsc::channel::<BlockRecord>();
+    std::thread::scope(|scope| -> Result<(), CrunchError> {
+        let own = scope.spawn(move || {
+            for (index, lo, hi) in mine {
+                if tx.send(crunch_block(target, index, lo, hi)).is_err() {
+                    return;
+                }
+            }
+        });
+        let mut own_done = false;
+        loop {
+            let mut idle = true;
+            let mut take = |record: BlockRecord| -> Result<(), CrunchError> {
+                if let Some(w) = writer.as_mut() {
+                    w.append(&record)?;
+                }
+                finished += (record.end - record.first) as u64;
+                progress(finished, total);
+                done.insert(record.index, record);
+                Ok(())
+            };
+            match rx.try_recv() {
+                Ok(record) => {
+                    idle = false;
+                    take(record)?;
+                }
+                Err(std::sync::mpsc::TryRecvError::Disconnected) => own_done = true,
+                Err(std::sync::mpsc::TryRecvError::Empty) => {}
+            }
+            while let Some(bytes) = cluster.try_receive() {
+                idle = false;
+                if bytes.is_empty() {
+                    workers_left -= 1;
+                } else {
+                    let record: BlockRecord =
+                        serde_json::from_slice(&bytes).expect("a rank sent a block record");
+                    take(record)?;
+                }
+            }
+            if own_done && workers_left == 0 {
+                break;
+            }
+            if idle {
+                std::thread::sleep(std::time::Duration::from_millis(1));
+            }
+        }
+        own.join().expect("the root's worker thread");
+        Ok(())
+    })?;
+    let mut report = report_from_blocks(target, plan, &done);
+    report.blocks_resumed = resumed;
+    report.seconds = start.elapsed().as_secs_f64();
+    Ok(Some((report, done)))
 }
 
 /// Merges finished blocks (in order) and recomputes the maximum exactly.

@@ -56,7 +56,7 @@ fn issue6_libm_binary64_references_are_within_their_bound_at_binary32_inputs() {
             }
         }
         eprintln!(
-            "{}: worst relative error of the libm reference {:.3} ulps of binary64",
+            "{}: worst relative error of the libm reference {:.3} x 2^-53",
             func.name(),
             worst * 2f64.powi(53)
         );

@@ -3,6 +3,8 @@
 //! what and why. Flags live in `cli.rs`, each command in its own module.
 
 mod cli;
+#[cfg(feature = "mpi")]
+mod cluster;
 mod commands;
 mod journal;
 mod output;

@@ -88,6 +88,33 @@ pub fn run(args: &CrunchArgs) -> anyhow::Result<()> {
     if args.sample == Some(0) {
         return Err(InputError::Usage("--sample 0: at least one window".into()).into());
     }
+    #[cfg(feature = "mpi")]
+    let cluster = crate::cluster::MpiCluster::from_env();
+    #[cfg(feature = "mpi")]
+    if let Some(cluster) = &cluster {
+        use tmd_crunch::driver::Cluster;
+        if args.estimate {
+            return Err(InputError::Usage(
+                "--estimate runs in one process, not under mpirun".into(),
+            )
+            .into());
+        }
+        // MPI handles are not Send, so this rank's blocks run on the global pool, sized to
+        // this rank's share of the node's cores.
+        let threads = args.threads.unwrap_or_else(|| cluster.threads_per_rank());
+        rayon::ThreadPoolBuilder::new()
+            .num_threads(threads)
+            .build_global()
+            .context("starting worker threads")?;
+        let root = cluster.rank() == 0;
+        let result = tmd_crunch::driver::run_cluster(target.as_ref(), &plan, cluster, |_, _| {});
+        return match result {
+            Ok(Some((report, blocks))) => finish(args, fmt, &report, &blocks, threads),
+            Ok(None) => Ok(()),
+            Err(CrunchError::OtherRank) if !root => std::process::exit(2),
+            Err(e) => Err(map_error(e)),
+        };
+    }
     let pool = rayon::ThreadPoolBuilder::new()
         .num_threads(args.threads.unwrap_or(0))
         .build()
@@ -120,6 +147,17 @@ pub fn run(args: &CrunchArgs) -> anyhow::Result<()> {
         pool.install(|| tmd_crunch::run(target.as_ref(), &plan, |done, _| bar.set_position(done)));
     bar.finish_and_clear();
     let (report, blocks) = result.map_err(map_error)?;
+    finish(args, fmt, &report, &blocks, pool.current_num_threads())
+}
+
+/// Writes the plot and prints the report.
+fn finish(
+    args: &CrunchArgs,
+    fmt: CrunchFormat,
+    report: &Report,
+    blocks: &std::collections::BTreeMap<i64, tmd_crunch::checkpoint::BlockRecord>,
+    threads: usize,
+) -> anyhow::Result<()> {
     if let Some(path) = &args.plot {
         let records: Vec<_> = blocks.values().collect();
         let title = format!(
@@ -131,9 +169,9 @@ pub fn run(args: &CrunchArgs) -> anyhow::Result<()> {
     }
     let mut stdout = std::io::stdout().lock();
     if args.json {
-        writeln!(stdout, "{}", serde_json::to_string(&report)?)?;
+        writeln!(stdout, "{}", serde_json::to_string(report)?)?;
     } else {
-        write_text(&mut stdout, &report, pool.current_num_threads())?;
+        write_text(&mut stdout, report, threads)?;
     }
     Ok(())
 }

@@ -373,6 +373,21 @@ fn fingerprint(plan: &Plan) -> String {
 }
 
 pub fn run(args: &SearchArgs) -> anyhow::Result<()> {
+    #[cfg(feature = "mpi")]
+    if let Some(cluster) = crate::cluster::MpiCluster::from_env() {
+        use tmd_crunch::driver::Cluster;
+        if cluster.size() > 1 {
+            // Rank 0 says why before any rank exits (mpirun aborts the job at the first
+            // non-zero exit).
+            if cluster.rank() == 0 {
+                eprintln!(
+                    "tmd: search does not run across MPI ranks yet (crunch does): run it without mpirun"
+                );
+            }
+            cluster.barrier();
+            std::process::exit(2);
+        }
+    }
     let mut plan = plan(args)?;
     attach_device(args, &mut plan)?;
     let pool = rayon::ThreadPoolBuilder::new()

@@ -1,0 +1,89 @@
+//! MPI for `mpirun -np P tmd crunch ...` (cargo feature `mpi`): the message layer behind
+//! tmd-crunch's [`Cluster`] trait, on rsmpi. MPI is started only when the process was launched
+//! by an MPI launcher (OpenMPI's or a PMI environment, as under Slurm's srun), so the same
+//! binary runs alone as before.
+
+use mpi::environment::Universe;
+use mpi::point_to_point::MatchedReceiveVec;
+use mpi::topology::SimpleCommunicator;
+use mpi::traits::*;
+use tmd_crunch::driver::Cluster;
+
+/// The world communicator of an MPI run.
+pub struct MpiCluster {
+    _universe: Universe,
+    world: SimpleCommunicator,
+}
+
+/// Whether an MPI launcher started this process.
+fn launched_by_mpi() -> bool {
+    ["OMPI_COMM_WORLD_SIZE", "PMI_SIZE", "PMIX_RANK"]
+        .iter()
+        .any(|v| std::env::var_os(v).is_some())
+}
+
+impl MpiCluster {
+    /// Starts MPI when launched by mpirun/srun; `None` otherwise.
+    pub fn from_env() -> Option<MpiCluster> {
+        if !launched_by_mpi() {
+            return None;
+        }
+        // Only the main thread talks to MPI (the root's own blocks run on a worker thread).
+        let (universe, _) = mpi::initialize_with_threading(mpi::Threading::Funneled)?;
+        let world = universe.world();
+        Some(MpiCluster {
+            _universe: universe,
+            world,
+        })
+    }
+
+    /// Waits for every rank.
+    pub fn barrier(&self) {
+        self.world.barrier();
+    }
+
+    /// Worker threads for this rank: the cores divided among the ranks of this node.
+    pub fn threads_per_rank(&self) -> usize {
+        let local: usize = std::env::var("OMPI_COMM_WORLD_LOCAL_SIZE")
+            .ok()
+            .and_then(|v| v.parse().ok())
+            .unwrap_or(1);
+        let cores = std::thread::available_parallelism().map_or(1, |n| n.get());
+        (cores / local.max(1)).max(1)
+    }
+}
+
+impl Cluster for MpiCluster {
+    fn rank(&self) -> usize {
+        self.world.rank() as usize
+    }
+
+    fn size(&self) -> usize {
+        self.world.size() as usize
+    }
+
+    fn broadcast(&self, bytes: Vec<u8>) -> Vec<u8> {
+        let root = self.world.process_at_rank(0);
+        let mut len = bytes.len() as u64;
+        root.broadcast_into(&mut len);
+        let mut buf = if self.world.rank() == 0 {
+            bytes
+        } else {
+            vec![0u8; len as usize]
+        };
+        if len > 0 {
+            root.broadcast_into(&mut buf[..]);
+        }
+        buf
+    }
+
+    fn send_to_root(&self, bytes: &[u8]) {
+        self.world.process_at_rank(0).send(bytes);
+    }
+
+    fn try_receive(&self) -> Option<Vec<u8>> {
+        let probed = self.world.any_process().immediate_matched_probe()?;
+        let (bytes, _) = probed.matched_receive_vec::<u8>();
+        Some(bytes)
+    }
+}

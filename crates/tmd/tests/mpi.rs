@@ -1,0 +1,231 @@
+//! Issue 7: `mpirun -np P tmd crunch ...` (cargo feature `mpi`, OpenMPI from Debian, installed
+//! by scripts/setup.sh): the report equals a single-process run's, and after one rank is killed
+//! the same command with another number of ranks resumes from the checkpoint and again gives
+//! the single-process report. The MPI binary is built by the test into target/mpi (the default
+//! build has no MPI, so the plain binary runs where OpenMPI is absent).
+
+use serde_json::Value;
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output, Stdio};
+use std::sync::OnceLock;
+use std::time::{Duration, Instant};
+
+fn workspace() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("../..")
+}
+
+/// Builds `tmd --features mpi` once; panics with what to install when OpenMPI is missing.
+fn mpi_tmd() -> &'static Path {
+    static BIN: OnceLock<PathBuf> = OnceLock::new();
+    BIN.get_or_init(|| {
+        let mpirun = Command::new("mpirun").arg("--version").output();
+        assert!(
+            mpirun.is_ok_and(|o| o.status.success()),
+            "mpirun not found: run scripts/setup.sh (installs openmpi-bin, libopenmpi-dev)"
+        );
+        let cargo = std::env::var("CARGO").unwrap_or_else(|_| "cargo".into());
+        let target = workspace().join("target/mpi");
+        let status = Command::new(cargo)
+            .current_dir(workspace())
+            .args([
+                "build",
+                "--release",
+                "-p",
+                "tmd",
+                "--features",
+                "mpi",
+                "--target-dir",
+            ])
+            .arg(&target)
+            .status()
+            .expect("cargo runs");
+        assert!(status.success(), "building tmd with --features mpi failed");
+        target.join("release/tmd")
+    })
+}
+
+fn mpirun(np: usize, args: &[&str]) -> Command {
+    let mut c = Command::new("mpirun");
+    c.args([
+        "--allow-run-as-root",
+        "--oversubscribe",
+        "-np",
+        &np.to_string(),
+    ])
+    .arg(mpi_tmd())
+    .args(args);
+    c
+}
+
+fn report(out: Output, what: &str) -> Value {
+    assert!(
+        out.status.success(),
+        "{what}: {}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert_eq!(
+        text.lines().count(),
+        1,
+        "{what}: one report expected, got {text}"
+    );
+    let mut v: Value = serde_json::from_str(&text).expect("a JSON report");
+    let o = v.as_object_mut().unwrap();
+    o.remove("seconds");
+    o.remove("blocks_resumed");
+    v
+}
+
+fn single(args: &[&str]) -> Value {
+    let out = Command::new(env!("CARGO_BIN_EXE_tmd"))
+        .args(args)
+        .output()
+        .unwrap();
+    report(out, "single process")
+}
+
+fn scratch(name: &str) -> PathBuf {
+    let dir = std::env::temp_dir().join(format!("tmd-mpi-{}-{name}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    dir
+}
+
+#[test]
+fn issue_7_mpirun_crunch_equals_single_process() {
+    let args = [
+        "crunch",
+        "std:sinf",
+        "--from",
+        "0x1p-4",
+        "--to",
+        "0x1p+2",
+        "--block-bits",
+        "16",
+        "--json",
+        "-q",
+    ];
+    let reference = single(&args);
+    for np in [1, 2] {
+        let out = mpirun(np, &args).output().unwrap();
+        assert_eq!(
+            report(out, &format!("mpirun -np {np}")),
+            reference,
+            "-np {np}"
+        );
+    }
+}
+
+/// The pid of the rank `rank` of a run whose command line mentions `needle`.
+fn rank_pid(rank: usize, needle: &str) -> Option<u32> {
+    for entry in std::fs::read_dir("/proc").ok()?.flatten() {
+        let Ok(pid) = entry.file_name().to_string_lossy().parse::<u32>() else {
+            continue;
+        };
+        let cmdline = std::fs::read(entry.path().join("cmdline")).unwrap_or_default();
+        let environ = std::fs::read(entry.path().join("environ")).unwrap_or_default();
+        let has = |hay: &[u8], s: &str| hay.windows(s.len()).any(|w| w == s.as_bytes());
+        if has(&cmdline, needle)
+            && has(&cmdline, "crunch")
+            && has(&environ, &format!("OMPI_COMM_WORLD_RANK={rank}\0"))
+        {
+            return Some(pid);
+        }
+    }
+    None
+}
+
+#[test]
+fn issue_7_killed_rank_then_resume_with_other_rank_counts() {
+    let dir = scratch("resume");
+    let cp = dir.join("cosf.ck");
+    let cp_text = cp.to_str().unwrap().to_string();
+    let args = [
+        "crunch",
+        "std:cosf",
+        "--from",
+        "0x1p-3",
+        "--to",
+        "0x1p+3",
+        "--block-bits",
+        "16",
+        "--json",
+        "-q",
+    ];
+    let reference = single(&args);
+    let mut with_cp: Vec<&str> = args.to_vec();
+    with_cp.extend(["--checkpoint", &cp_text, "--threads", "1"]);
+    let child = mpirun(2, &with_cp)
+        .stdout(Stdio::null())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let t0 = Instant::now();
+    let mut killed = false;
+    while t0.elapsed() < Duration::from_secs(120) {
+        let lines = std::fs::read_to_string(&cp)
+            .map(|t| t.lines().count())
+            .unwrap_or(0);
+        if lines >= 6 {
+            if let Some(pid) = rank_pid(1, &cp_text) {
+                Command::new("kill")
+                    .args(["-9", &pid.to_string()])
+                    .status()
+                    .unwrap();
+                killed = true;
+                break;
+            }
+        }
+        std::thread::sleep(Duration::from_millis(2));
+    }
+    assert!(killed, "rank 1 was not found running");
+    let out = child.wait_with_output().unwrap();
+    assert!(!out.status.success(), "the run went on after a rank died");
+    let text = std::fs::read_to_string(&cp).unwrap();
+    let blocks_before = text.lines().count() - 1;
+    assert!(blocks_before >= 5);
+    // Resume with 3 ranks, then check that no block is duplicated and the report is the
+    // single-process one.
+    let out = mpirun(3, &with_cp).output().unwrap();
+    let resumed = report(out, "resumed with 3 ranks");
+    assert_eq!(resumed, reference);
+    let text = std::fs::read_to_string(&cp).unwrap();
+    let mut indices: Vec<i64> = text
+        .lines()
+        .skip(1)
+        .map(|l| {
+            serde_json::from_str::<Value>(l).unwrap()["index"]
+                .as_i64()
+                .unwrap()
+        })
+        .collect();
+    let n = indices.len();
+    indices.sort();
+    indices.dedup();
+    assert_eq!(indices.len(), n, "a block was written twice");
+    assert_eq!(n as u64, reference["blocks"].as_u64().unwrap());
+    // And once more in a single process: every block resumed.
+    let out = Command::new(env!("CARGO_BIN_EXE_tmd"))
+        .args(&with_cp)
+        .output()
+        .unwrap();
+    assert_eq!(report(out, "single process resume"), reference);
+}
+
+#[test]
+fn issue_7_search_under_mpirun_is_refused_clearly() {
+    let out = mpirun(
+        2,
+        &[
+            "search", "exp", "--from", "1", "--to", "1.001", "--format", "binary32",
+        ],
+    )
+    .output()
+    .unwrap();
+    assert!(!out.status.success());
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        stderr.contains("search does not run across MPI ranks yet"),
+        "{stderr}"
+    );
+}
