@@ -10,18 +10,18 @@
 //! maximum and the same count of correctly rounded results.
 
 use rayon::prelude::*;
-use rug::Float;
 use std::time::Instant;
 use tmd_core::number::parse_rounded;
 use tmd_crunch::driver::{eval_one, run, Plan};
+use tmd_crunch::oracle::error;
 use tmd_crunch::{resolve, Target};
 
-/// The MPFR-per-input check: f at 128 bits, then the error of the result, for every input.
+/// The MPFR-per-input check of every input: one MPFR evaluation of f at 128 bits and the
+/// error of the result (`tmd_crunch::oracle::error`), as a harness would do it.
 /// Returns (count of errors below 1/2, maximum error).
 fn mpfr_per_input(target: &dyn Target, plan: &Plan) -> (u64, f64) {
     let fmt = target.format();
     let func = target.function();
-    let p = fmt.precision();
     let chunks: Vec<i64> = (plan.first..plan.end).step_by(1 << 14).collect();
     chunks
         .par_iter()
@@ -30,12 +30,7 @@ fn mpfr_per_input(target: &dyn Target, plan: &Plan) -> (u64, f64) {
             let (mut cr, mut max) = (0u64, 0f64);
             for o in lo..hi {
                 let x = fmt.from_ordinal(o);
-                let a = eval_one(target, x);
-                let (f, _) = func.mpfr(x, 128);
-                let e = f.get_exp().unwrap_or(fmt.emin() + 1) - 1;
-                let ulp_exp = e.max(fmt.emin()) - p + 1;
-                let diff = Float::with_val(128, Float::with_val(64, a) - &f).abs();
-                let err = Float::with_val(128, diff >> ulp_exp).to_f64();
+                let err = error(func, fmt, x, eval_one(target, x), 128);
                 cr += u64::from(err < 0.5);
                 max = max.max(err);
             }

@@ -35,6 +35,7 @@ pub mod driver;
 pub mod emul;
 pub mod format;
 pub mod function;
+pub mod oracle;
 pub mod plot;
 pub mod summary;
 pub mod target;

@@ -2,17 +2,13 @@
 //! computation (the way existing exhaustive harnesses work), on windows spread over the whole
 //! range of each target and on random inputs.
 //!
-//! The independent side shares nothing with crunch's analysis: f(x) is rounded by MPFR to the
-//! target precision in each direction and then to the IEEE format with
-//! `subnormalize_ieee_round`, and the error is `|a - f| / ulp(f)` at 300 bits.
+//! The independent side is `tmd_crunch::oracle`, which shares no code with crunch's analysis.
 //! `TMD_EXTENSIVE=1` checks 2^24 random inputs per binary32 target instead of 2^16.
 
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
-use rug::float::Round;
-use rug::Float;
 use std::cmp::Ordering;
-use tmd_core::registry::{eval_rounded, Dir, Func};
+use tmd_crunch::oracle::judge;
 use tmd_crunch::driver::{crunch_chunk, run, Plan};
 use tmd_crunch::summary::Summary;
 use tmd_crunch::{resolve, CrunchFormat, Target};
@@ -21,89 +17,16 @@ fn extensive() -> bool {
     std::env::var("TMD_EXTENSIVE").is_ok_and(|v| v == "1")
 }
 
-/// What the independent computation says about one input.
-struct Independent {
-    correctly_rounded: bool,
-    faithful: bool,
-    err: Option<f64>,
-}
-
-fn ieee_round(func: &str, x: f64, p: u32, dir: Dir) -> f64 {
-    let xf = Float::with_val(64, x);
-    let (mut v, t) = if func == "recip" {
-        let round = match dir {
-            Dir::Down => Round::Down,
-            Dir::Up => Round::Up,
-            Dir::Nearest => Round::Nearest,
-        };
-        let (v, o) = Float::with_val_round(p, 1.0 / &xf, round);
-        (v, o as i32)
-    } else {
-        eval_rounded(Func::lookup(func).unwrap(), &xf, p, dir)
-    };
-    let round = match dir {
-        Dir::Down => Round::Down,
-        Dir::Up => Round::Up,
-        Dir::Nearest => Round::Nearest,
-    };
-    v.subnormalize_ieee_round(t.cmp(&0), round);
-    let max = if p == 24 { f32::MAX as f64 } else { f64::MAX };
-    let r = v.to_f64();
-    if r.abs() > max {
-        r.signum() * f64::INFINITY
-    } else {
-        r
-    }
-}
-
-fn independent(func: &str, fmt: CrunchFormat, x: f64, a: f64) -> Independent {
-    let p = if fmt == CrunchFormat::Binary32 {
-        24
-    } else {
-        53
-    };
-    let rn = ieee_round(func, x, p, Dir::Nearest);
-    let rd = ieee_round(func, x, p, Dir::Down);
-    let ru = ieee_round(func, x, p, Dir::Up);
-    let same = |u: f64, v: f64| u == v || (u.is_nan() && v.is_nan());
-    let correctly_rounded = same(a, rn);
-    let faithful = !correctly_rounded && (same(a, rd) || same(a, ru));
-    let err = if rn.is_finite() && a.is_finite() {
-        let xf = Float::with_val(64, x);
-        let f = if func == "recip" {
-            Float::with_val(300, 1.0 / &xf)
-        } else {
-            eval_rounded(Func::lookup(func).unwrap(), &xf, 300, Dir::Nearest).0
-        };
-        let emin = if p == 24 { -126 } else { -1022 };
-        let e = if f.is_zero() {
-            emin
-        } else {
-            f.get_exp().unwrap() - 1
-        };
-        let ulp = Float::with_val(64, 1) << (e.max(emin) - p as i32 + 1);
-        let diff = Float::with_val(300, Float::with_val(64, a) - &f).abs();
-        Some(Float::with_val(300, diff / ulp).to_f64())
-    } else {
-        None
-    };
-    Independent {
-        correctly_rounded,
-        faithful,
-        err,
-    }
-}
-
 /// Checks a summary of ordinals `[lo, hi)` against the independent computation.
 fn check_summary(target: &dyn Target, lo: i64, hi: i64, s: &Summary) {
     let fmt = target.format();
-    let func = target.function().name();
+    let func = target.function();
     let (mut cr, mut faithful, mut worse) = (0u64, 0u64, 0u64);
     let mut max: Option<(f64, i64)> = None;
     for o in lo..hi {
         let x = fmt.from_ordinal(o);
         let a = tmd_crunch::driver::eval_one(target, x);
-        let ind = independent(func, fmt, x, a);
+        let ind = judge(func, fmt, x, a);
         if ind.correctly_rounded {
             cr += 1;
         } else if ind.faithful {
@@ -265,7 +188,7 @@ fn issue6_reported_maximum_is_exact_and_first() {
         for o in plan.first..plan.end {
             let x = fmt.from_ordinal(o);
             let a = tmd_crunch::driver::eval_one(target.as_ref(), x);
-            let ind = independent(target.function().name(), fmt, x, a);
+            let ind = judge(target.function(), fmt, x, a);
             cr += u64::from(ind.correctly_rounded);
             let e = ind.err.unwrap();
             if best.is_none_or(|(m, _)| e.partial_cmp(&m) == Some(Ordering::Greater)) {
