@@ -5,13 +5,15 @@ use crate::analysis::{classify, classify_exact, fast_error_tolerance, near_max_w
 use crate::checkpoint::{
     BlockRecord, CheckpointError, CheckpointWriter, Header, CHECKPOINT_VERSION,
 };
+pub use crate::cluster::Cluster;
+use crate::cluster::{deal_out, share_from_root};
 use crate::format::CrunchFormat;
 use crate::function::{RefFunc, EPS_DD};
 use crate::summary::{Specials, Summary};
 use crate::target::Target;
 use rayon::prelude::*;
 use serde::Serialize;
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, BTreeSet};
 use std::path::PathBuf;
 use std::time::Instant;
 use tmd_core::InputError;
@@ -366,25 +368,11 @@ pub fn run(
     Ok((report, done))
 }
 
-/// What a run across processes needs from the message layer (MPI in the CLI; the crate
-/// itself does not depend on it). Rank 0 is the root: it owns the checkpoint and the report.
-pub trait Cluster {
-    fn rank(&self) -> usize;
-    fn size(&self) -> usize;
-    /// Called by every rank: returns the root's `bytes` (the others' are ignored).
-    fn broadcast(&self, bytes: Vec<u8>) -> Vec<u8>;
-    /// A non-root rank sends one message to the root.
-    fn send_to_root(&self, bytes: &[u8]);
-    /// The root takes one message from another rank, if one has arrived (does not block).
-    fn try_receive(&self) -> Option<Vec<u8>>;
-}
-
-/// [`run`] across the ranks of a cluster: the blocks not in the checkpoint are dealt out
-/// cyclically (block `k` of the remaining ones to rank `k mod size`, as seed 000 §6 and seed
-/// 004 §IV-C distribute domains); every rank sends each finished block to the root, which
-/// appends it to the checkpoint at once, so a dead rank loses only its block in progress
-/// and the same command, with any number of ranks, resumes. Returns the report on the root,
-/// `None` elsewhere.
+/// [`run`] across the ranks of a cluster ([`crate::cluster::deal_out`]): the root opens the
+/// checkpoint and shares which blocks are finished; the others are dealt out cyclically; the
+/// root appends each finished block to the checkpoint as it arrives, so a dead rank loses only
+/// its block in progress and the same command, with any number of ranks, resumes. Returns the
+/// report on the root, `None` elsewhere.
 pub fn run_cluster(
     target: &dyn Target,
     plan: &Plan,
@@ -393,100 +381,53 @@ pub fn run_cluster(
 ) -> Result<Option<Finished>, CrunchError> {
     let start = Instant::now();
     let root = cluster.rank() == 0;
-    // The root opens the checkpoint and tells everyone which blocks are finished, or that
-    // the run cannot start (the root reports why; the others stop quietly).
     let mut opened = None;
-    let message = if root {
+    let mut failure = None;
+    let root_says = if root {
         match open_run(target, plan) {
             Ok((w, done)) => {
                 let indices: Vec<i64> = done.keys().copied().collect();
-                let text = serde_json::to_vec(&indices).expect("indices serialise");
                 opened = Some((w, done));
-                [vec![1u8], text].concat()
+                Some(serde_json::to_vec(&indices).expect("indices serialise"))
             }
             Err(e) => {
-                cluster.broadcast(vec![0u8]);
-                return Err(e);
+                failure = Some(e);
+                None
             }
         }
     } else {
-        Vec::new()
+        None
     };
-    let message = cluster.broadcast(message);
-    if message.first() != Some(&1) {
-        return Err(CrunchError::OtherRank);
-    }
-    let finished_indices: Vec<i64> =
-        serde_json::from_slice(&message[1..]).expect("root sent indices");
-    let finished_set: std::collections::BTreeSet<i64> = finished_indices.into_iter().collect();
+    let Some(payload) = share_from_root(cluster, root_says) else {
+        return Err(failure.unwrap_or(CrunchError::OtherRank));
+    };
+    let finished: BTreeSet<i64> = serde_json::from_slice(&payload).expect("root sent indices");
     let remaining: Vec<(i64, i64, i64)> = plan
         .blocks()
-        .filter(|(i, _, _)| !finished_set.contains(i))
+        .filter(|(i, _, _)| !finished.contains(i))
         .collect();
-    let (rank, size) = (cluster.rank(), cluster.size());
-    let mine = remaining.iter().copied().skip(rank).step_by(size);
+    let work = |&(index, lo, hi): &(i64, i64, i64)| {
+        serde_json::to_vec(&crunch_block(target, index, lo, hi)).expect("record serialises")
+    };
     if !root {
-        for (index, lo, hi) in mine {
-            let record = crunch_block(target, index, lo, hi);
-            cluster.send_to_root(&serde_json::to_vec(&record).expect("record serialises"));
-        }
-        cluster.send_to_root(&[]);
+        deal_out(cluster, &remaining, work, |_| Ok::<(), CrunchError>(()))?;
         return Ok(None);
     }
     let (mut writer, mut done) = opened.expect("the root opened the run");
     let resumed = done.len();
     let total = plan.inputs();
-    let mut finished: u64 = done.values().map(|r| (r.end - r.first) as u64).sum();
-    progress(finished, total);
-    let mut workers_left = size - 1;
-    let (tx, rx) = std::sync::mpsc::channel::<BlockRecord>();
-    std::thread::scope(|scope| -> Result<(), CrunchError> {
-        let own = scope.spawn(move || {
-            for (index, lo, hi) in mine {
-                if tx.send(crunch_block(target, index, lo, hi)).is_err() {
-                    return;
-                }
-            }
-        });
-        let mut own_done = false;
-        loop {
-            let mut idle = true;
-            let mut take = |record: BlockRecord| -> Result<(), CrunchError> {
-                if let Some(w) = writer.as_mut() {
-                    w.append(&record)?;
-                }
-                finished += (record.end - record.first) as u64;
-                progress(finished, total);
-                done.insert(record.index, record);
-                Ok(())
-            };
-            match rx.try_recv() {
-                Ok(record) => {
-                    idle = false;
-                    take(record)?;
-                }
-                Err(std::sync::mpsc::TryRecvError::Disconnected) => own_done = true,
-                Err(std::sync::mpsc::TryRecvError::Empty) => {}
-            }
-            while let Some(bytes) = cluster.try_receive() {
-                idle = false;
-                if bytes.is_empty() {
-                    workers_left -= 1;
-                } else {
-                    let record: BlockRecord =
-                        serde_json::from_slice(&bytes).expect("a rank sent a block record");
-                    take(record)?;
-                }
-            }
-            if own_done && workers_left == 0 {
-                break;
-            }
-            if idle {
-                std::thread::sleep(std::time::Duration::from_millis(1));
-            }
+    let mut finished_inputs: u64 = done.values().map(|r| (r.end - r.first) as u64).sum();
+    progress(finished_inputs, total);
+    deal_out(cluster, &remaining, work, |bytes| {
+        let record: BlockRecord =
+            serde_json::from_slice(&bytes).expect("a rank sent a block record");
+        if let Some(w) = writer.as_mut() {
+            w.append(&record)?;
         }
-        own.join().expect("the root's worker thread");
-        Ok(())
+        finished_inputs += (record.end - record.first) as u64;
+        progress(finished_inputs, total);
+        done.insert(record.index, record);
+        Ok::<(), CrunchError>(())
     })?;
     let mut report = report_from_blocks(target, plan, &done);
     report.blocks_resumed = resumed;

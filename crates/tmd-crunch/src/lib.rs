@@ -31,6 +31,7 @@
 
 pub mod analysis;
 pub mod checkpoint;
+pub mod cluster;
 pub mod driver;
 pub mod emul;
 pub mod format;

@@ -8,8 +8,8 @@
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 use std::cmp::Ordering;
-use tmd_crunch::oracle::judge;
 use tmd_crunch::driver::{crunch_chunk, run, Plan};
+use tmd_crunch::oracle::judge;
 use tmd_crunch::summary::Summary;
 use tmd_crunch::{resolve, CrunchFormat, Target};
 

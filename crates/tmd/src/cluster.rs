@@ -7,7 +7,7 @@ use mpi::environment::Universe;
 use mpi::point_to_point::MatchedReceiveVec;
 use mpi::topology::SimpleCommunicator;
 use mpi::traits::*;
-use tmd_crunch::driver::Cluster;
+use tmd_crunch::cluster::Cluster;
 
 /// The world communicator of an MPI run.
 pub struct MpiCluster {
@@ -37,9 +37,25 @@ impl MpiCluster {
         })
     }
 
-    /// Waits for every rank.
-    pub fn barrier(&self) {
+    /// Stops every rank after a failure at start-up: the root prints `err` (one line, as
+    /// `main` would) before any rank exits, since mpirun ends the job at the first non-zero
+    /// exit; the exit code is 2 for bad input, 1 otherwise.
+    pub fn fail_together(&self, err: Option<anyhow::Error>) -> ! {
+        let bad_input = err
+            .as_ref()
+            .is_some_and(|e| e.downcast_ref::<tmd_core::InputError>().is_some());
+        if let Some(e) = &err {
+            eprintln!("tmd: {e:#}");
+        }
         self.world.barrier();
+        std::process::exit(if bad_input || err.is_none() { 2 } else { 1 });
+    }
+
+    /// Stops the whole job from one rank after a failure during the run (other ranks may be
+    /// busy, so no collective call): prints `err`, then MPI_Abort.
+    pub fn abort(&self, err: anyhow::Error) -> ! {
+        eprintln!("tmd: {err:#}");
+        self.world.abort(1)
     }
 
     /// Worker threads for this rank: the cores divided among the ranks of this node.

@@ -1,7 +1,8 @@
-//! Issue 7: `mpirun -np P tmd crunch ...` (cargo feature `mpi`, OpenMPI from Debian, installed
-//! by scripts/setup.sh): the report equals a single-process run's, and after one rank is killed
-//! the same command with another number of ranks resumes from the checkpoint and again gives
-//! the single-process report. The MPI binary is built by the test into target/mpi (the default
+//! Issue 7: `mpirun -np P tmd crunch ...` and `mpirun -np P tmd search ...` (cargo feature
+//! `mpi`, OpenMPI from Debian, installed by scripts/setup.sh): the output equals a
+//! single-process run's, and after one rank is killed the same command with another number of
+//! ranks resumes from the checkpoint (crunch) or the segments journal (search) and again gives
+//! the single-process output, with no work item done twice. The MPI binary is built by the test into target/mpi (the default
 //! build has no MPI, so the plain binary runs where OpenMPI is absent).
 
 use serde_json::Value;
@@ -116,8 +117,8 @@ fn issue_7_mpirun_crunch_equals_single_process() {
     }
 }
 
-/// The pid of the rank `rank` of a run whose command line mentions `needle`.
-fn rank_pid(rank: usize, needle: &str) -> Option<u32> {
+/// The pid of the rank `rank` of a `command` run whose command line mentions `needle`.
+fn rank_pid(rank: usize, command: &str, needle: &str) -> Option<u32> {
     for entry in std::fs::read_dir("/proc").ok()?.flatten() {
         let Ok(pid) = entry.file_name().to_string_lossy().parse::<u32>() else {
             continue;
@@ -126,7 +127,7 @@ fn rank_pid(rank: usize, needle: &str) -> Option<u32> {
         let environ = std::fs::read(entry.path().join("environ")).unwrap_or_default();
         let has = |hay: &[u8], s: &str| hay.windows(s.len()).any(|w| w == s.as_bytes());
         if has(&cmdline, needle)
-            && has(&cmdline, "crunch")
+            && has(&cmdline, command)
             && has(&environ, &format!("OMPI_COMM_WORLD_RANK={rank}\0"))
         {
             return Some(pid);
@@ -167,7 +168,7 @@ fn issue_7_killed_rank_then_resume_with_other_rank_counts() {
             .map(|t| t.lines().count())
             .unwrap_or(0);
         if lines >= 6 {
-            if let Some(pid) = rank_pid(1, &cp_text) {
+            if let Some(pid) = rank_pid(1, "crunch", &cp_text) {
                 Command::new("kill")
                     .args(["-9", &pid.to_string()])
                     .status()
@@ -212,20 +213,145 @@ fn issue_7_killed_rank_then_resume_with_other_rank_counts() {
     assert_eq!(report(out, "single process resume"), reference);
 }
 
+fn stdout_of(out: Output, what: &str) -> String {
+    assert!(
+        out.status.success(),
+        "{what}: {}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    String::from_utf8(out.stdout).unwrap()
+}
+
 #[test]
-fn issue_7_search_under_mpirun_is_refused_clearly() {
+fn issue_7_mpirun_search_equals_single_process() {
+    // I0 of the seed papers (241 cases) and a binary32 window with --json and exact cases.
+    for args in [
+        vec![
+            "search",
+            "exp",
+            "--from",
+            "0x1p+0",
+            "--to",
+            "0x1.0008p+0",
+            "--bits",
+            "32",
+            "--breakpoints",
+            "directed",
+        ],
+        vec![
+            "search", "exp2", "--format", "binary32", "--from", "0x1p+0", "--to", "0x1p+2",
+            "--bits", "16", "--json", "--exact",
+        ],
+    ] {
+        let reference = stdout_of(
+            Command::new(env!("CARGO_BIN_EXE_tmd"))
+                .args(&args)
+                .output()
+                .unwrap(),
+            "single process",
+        );
+        assert!(
+            reference.lines().count() > 100,
+            "{args:?}: too few cases to compare"
+        );
+        for np in [2, 3] {
+            let out = stdout_of(mpirun(np, &args).output().unwrap(), &format!("-np {np}"));
+            assert_eq!(out, reference, "{args:?} with -np {np}");
+        }
+    }
+}
+
+#[test]
+fn issue_7_search_killed_rank_then_resume() {
+    let dir = scratch("search-resume");
+    let journal = dir.join("journal");
+    let journal_text = journal.to_str().unwrap().to_string();
+    let args = [
+        "search",
+        "exp",
+        "--from",
+        "0x1p+0",
+        "--to",
+        "0x1.002p+0",
+        "--bits",
+        "32",
+        "--breakpoints",
+        "directed",
+    ];
+    let reference = stdout_of(
+        Command::new(env!("CARGO_BIN_EXE_tmd"))
+            .args(args)
+            .output()
+            .unwrap(),
+        "single process",
+    );
+    let mut with_journal: Vec<&str> = args.to_vec();
+    with_journal.extend(["--resume", &journal_text, "--threads", "1"]);
+    let child = mpirun(2, &with_journal)
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let segments = journal.join("mpi-segments.jsonl");
+    let t0 = Instant::now();
+    let mut killed = false;
+    while t0.elapsed() < Duration::from_secs(120) {
+        let lines = std::fs::read_to_string(&segments)
+            .map(|t| t.lines().count())
+            .unwrap_or(0);
+        if lines >= 6 {
+            if let Some(pid) = rank_pid(1, "search", &journal_text) {
+                Command::new("kill")
+                    .args(["-9", &pid.to_string()])
+                    .status()
+                    .unwrap();
+                killed = true;
+                break;
+            }
+        }
+        std::thread::sleep(Duration::from_millis(1));
+    }
+    assert!(killed, "rank 1 was not found running");
+    let out = child.wait_with_output().unwrap();
+    assert!(!out.status.success(), "the run went on after a rank died");
+    assert!(out.stdout.is_empty(), "a killed run printed cases");
+    let before = std::fs::read_to_string(&segments).unwrap().lines().count() - 1;
+    assert!(before >= 5);
+    let out = stdout_of(
+        mpirun(3, &with_journal).output().unwrap(),
+        "resumed with 3 ranks",
+    );
+    assert_eq!(out, reference);
+    let text = std::fs::read_to_string(&segments).unwrap();
+    let mut indices: Vec<u64> = text
+        .lines()
+        .skip(1)
+        .map(|l| {
+            serde_json::from_str::<Value>(l).unwrap()["index"]
+                .as_u64()
+                .unwrap()
+        })
+        .collect();
+    let n = indices.len();
+    indices.sort();
+    indices.dedup();
+    assert_eq!(indices.len(), n, "a segment was searched twice");
+    // A journal of another search is refused.
     let out = mpirun(
         2,
         &[
-            "search", "exp", "--from", "1", "--to", "1.001", "--format", "binary32",
+            "search",
+            "exp",
+            "--from",
+            "1",
+            "--to",
+            "1.5",
+            "--resume",
+            &journal_text,
         ],
     )
     .output()
     .unwrap();
     assert!(!out.status.success());
-    let stderr = String::from_utf8_lossy(&out.stderr);
-    assert!(
-        stderr.contains("search does not run across MPI ranks yet"),
-        "{stderr}"
-    );
+    assert!(String::from_utf8_lossy(&out.stderr).contains("belongs to another search"));
 }

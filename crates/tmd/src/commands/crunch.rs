@@ -111,7 +111,12 @@ pub fn run(args: &CrunchArgs) -> anyhow::Result<()> {
         return match result {
             Ok(Some((report, blocks))) => finish(args, fmt, &report, &blocks, threads),
             Ok(None) => Ok(()),
-            Err(CrunchError::OtherRank) if !root => std::process::exit(2),
+            Err(CrunchError::OtherRank) if !root => cluster.fail_together(None),
+            // Bad input or checkpoint: found before any work, every rank is waiting.
+            Err(e @ (CrunchError::Input(_) | CrunchError::Checkpoint(_))) if root => {
+                cluster.fail_together(Some(map_error(e)))
+            }
+            Err(e) if root => cluster.abort(map_error(e)),
             Err(e) => Err(map_error(e)),
         };
     }

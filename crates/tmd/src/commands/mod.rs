@@ -4,3 +4,5 @@ pub mod crunch;
 pub mod functions;
 pub mod hardness;
 pub mod search;
+#[cfg(feature = "mpi")]
+pub mod search_mpi;

@@ -27,17 +27,17 @@ use tmd_search::{
 };
 
 /// Everything a search needs, validated.
-struct Plan {
-    target: Target,
-    range: InputRange,
-    params: SearchParams,
+pub(crate) struct Plan {
+    pub(crate) target: Target,
+    pub(crate) range: InputRange,
+    pub(crate) params: SearchParams,
     from: FormatNumber,
     to: FormatNumber,
     /// None: the reference search (MPFR on every input).
-    filter: Option<FilterParams>,
+    pub(crate) filter: Option<FilterParams>,
 }
 
-fn plan(args: &SearchArgs) -> Result<Plan, InputError> {
+pub(crate) fn plan(args: &SearchArgs) -> Result<Plan, InputError> {
     let format = Format::parse(&args.format)?;
     let target = Target::parse(&args.function)?;
     let bound = |text: &str, flag: &str| -> Result<FormatNumber, InputError> {
@@ -157,7 +157,7 @@ fn check_backend(args: &SearchArgs, filter: Option<&FilterParams>) -> Result<(),
 
 /// Opens the device of `--backend opencl|cuda --device N` (a missing runtime is a run failure,
 /// exit 1, with the runner's message naming what to install).
-fn attach_device(args: &SearchArgs, plan: &mut Plan) -> anyhow::Result<()> {
+pub(crate) fn attach_device(args: &SearchArgs, plan: &mut Plan) -> anyhow::Result<()> {
     let device: std::sync::Arc<dyn PacketDevice> = match args.backend.as_str() {
         "opencl" => std::sync::Arc::new(
             tmd_gpu::opencl::OpenClDevice::nth(args.device)
@@ -186,7 +186,7 @@ fn algorithm_name(plan: &Plan) -> &'static str {
 }
 
 /// Where cases go: stdout, or a `.partial` file renamed when done.
-struct Output {
+pub(crate) struct Output {
     writer: Box<dyn Write + Send>,
     partial: Option<(PathBuf, PathBuf)>,
     wc: bool,
@@ -194,7 +194,7 @@ struct Output {
 }
 
 impl Output {
-    fn open(args: &SearchArgs, plan: &Plan) -> anyhow::Result<Output> {
+    pub(crate) fn open(args: &SearchArgs, plan: &Plan) -> anyhow::Result<Output> {
         let wc = args
             .out
             .as_deref()
@@ -245,7 +245,12 @@ impl Output {
         Ok(out)
     }
 
-    fn write(&mut self, name: &str, format: &Format, case: &Case) -> std::io::Result<()> {
+    pub(crate) fn write(
+        &mut self,
+        name: &str,
+        format: &Format,
+        case: &Case,
+    ) -> std::io::Result<()> {
         let line = if self.wc {
             match &case.outcome {
                 Outcome::Inexact(i) => format!(
@@ -271,7 +276,7 @@ impl Output {
         self.writer.flush()
     }
 
-    fn finish(mut self) -> anyhow::Result<()> {
+    pub(crate) fn finish(mut self) -> anyhow::Result<()> {
         self.writer.flush()?;
         drop(self.writer);
         if let Some((tmp, path)) = self.partial {
@@ -358,7 +363,7 @@ fn add_counts(base: &Counts, s: &Summary) -> Counts {
 
 /// One line naming everything that decides the output, so a journal is only resumed by the
 /// same search.
-fn fingerprint(plan: &Plan) -> String {
+pub(crate) fn fingerprint(plan: &Plan) -> String {
     format!(
         "{} {} [{}, {}) K={} {} exact={} max-precision={}",
         plan.target.name,
@@ -375,18 +380,7 @@ fn fingerprint(plan: &Plan) -> String {
 pub fn run(args: &SearchArgs) -> anyhow::Result<()> {
     #[cfg(feature = "mpi")]
     if let Some(cluster) = crate::cluster::MpiCluster::from_env() {
-        use tmd_crunch::driver::Cluster;
-        if cluster.size() > 1 {
-            // Rank 0 says why before any rank exits (mpirun aborts the job at the first
-            // non-zero exit).
-            if cluster.rank() == 0 {
-                eprintln!(
-                    "tmd: search does not run across MPI ranks yet (crunch does): run it without mpirun"
-                );
-            }
-            cluster.barrier();
-            std::process::exit(2);
-        }
+        return super::search_mpi::run(args, &cluster);
     }
     let mut plan = plan(args)?;
     attach_device(args, &mut plan)?;
@@ -524,7 +518,7 @@ fn show_progress(progress: &AtomicU64, done: &AtomicBool, total: u128) {
     bar.finish_and_clear();
 }
 
-fn report(
+pub(crate) fn report(
     args: &SearchArgs,
     plan: &Plan,
     s: &Summary,
