@@ -148,9 +148,10 @@ pub struct SearchArgs {
     /// on the CPU.
     #[arg(long, default_value = "cpu")]
     pub backend: String,
-    /// The device number for --backend opencl (in the order of `clinfo -l`) or cuda.
-    #[arg(long, default_value_t = 0)]
-    pub device: usize,
+    /// The device number for --backend opencl (in the order of `clinfo -l`) or cuda; default
+    /// 0, and under mpirun the rank's local rank (one device per rank on each node).
+    #[arg(long)]
+    pub device: Option<usize>,
     /// Worker threads (default: all cores).
     #[arg(long)]
     pub threads: Option<usize>,

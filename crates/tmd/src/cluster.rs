@@ -58,6 +58,18 @@ impl MpiCluster {
         self.world.abort(1)
     }
 
+    /// This rank's number among the ranks of its node (OpenMPI's, or Slurm's local id).
+    pub fn local_rank(&self) -> usize {
+        [
+            "OMPI_COMM_WORLD_LOCAL_RANK",
+            "SLURM_LOCALID",
+            "MPI_LOCALRANKID",
+        ]
+        .iter()
+        .find_map(|v| std::env::var(v).ok()?.parse().ok())
+        .unwrap_or(0)
+    }
+
     /// Worker threads for this rank: the cores divided among the ranks of this node.
     pub fn threads_per_rank(&self) -> usize {
         let local: usize = std::env::var("OMPI_COMM_WORLD_LOCAL_SIZE")

@@ -157,14 +157,18 @@ fn check_backend(args: &SearchArgs, filter: Option<&FilterParams>) -> Result<(),
 
 /// Opens the device of `--backend opencl|cuda --device N` (a missing runtime is a run failure,
 /// exit 1, with the runner's message naming what to install).
-pub(crate) fn attach_device(args: &SearchArgs, plan: &mut Plan) -> anyhow::Result<()> {
+pub(crate) fn attach_device(
+    args: &SearchArgs,
+    plan: &mut Plan,
+    index: usize,
+) -> anyhow::Result<()> {
     let device: std::sync::Arc<dyn PacketDevice> = match args.backend.as_str() {
         "opencl" => std::sync::Arc::new(
-            tmd_gpu::opencl::OpenClDevice::nth(args.device)
+            tmd_gpu::opencl::OpenClDevice::nth(index)
                 .map_err(|e| anyhow::anyhow!("--backend opencl: {e}"))?,
         ),
         "cuda" => std::sync::Arc::new(
-            tmd_gpu::cuda::CudaDevice::nth(args.device)
+            tmd_gpu::cuda::CudaDevice::nth(index)
                 .map_err(|e| anyhow::anyhow!("--backend cuda: {e}"))?,
         ),
         _ => return Ok(()),
@@ -383,7 +387,7 @@ pub fn run(args: &SearchArgs) -> anyhow::Result<()> {
         return super::search_mpi::run(args, &cluster);
     }
     let mut plan = plan(args)?;
-    attach_device(args, &mut plan)?;
+    attach_device(args, &mut plan, args.device.unwrap_or(0))?;
     let pool = rayon::ThreadPoolBuilder::new()
         .num_threads(args.threads.unwrap_or(0))
         .build()

@@ -143,7 +143,11 @@ pub fn run(args: &SearchArgs, cluster: &MpiCluster) -> anyhow::Result<()> {
     let started = Instant::now();
     // Every rank validates the same arguments; only the root reports a problem.
     let planned = plan(args).map_err(anyhow::Error::from).and_then(|mut p| {
-        attach_device(args, &mut p)?;
+        attach_device(
+            args,
+            &mut p,
+            args.device.unwrap_or_else(|| cluster.local_rank()),
+        )?;
         if args.stats.is_some() {
             return Err(
                 InputError::Usage("--stats is not available under mpirun yet".into()).into(),
@@ -195,7 +199,9 @@ pub fn run(args: &SearchArgs, cluster: &MpiCluster) -> anyhow::Result<()> {
         let reason = root.then(|| root_error.unwrap_or_else(|| planned.err().expect("a reason")));
         cluster.fail_together(reason);
     };
-    let plan = planned.expect("the root accepted the plan");
+    // The root accepted the arguments; another rank may still lack its device.
+    let plan =
+        planned.unwrap_or_else(|e| cluster.abort(e.context(format!("rank {}", cluster.rank()))));
     let finished: BTreeSet<u64> = serde_json::from_slice(&payload)?;
     let (start, end) = (plan.range.start, plan.range.end);
     let count = ((end - start + seg as i128 - 1) / seg as i128) as u64;
