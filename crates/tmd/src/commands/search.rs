@@ -395,6 +395,13 @@ pub fn run(args: &SearchArgs) -> anyhow::Result<()> {
     let mut journal = None;
     let mut recovered = Recovered::default();
     if let Some(dir) = &args.resume {
+        if dir.join("mpi-segments.jsonl").exists() {
+            return Err(InputError::Usage(format!(
+                "{} holds the journal of a search run under mpirun: resume it under mpirun (any -np, 1 included)",
+                dir.display()
+            ))
+            .into());
+        }
         let (j, r) = Journal::open(dir, &fingerprint(&plan))?;
         journal = Some(j);
         recovered = r;
