@@ -337,7 +337,10 @@ fn issue_7_search_killed_rank_then_resume() {
     indices.dedup();
     assert_eq!(indices.len(), n, "a segment was searched twice");
     // Without mpirun the same journal is refused with a clear line, not silently restarted.
-    let out = Command::new(env!("CARGO_BIN_EXE_tmd")).args(&with_journal).output().unwrap();
+    let out = Command::new(env!("CARGO_BIN_EXE_tmd"))
+        .args(&with_journal)
+        .output()
+        .unwrap();
     assert_eq!(out.status.code(), Some(2));
     assert!(String::from_utf8_lossy(&out.stderr).contains("resume it under mpirun"));
     // A journal of another search is refused.
