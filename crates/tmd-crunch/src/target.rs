@@ -194,9 +194,11 @@ pub fn resolve(spec: &str) -> Result<BoxedTarget, InputError> {
     match source {
         "std" | "libm" | "xfloat" => resolve_table(spec, source, name),
         "emul" => resolve_emul(spec, name),
-        "cuda" | "opencl" | "file" => Err(InputError::Usage(format!(
-            "target `{spec}`: device targets run on the {source} backend, which crunch does not \
-             have yet; the CPU backend runs std:, libm:, xfloat: and emul: targets"
+        "opencl" | "file" => Err(InputError::Usage(format!(
+            "target `{spec}` runs on an OpenCL device: add --backend opencl"
+        ))),
+        "cuda" => Err(InputError::Usage(format!(
+            "target `{spec}`: crunch has no CUDA backend yet"
         ))),
         _ => Err(unknown(spec, "sources are std, libm, xfloat, emul")),
     }

@@ -93,6 +93,17 @@ pub fn nvrtc_version() -> Result<(i32, i32), GpuError> {
 /// Compiles program `id` with NVRTC to a cubin for compute capability `major.minor`
 /// (`sm_XY`), with the options that keep IEEE semantics ([`tmd_kernels::cuda_options`]).
 pub fn compile_cubin(id: Id, major: u32, minor: u32) -> Result<Vec<u8>, GpuError> {
+    compile_source_cubin(id.name(), &tmd_kernels::source(id), major, minor)
+}
+
+/// Compiles a complete kernel source (vendor header included) with NVRTC to a cubin for
+/// `sm_{major}{minor}`; `name` names the program in errors.
+pub fn compile_source_cubin(
+    name: &'static str,
+    source: &str,
+    major: u32,
+    minor: u32,
+) -> Result<Vec<u8>, GpuError> {
     load_nvrtc()?;
     let api = |call: &'static str| {
         move |e: result::NvrtcError| GpuError::Api {
@@ -100,8 +111,9 @@ pub fn compile_cubin(id: Id, major: u32, minor: u32) -> Result<Vec<u8>, GpuError
             code: format!("{e:?}"),
         }
     };
-    let source = CString::new(tmd_kernels::source(id)).expect("kernel sources hold no NUL");
-    let name = CString::new(format!("{}.cu", id.name())).expect("no NUL");
+    let program_name = name;
+    let source = CString::new(source).expect("kernel sources hold no NUL");
+    let name = CString::new(format!("{program_name}.cu")).expect("no NUL");
     let program =
         result::create_program(&source, Some(&name)).map_err(api("nvrtcCreateProgram"))?;
     let options = tmd_kernels::cuda_options(major, minor, &[]);
@@ -117,7 +129,7 @@ pub fn compile_cubin(id: Id, major: u32, minor: u32) -> Result<Vec<u8>, GpuError
                 })
                 .unwrap_or_default();
             Err(GpuError::Build {
-                program: id.name(),
+                program: program_name,
                 device: format!("sm_{major}{minor} (NVRTC)"),
                 log,
             })

@@ -33,6 +33,22 @@ pub struct OpenClDevice {
     context: Context,
     queue: CommandQueue,
     programs: Mutex<HashMap<Id, Program>>,
+    /// Crunch programs, one per target, keyed by their source text.
+    crunch_programs: Mutex<HashMap<String, Program>>,
+}
+
+/// A format the crunch kernel evaluates.
+pub trait CrunchReal: Copy + Default {
+    /// The C type.
+    const C_TYPE: &'static str;
+}
+
+impl CrunchReal for f32 {
+    const C_TYPE: &'static str = "float";
+}
+
+impl CrunchReal for f64 {
+    const C_TYPE: &'static str = "double";
 }
 
 /// A base format of the double-word kernels.
@@ -111,6 +127,7 @@ impl OpenClDevice {
             context,
             queue,
             programs: Mutex::new(HashMap::new()),
+            crunch_programs: Mutex::new(HashMap::new()),
         })
     }
 
@@ -238,6 +255,47 @@ impl OpenClDevice {
 }
 
 impl OpenClDevice {
+    /// Evaluates a crunch target (the C definition of `crunch_target`, see
+    /// `tmd_kernels::crunch_source`) on every input; the program is built once per target.
+    /// A build failure (a bad user snippet) is `GpuError::Build` with the compiler's log.
+    pub fn crunch_eval<T: CrunchReal>(&self, target: &str, xs: &[T]) -> Result<Vec<T>, GpuError> {
+        let source = tmd_kernels::crunch_source(T::C_TYPE, target);
+        let mut programs = self.crunch_programs.lock().expect("program cache poisoned");
+        let program = match programs.entry(source) {
+            Entry::Occupied(e) => e.into_mut(),
+            Entry::Vacant(e) => {
+                let options = tmd_kernels::opencl_options(&[]);
+                let program =
+                    Program::create_and_build_from_source(&self.context, e.key(), &options)
+                        .map_err(|log| GpuError::Build {
+                            program: "crunch",
+                            device: self.name(),
+                            log,
+                        })?;
+                e.insert(program)
+            }
+        };
+        if xs.is_empty() {
+            return Ok(Vec::new());
+        }
+        let input = self.input(xs)?;
+        let output = self.output::<T>(xs.len())?;
+        let kernel = Kernel::create(program, "crunch_eval").map_err(api("clCreateKernel"))?;
+        let n = xs.len() as u64;
+        unsafe {
+            ExecuteKernel::new(&kernel)
+                .set_arg(&input)
+                .set_arg(&output)
+                .set_arg(&n)
+                .set_global_work_size(xs.len())
+                .enqueue_nd_range(&self.queue)
+                .map_err(api("clEnqueueNDRangeKernel"))?;
+        }
+        self.queue.finish().map_err(api("clFinish"))?;
+        drop(programs);
+        self.read(&output, xs.len())
+    }
+
     /// One launch of `filter_packets`; returns (candidates stored, candidates found, stats).
     fn launch_filter(
         &self,

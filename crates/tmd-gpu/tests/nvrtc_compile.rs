@@ -3,7 +3,7 @@
 //! needed: NVRTC comes from the pip wheel nvidia-cuda-nvrtc-cu12 (scripts/setup.sh installs it)
 //! or a CUDA toolkit. Catches CUDA-only errors in the shared OpenCL/CUDA sources in CI.
 
-use tmd_gpu::cuda::{compile_cubin, load_nvrtc, nvrtc_version};
+use tmd_gpu::cuda::{compile_cubin, compile_source_cubin, load_nvrtc, nvrtc_version};
 use tmd_kernels::Id;
 
 #[test]
@@ -21,6 +21,24 @@ fn every_program_compiles_under_nvrtc_for_sm90_and_sm80() {
                 id.name(),
                 cubin.len()
             );
+        }
+    }
+}
+
+/// Issue 6: the crunch kernel (with the VRECPE emulation and a math-library call as targets,
+/// in float and double) compiles under NVRTC too, for the CUDA crunch backend to come.
+#[test]
+fn crunch_kernel_compiles_under_nvrtc() {
+    load_nvrtc().unwrap_or_else(|e| panic!("{e}"));
+    for real in ["float", "double"] {
+        for target in [
+            tmd_kernels::crunch_vrecpe_target(real, 3),
+            tmd_kernels::crunch_call_target(real, "exp(x)"),
+        ] {
+            let source = tmd_kernels::crunch_source(real, &target);
+            let cubin =
+                compile_source_cubin("crunch", &source, 9, 0).unwrap_or_else(|e| panic!("{e}"));
+            assert_eq!(&cubin[..4], b"\x7fELF", "crunch {real}: not a cubin");
         }
     }
 }

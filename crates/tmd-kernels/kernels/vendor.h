@@ -35,6 +35,8 @@ typedef int i32;
 #define TMD_MUL_HI64(a, b) mul_hi((u64)(a), (u64)(b))
 #define TMD_ATOMIC_INC(p) atomic_inc(p)
 #define TMD_DOUBLE_BITS(x) as_ulong(x)
+#define TMD_FLOAT_BITS(x) as_uint(x)
+#define TMD_BITS_FLOAT(u) as_float(u)
 
 #elif defined(__CUDACC__) || defined(__CUDACC_RTC__)
 
@@ -61,6 +63,8 @@ typedef int i32;
 #define TMD_MUL_HI64(a, b) __umul64hi((u64)(a), (u64)(b))
 #define TMD_ATOMIC_INC(p) atomicAdd((p), 1u)
 #define TMD_DOUBLE_BITS(x) ((u64)__double_as_longlong(x))
+#define TMD_FLOAT_BITS(x) ((u32)__float_as_uint(x))
+#define TMD_BITS_FLOAT(u) __uint_as_float(u)
 
 #else
 #error "vendor.h: compile as OpenCL C or CUDA C (NVRTC)"

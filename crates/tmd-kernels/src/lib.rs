@@ -62,6 +62,7 @@ const DOUBLE_WORD_OPS_CL: &str = include_str!("../kernels/double_word_ops.cl");
 const DOUBLE_WORD_EXP_CL: &str = include_str!("../kernels/double_word_exp.cl");
 const LOWER_BOUND_CL: &str = include_str!("../kernels/lower_bound.cl");
 const FILTER_CL: &str = include_str!("../kernels/filter.cl");
+const CRUNCH_CL: &str = include_str!("../kernels/crunch.cl");
 
 /// A base format that type-generic kernel files are instantiated for.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -222,6 +223,37 @@ pub fn source(id: Id) -> String {
         }
     }
     s
+}
+
+/// The source of a crunch program: the vendor header, `crunch.cl` for `real` (`float` or
+/// `double`), then `target`, the definition of `crunch_target` (see `kernels/crunch.cl`).
+/// Programs differ per target, so they are not keyed by an [`Id`]; runners cache them by
+/// their text.
+pub fn crunch_source(real: &str, target: &str) -> String {
+    format!(
+        "{VENDOR_H}
+#define CRUNCH_REAL {real}
+{CRUNCH_CL}
+{target}
+"
+    )
+}
+
+/// A crunch target calling one function of the device's math library: `call` is an
+/// expression in `x` (`exp(x)`, `native_sin(x)`).
+pub fn crunch_call_target(real: &str, call: &str) -> String {
+    format!("DEVICE_FN {real} crunch_target({real} x) {{ return {call}; }}")
+}
+
+/// The crunch target of seed 003 §4: ARM VRECPE of x rounded to binary32, widened to `real`,
+/// then `steps` Newton–Raphson steps `y <- y (2 - x y)` in `real` without FMA (the vendor
+/// header turns contraction off), as `tmd_crunch::emul::recip_nr_f64` / `recip_nr_f32`.
+pub fn crunch_vrecpe_target(real: &str, steps: u32) -> String {
+    format!(
+        "DEVICE_FN {real} crunch_target({real} x) {{\n    {real} y = ({real})tmd_vrecpe_f32((float)x);\n    \
+         for (int i = 0; i < {steps}; i++) {{\n        {real} t = ({real})2 - x * y;\n        y = y * t;\n    }}\n    \
+         return y;\n}}\n"
+    )
 }
 
 /// Build options for clBuildProgram: correctly rounded single-precision division and square

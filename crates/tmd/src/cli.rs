@@ -51,9 +51,16 @@ pub struct CrunchArgs {
     /// binary32 or binary64; by default the target's own format.
     #[arg(long)]
     pub format: Option<String>,
-    /// cpu (the only crunch backend so far).
+    /// cpu, or opencl (opencl:NAME, emul:vrecpe-nrN and file:PATH targets evaluated on an
+    /// OpenCL device; the error analysis stays on the CPU).
     #[arg(long, default_value = "cpu")]
     pub backend: String,
+    /// The OpenCL device (default 0; under mpirun the rank's local rank).
+    #[arg(long)]
+    pub device: Option<usize>,
+    /// For file:PATH targets: the function the snippet computes (exp, log, sin, ...).
+    #[arg(long)]
+    pub function: Option<String>,
     /// Checkpoint FILE: finished blocks are appended to it; an existing one is resumed.
     #[arg(long)]
     pub checkpoint: Option<std::path::PathBuf>,

@@ -221,10 +221,14 @@ fn issue_6_bad_input_exits_2_with_one_line() {
     let base = |t: &'static str| vec!["crunch", t, "--from", "1", "--to", "2"];
     assert_bad_input(&base("std:nosuch"), "unknown crunch target");
     assert_bad_input(&base("nosource:expf"), "unknown crunch target");
-    assert_bad_input(&base("cuda:expf"), "cuda backend");
+    assert_bad_input(&base("cuda:expf"), "no CUDA backend");
+    assert_bad_input(&base("opencl:expf"), "add --backend opencl");
     let mut b = base("std:expf");
     b.extend(["--backend", "opencl"]);
-    assert_bad_input(&b, "cpu backend only");
+    assert_bad_input(&b, "on the opencl backend");
+    let mut b = base("std:expf");
+    b.extend(["--backend", "cuda"]);
+    assert_bad_input(&b, "no CUDA runner");
     let mut b = base("std:expf");
     b.extend(["--format", "binary64"]);
     assert_bad_input(&b, "binary32 function");
@@ -261,4 +265,125 @@ fn issue_6_bad_input_exits_2_with_one_line() {
     let mut b = base("libm:expf");
     b.extend(["--checkpoint", foreign.to_str().unwrap()]);
     assert_bad_input(&b, "belongs to another run");
+}
+
+/// The report of a run, without what differs between backends and runs.
+fn backend_neutral(mut v: Value) -> Value {
+    let o = v.as_object_mut().unwrap();
+    o.remove("seconds");
+    o.remove("blocks_resumed");
+    o.remove("note");
+    v
+}
+
+#[test]
+fn issue_6_opencl_backend_gives_the_cpu_report_bit_for_bit() {
+    // The emulation exists on both backends: same results, hence the same report.
+    for (target, from, to) in [
+        ("emul:vrecpe-nr3", "1", "0x1.00000001p+0"),
+        ("emul:vrecpe-nr1", "-0x1.00000008p-1000", "-0x1p-1000"),
+        ("emul:vrecpe-nr2f", "0x1p-130", "0x1p-125"),
+        ("emul:vrecpe-nr2f", "0x1p+0", "0x1p+2"),
+    ] {
+        let args = ["crunch", target, "--from", from, "--to", to, "--json", "-q"];
+        let cpu = json_report(&args);
+        let mut ocl_args = args.to_vec();
+        ocl_args.extend(["--backend", "opencl"]);
+        let ocl = json_report(&ocl_args);
+        assert!(ocl["note"].as_str().unwrap().contains("OpenCL device"));
+        assert_eq!(backend_neutral(ocl), backend_neutral(cpu), "{target}");
+    }
+}
+
+#[test]
+fn issue_6_opencl_builtins_and_snippets() {
+    let dir = scratch("snippet");
+    let builtin = json_report(&[
+        "crunch",
+        "opencl:expf",
+        "--from",
+        "1",
+        "--to",
+        "4",
+        "--backend",
+        "opencl",
+        "--json",
+        "-q",
+    ]);
+    let m = builtin["max_ulp"].as_f64().unwrap();
+    assert!(
+        m > 0.0 && m < 4.0,
+        "OpenCL's expf within its 3-ulp requirement: {m}"
+    );
+    // A snippet that calls the same built-in gives the same report.
+    let snippet = dir.join("expf.cl");
+    std::fs::write(
+        &snippet,
+        "DEVICE_FN float crunch_target(float x) { return exp(x); }\n",
+    )
+    .unwrap();
+    let spec = format!("file:{}", snippet.display());
+    let from_file = json_report(&[
+        "crunch",
+        &spec,
+        "--function",
+        "exp",
+        "--from",
+        "1",
+        "--to",
+        "4",
+        "--backend",
+        "opencl",
+        "--json",
+        "-q",
+    ]);
+    let strip = |mut v: Value| {
+        let o = v.as_object_mut().unwrap();
+        o.remove("target");
+        backend_neutral(v)
+    };
+    assert_eq!(strip(from_file), strip(builtin));
+    // A snippet that does not compile, or whose function is not given, is bad input.
+    let broken = dir.join("broken.cl");
+    std::fs::write(
+        &broken,
+        "DEVICE_FN float crunch_target(float x) { return x +; }\n",
+    )
+    .unwrap();
+    let spec = format!("file:{}", broken.display());
+    // (PoCL's compiler also writes its own diagnostics to stderr: only our line is checked.)
+    let out = tmd(&[
+        "crunch",
+        &spec,
+        "--function",
+        "exp",
+        "--from",
+        "1",
+        "--to",
+        "2",
+        "--backend",
+        "opencl",
+    ]);
+    assert_eq!(out.status.code(), Some(2));
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        stderr
+            .lines()
+            .any(|l| l.starts_with("tmd: ") && l.contains("does not compile")),
+        "{stderr}"
+    );
+    let spec = format!("file:{}", snippet.display());
+    assert_bad_input(
+        &[
+            "crunch",
+            &spec,
+            "--from",
+            "1",
+            "--to",
+            "2",
+            "--backend",
+            "opencl",
+        ],
+        "--function",
+    );
 }

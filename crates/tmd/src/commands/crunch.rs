@@ -47,21 +47,38 @@ pub fn run(args: &CrunchArgs) -> anyhow::Result<()> {
     if args.list {
         return list();
     }
-    if args.backend != "cpu" {
-        let known = ["opencl", "cuda"].contains(&args.backend.as_str());
-        return Err(InputError::Usage(if known {
-            format!(
-                "--backend {}: crunch runs on the cpu backend only so far (the search has the \
-                 device backends)",
-                args.backend
-            )
-        } else {
-            format!("--backend {}: expected cpu", args.backend)
-        })
-        .into());
-    }
+    #[cfg(feature = "mpi")]
+    let cluster = crate::cluster::MpiCluster::from_env();
+    // One device per rank on a node under mpirun, unless --device says otherwise.
+    #[cfg(feature = "mpi")]
+    let default_device = cluster.as_ref().map_or(0, |c| c.local_rank());
+    #[cfg(not(feature = "mpi"))]
+    let default_device = 0;
     let spec = args.target.as_deref().expect("clap requires it");
-    let target = tmd_crunch::resolve(spec)?;
+    let format_flag = args
+        .format
+        .as_deref()
+        .map(CrunchFormat::parse)
+        .transpose()?;
+    let target = match args.backend.as_str() {
+        "cpu" => tmd_crunch::resolve(spec)?,
+        "opencl" => super::crunch_device::resolve_opencl(
+            spec,
+            args.function.as_deref(),
+            format_flag,
+            args.device.unwrap_or(default_device),
+        )?,
+        "cuda" => return Err(InputError::Usage(
+            "--backend cuda: crunch has no CUDA runner yet (the search has one); use cpu or opencl"
+                .into(),
+        )
+        .into()),
+        other => {
+            return Err(
+                InputError::Usage(format!("--backend {other}: expected cpu or opencl")).into(),
+            )
+        }
+    };
     let fmt = match &args.format {
         Some(name) => {
             let f = CrunchFormat::parse(name)?;
@@ -88,8 +105,6 @@ pub fn run(args: &CrunchArgs) -> anyhow::Result<()> {
     if args.sample == Some(0) {
         return Err(InputError::Usage("--sample 0: at least one window".into()).into());
     }
-    #[cfg(feature = "mpi")]
-    let cluster = crate::cluster::MpiCluster::from_env();
     #[cfg(feature = "mpi")]
     if let Some(cluster) = &cluster {
         use tmd_crunch::driver::Cluster;
@@ -295,7 +310,20 @@ fn list() -> anyhow::Result<()> {
             .map(|t| t.function())
             .ok();
         let reference = func.map(|f| reference_name(f, fmt)).unwrap_or_default();
-        writeln!(out, "{name}\t{}\tcpu\t{reference}", fmt.name())?;
+        let backends = if name.starts_with("emul:vrecpe") { "cpu, opencl" } else { "cpu" };
+        writeln!(out, "{name}\t{}\t{backends}\t{reference}", fmt.name())?;
+    }
+    for (name, fmt, func) in [
+        ("opencl:NAMEf", CrunchFormat::Binary32, "exp"),
+        ("opencl:NAME", CrunchFormat::Binary64, "exp"),
+        ("opencl:native_NAMEf", CrunchFormat::Binary32, "exp"),
+        ("file:PATH --function NAME", CrunchFormat::Binary32, "exp"),
+    ] {
+        let reference = tmd_crunch::RefFunc::lookup(func)
+            .map(|f| reference_name(f, fmt))
+            .unwrap_or_default()
+            .replace(" exp ", " NAME ");
+        writeln!(out, "{name}\t{}\topencl\t{reference}", fmt.name())?;
     }
     Ok(())
 }
