@@ -310,7 +310,11 @@ fn list() -> anyhow::Result<()> {
             .map(|t| t.function())
             .ok();
         let reference = func.map(|f| reference_name(f, fmt)).unwrap_or_default();
-        let backends = if name.starts_with("emul:vrecpe") { "cpu, opencl" } else { "cpu" };
+        let backends = if name.starts_with("emul:vrecpe") {
+            "cpu, opencl"
+        } else {
+            "cpu"
+        };
         writeln!(out, "{name}\t{}\t{backends}\t{reference}", fmt.name())?;
     }
     for (name, fmt, func) in [
