@@ -187,7 +187,12 @@ pub fn crunch_chunk(target: &dyn Target, lo: i64, hi: i64) -> Summary {
             let mut out = vec![0f64; xs.len()];
             target.eval_f64(&xs, &mut out);
             let dd = func.dd();
+            let saturated = crate::saturation::saturation(func);
             for (i, (&x, &a)) in xs.iter().zip(&out).enumerate() {
+                if let Some(v) = saturated.judge(func, x, a) {
+                    summary.record(lo + i as i64, v, false);
+                    continue;
+                }
                 let r = match dd {
                     Some(f) => {
                         let y = f(Dd::from(x));

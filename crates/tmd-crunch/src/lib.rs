@@ -38,6 +38,7 @@ pub mod format;
 pub mod function;
 pub mod oracle;
 pub mod plot;
+pub mod saturation;
 pub mod summary;
 pub mod target;
 

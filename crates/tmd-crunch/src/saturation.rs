@@ -1,0 +1,151 @@
+//! Where a binary64 function saturates: inputs beyond which RN(f(x)) is infinite (exp, exp2,
+//! exp10, expm1 above ~709, sinh and cosh beyond ~710) or f(x) is a positive number below
+//! 2^-1100 (exp, exp2, exp10 far below zero). There the double-double reference overflows or
+//! underflows and would send every input to MPFR — about 2^62 inputs of binary64 exp. The
+//! thresholds are found once per function by bisection over binary64 ordinals with MPFR
+//! (the functions are monotone there), so the decisions stay exact:
+//! * overflow region: the correct rounding is ±inf (correctly rounded), ±MAX is faithful;
+//! * tiny region: RN(f) = +0 and the error of a zero result is below 2^-1100 / 2^-1074 =
+//!   2^-26 ulp, reported as 0; other results go to MPFR.
+//!
+//! (binary32 targets need none of this: their binary64 reference has range to spare.)
+
+use crate::analysis::{Class, Special, Verdict};
+use crate::format::CrunchFormat;
+use crate::function::RefFunc;
+use rug::Float;
+use std::collections::HashMap;
+use std::sync::{Mutex, OnceLock};
+use tmd_core::registry::{eval_rounded, Dir, Func};
+
+/// The saturation thresholds of one function in binary64.
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
+pub struct Saturation {
+    /// RN(f(x)) is infinite for `|x| >= overflow_from` (x > 0 only when `odd_or_even` is
+    /// false), with the sign of f.
+    overflow_from: Option<f64>,
+    /// Overflow on both sides: sinh (odd) and cosh (even).
+    symmetric: bool,
+    /// f(x) is in (0, 2^-1100) for `x <= tiny_until` (negative).
+    tiny_until: Option<f64>,
+}
+
+/// Smallest ordinal in `[lo, hi]` where `pred` holds, for a monotone `pred` true at `hi`.
+fn first_true(mut lo: i64, mut hi: i64, pred: impl Fn(f64) -> bool) -> i64 {
+    let fmt = CrunchFormat::Binary64;
+    while lo < hi {
+        let mid = lo + (hi - lo) / 2;
+        if pred(fmt.from_ordinal(mid)) {
+            hi = mid;
+        } else {
+            lo = mid + 1;
+        }
+    }
+    lo
+}
+
+fn registry(func: RefFunc) -> Option<Func> {
+    Func::lookup(func.name())
+}
+
+fn compute(func: RefFunc) -> Saturation {
+    let (overflows, symmetric, tiny) = match func {
+        RefFunc::Exp | RefFunc::Exp2 | RefFunc::Exp10 => (true, false, true),
+        RefFunc::Expm1 => (true, false, false),
+        RefFunc::Sinh | RefFunc::Cosh => (true, true, false),
+        _ => return Saturation::default(),
+    };
+    let Some(f) = registry(func) else {
+        return Saturation::default();
+    };
+    let fmt = CrunchFormat::Binary64;
+    let value = |x: f64, dir: Dir| eval_rounded(f, &Float::with_val(64, x), 128, dir).0;
+    // MAX + ulp/2 = 2^1024 (1 - 2^-54): RN(f) is infinite from there on.
+    let two_1024: Float = Float::with_val(128, 1) << 1024u32;
+    let two_970: Float = Float::with_val(128, 1) << 970u32;
+    let overflow_threshold = Float::with_val(128, &two_1024 - &two_970);
+    let max = fmt.max_ordinal();
+    let overflow_from = overflows.then(|| {
+        let o = first_true(fmt.ordinal(1.0), max, |x| {
+            value(x, Dir::Down).abs() >= overflow_threshold
+        });
+        fmt.from_ordinal(o)
+    });
+    let tiny_limit: Float = Float::with_val(128, 1) >> 1100u32;
+    let tiny_until = tiny.then(|| {
+        // The largest negative x (smallest |x|) with f(x) < 2^-1100: search on |x|.
+        let o = first_true(fmt.ordinal(1.0), max, |m| value(-m, Dir::Up) < tiny_limit);
+        -fmt.from_ordinal(o)
+    });
+    Saturation {
+        overflow_from,
+        symmetric,
+        tiny_until,
+    }
+}
+
+/// The thresholds of `func` (computed once per process).
+pub fn saturation(func: RefFunc) -> Saturation {
+    static CACHE: OnceLock<Mutex<HashMap<RefFunc, Saturation>>> = OnceLock::new();
+    let cache = CACHE.get_or_init(|| Mutex::new(HashMap::new()));
+    let mut map = cache.lock().expect("saturation cache");
+    *map.entry(func).or_insert_with(|| compute(func))
+}
+
+impl Saturation {
+    /// The verdict on a binary64 input in a saturated region, or `None`.
+    pub fn judge(&self, func: RefFunc, x: f64, a: f64) -> Option<Verdict> {
+        if let Some(t) = self.overflow_from {
+            let beyond = if self.symmetric { x.abs() >= t } else { x >= t };
+            if beyond {
+                let sign = if func == RefFunc::Sinh {
+                    x.signum()
+                } else {
+                    1.0
+                };
+                let class = if a == sign * f64::INFINITY {
+                    Class::CorrectlyRounded
+                } else if a == sign * f64::MAX {
+                    Class::Faithful
+                } else {
+                    Class::Worse
+                };
+                return Some(Verdict {
+                    class,
+                    err: None,
+                    special: Special::Overflow,
+                });
+            }
+        }
+        if let Some(t) = self.tiny_until {
+            if x <= t && a == 0.0 {
+                return Some(Verdict {
+                    class: Class::CorrectlyRounded,
+                    err: Some(0.0),
+                    special: Special::Subnormal,
+                });
+            }
+        }
+        None
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn thresholds_of_exp_match_the_known_ones() {
+        let s = saturation(RefFunc::Exp);
+        // exp overflows from 0x1.62e42fefa39fp+9 (709.78...) on; f < 2^-1100 below
+        // -1100 ln 2 = -762.46...
+        let over = s.overflow_from.unwrap();
+        assert!((709.78..709.79).contains(&over), "{over}");
+        assert_eq!(over, f64::from_bits(0x40862e42fefa39f0));
+        let tiny = s.tiny_until.unwrap();
+        assert!((-762.47..-762.45).contains(&tiny), "{tiny}");
+        let c = saturation(RefFunc::Cosh);
+        assert!(c.symmetric && (710.47..710.48).contains(&c.overflow_from.unwrap()));
+        assert_eq!(saturation(RefFunc::Log), Saturation::default());
+    }
+}
