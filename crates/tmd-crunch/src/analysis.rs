@@ -278,6 +278,33 @@ pub fn classify(func: RefFunc, fmt: CrunchFormat, x: f64, a: f64, r: Reference) 
     (classify_exact(func, fmt, x, a), true)
 }
 
+/// The verdict on a result `a` where RN(f) is `sign * inf` (f finite or not): infinity of
+/// that sign is correctly rounded, the largest finite number of that sign faithful.
+pub fn overflow_verdict(fmt: CrunchFormat, sign: f64, a: f64) -> Verdict {
+    let class = if a == sign * f64::INFINITY {
+        Class::CorrectlyRounded
+    } else if a == sign * fmt.max_finite() {
+        Class::Faithful
+    } else {
+        Class::Worse
+    };
+    Verdict {
+        class,
+        err: None,
+        special: Special::Overflow,
+    }
+}
+
+/// The verdict on a zero result where f is a positive number far below half the smallest
+/// subnormal: correctly rounded, with an error reported as 0 (it is below 2^-26 ulp).
+pub fn zero_result_verdict() -> Verdict {
+    Verdict {
+        class: Class::CorrectlyRounded,
+        err: Some(0.0),
+        special: Special::Subnormal,
+    }
+}
+
 /// The fast reference's value at one input.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub enum Reference {
@@ -330,44 +357,14 @@ fn quick_special(
     if fmt == CrunchFormat::Binary32 && !pole_candidate {
         // The binary64 reference is within 4 of its ulps: infinite means |f| > 2^1023, far
         // beyond binary32's overflow threshold.
-        if hi.is_infinite() {
-            let class = if a == hi {
-                Class::CorrectlyRounded
-            } else if a == hi.signum() * fmt.max_finite() {
-                Class::Faithful
-            } else {
-                Class::Worse
-            };
-            return Some(Verdict {
-                class,
-                err: None,
-                special: Special::Overflow,
-            });
-        }
         let threshold = fmt.max_finite() + pow2(127 - 24); // MAX + ulp/2
-        if hi.abs() * (1.0 - 4.0 * f64::EPSILON) > threshold {
-            let sign = hi.signum();
-            let class = if a == sign * f64::INFINITY {
-                Class::CorrectlyRounded
-            } else if a == sign * fmt.max_finite() {
-                Class::Faithful
-            } else {
-                Class::Worse
-            };
-            return Some(Verdict {
-                class,
-                err: None,
-                special: Special::Overflow,
-            });
+        if hi.is_infinite() || hi.abs() * (1.0 - 4.0 * f64::EPSILON) > threshold {
+            return Some(overflow_verdict(fmt, hi.signum(), a));
         }
         if hi.abs() < pow2(-960) && a == 0.0 {
             // |f| < 2^-959 (the reference is within one of its subnormal ulps there), so
             // RN(f) = 0; the error |f| / 2^-149 is below 2^-810 ulps, reported as 0.
-            return Some(Verdict {
-                class: Class::CorrectlyRounded,
-                err: Some(0.0),
-                special: Special::Subnormal,
-            });
+            return Some(zero_result_verdict());
         }
     }
     None

@@ -114,32 +114,59 @@ impl Plan {
 
     /// Number of inputs the plan crunches.
     pub fn inputs(&self) -> u64 {
-        self.blocks().map(|(_, lo, hi)| (hi - lo) as u64).sum()
+        match self.sample_layout() {
+            Some((windows, _)) => windows << self.block_bits,
+            None => (self.end - self.first) as u64,
+        }
     }
 
-    /// Blocks, in order: `(index, first, end)`. Whole ranges are cut at multiples of
-    /// `2^block_bits` ordinals; samples are their windows, indexed from 0.
-    pub fn blocks(&self) -> Box<dyn Iterator<Item = (i64, i64, i64)> + '_> {
-        let b = self.block_bits;
+    /// `(windows, stride)` when the plan is a sample smaller than its range.
+    fn sample_layout(&self) -> Option<(u64, u64)> {
         let total = (self.end - self.first) as u64;
-        match self.sample_windows {
-            Some(w) if total > w << b => {
-                let stride = total / w;
-                Box::new((0..w as i64).map(move |i| {
-                    let lo = self.first + i * stride as i64;
-                    (i, lo, lo + (1 << b))
-                }))
-            }
-            _ => {
-                let first_block = self.first >> b; // arithmetic shift: floor division
-                let last_block = (self.end - 1) >> b;
-                Box::new((first_block..=last_block).map(move |i| {
-                    let lo = (i << b).max(self.first);
-                    let hi = ((i + 1) << b).min(self.end);
-                    (i, lo, hi)
-                }))
-            }
+        let w = self.sample_windows?;
+        (total > w << self.block_bits).then(|| (w, total / w))
+    }
+
+    /// Index range of the blocks.
+    fn block_indices(&self) -> std::ops::RangeInclusive<i64> {
+        match self.sample_layout() {
+            Some((w, _)) => 0..=w as i64 - 1,
+            // arithmetic shift: floor division
+            None => (self.first >> self.block_bits)..=((self.end - 1) >> self.block_bits),
         }
+    }
+
+    /// `(first, end)` ordinals of block `index`, or `None` when the plan has no such block.
+    /// Whole ranges are cut at multiples of `2^block_bits` ordinals; samples are their
+    /// windows, indexed from 0.
+    pub fn block(&self, index: i64) -> Option<(i64, i64)> {
+        if !self.block_indices().contains(&index) {
+            return None;
+        }
+        let b = self.block_bits;
+        Some(match self.sample_layout() {
+            Some((_, stride)) => {
+                let lo = self.first + index * stride as i64;
+                (lo, lo + (1 << b))
+            }
+            None => (
+                (index << b).max(self.first),
+                ((index + 1) << b).min(self.end),
+            ),
+        })
+    }
+
+    /// Blocks, in order: `(index, first, end)`.
+    pub fn blocks(&self) -> impl Iterator<Item = (i64, i64, i64)> + '_ {
+        self.block_indices().map(move |i| {
+            let (lo, hi) = self.block(i).expect("an index of the plan");
+            (i, lo, hi)
+        })
+    }
+
+    /// The blocks not finished yet, in order.
+    fn remaining(&self, finished: impl Fn(i64) -> bool) -> Vec<(i64, i64, i64)> {
+        self.blocks().filter(|&(i, _, _)| !finished(i)).collect()
     }
 }
 
@@ -307,10 +334,7 @@ fn open_run(target: &dyn Target, plan: &Plan) -> Result<Opened, CrunchError> {
         None => (None, BTreeMap::new()),
     };
     for rec in done.values() {
-        let fits = plan
-            .blocks()
-            .any(|(i, lo, hi)| i == rec.index && lo == rec.first && hi == rec.end);
-        if !fits {
+        if plan.block(rec.index) != Some((rec.first, rec.end)) {
             return Err(CheckpointError::Bad {
                 path: plan.checkpoint.clone().unwrap_or_default(),
                 why: format!("block {} covers other inputs than this run's", rec.index),
@@ -319,13 +343,6 @@ fn open_run(target: &dyn Target, plan: &Plan) -> Result<Opened, CrunchError> {
         }
     }
     Ok((writer, done))
-}
-
-/// The blocks of the plan not in `done`, in order.
-fn remaining_blocks(plan: &Plan, done: &BTreeMap<i64, BlockRecord>) -> Vec<(i64, i64, i64)> {
-    plan.blocks()
-        .filter(|(i, _, _)| !done.contains_key(i))
-        .collect()
 }
 
 /// Crunches one block into its record.
@@ -358,7 +375,7 @@ pub fn run(
     let total = plan.inputs();
     let mut finished: u64 = done.values().map(|r| (r.end - r.first) as u64).sum();
     progress(finished, total);
-    for (index, lo, hi) in remaining_blocks(plan, &done) {
+    for (index, lo, hi) in plan.remaining(|i| done.contains_key(&i)) {
         let record = crunch_block(target, index, lo, hi);
         if let Some(w) = writer.as_mut() {
             w.append(&record)?;
@@ -407,10 +424,7 @@ pub fn run_cluster(
         return Err(failure.unwrap_or(CrunchError::OtherRank));
     };
     let finished: BTreeSet<i64> = serde_json::from_slice(&payload).expect("root sent indices");
-    let remaining: Vec<(i64, i64, i64)> = plan
-        .blocks()
-        .filter(|(i, _, _)| !finished.contains(i))
-        .collect();
+    let remaining = plan.remaining(|i| finished.contains(&i));
     let work = |&(index, lo, hi): &(i64, i64, i64)| {
         serde_json::to_vec(&crunch_block(target, index, lo, hi)).expect("record serialises")
     };

@@ -10,7 +10,7 @@
 //!
 //! (binary32 targets need none of this: their binary64 reference has range to spare.)
 
-use crate::analysis::{Class, Special, Verdict};
+use crate::analysis::{overflow_verdict, zero_result_verdict, Verdict};
 use crate::format::CrunchFormat;
 use crate::function::RefFunc;
 use rug::Float;
@@ -103,27 +103,12 @@ impl Saturation {
                 } else {
                     1.0
                 };
-                let class = if a == sign * f64::INFINITY {
-                    Class::CorrectlyRounded
-                } else if a == sign * f64::MAX {
-                    Class::Faithful
-                } else {
-                    Class::Worse
-                };
-                return Some(Verdict {
-                    class,
-                    err: None,
-                    special: Special::Overflow,
-                });
+                return Some(overflow_verdict(CrunchFormat::Binary64, sign, a));
             }
         }
         if let Some(t) = self.tiny_until {
             if x <= t && a == 0.0 {
-                return Some(Verdict {
-                    class: Class::CorrectlyRounded,
-                    err: Some(0.0),
-                    special: Special::Subnormal,
-                });
+                return Some(zero_result_verdict());
             }
         }
         None

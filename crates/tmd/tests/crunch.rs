@@ -31,11 +31,12 @@ fn json_report(args: &[&str]) -> Value {
     serde_json::from_slice(&out.stdout).expect("one JSON object")
 }
 
-/// The report without what legitimately differs between runs.
+/// The report without what legitimately differs between runs and backends.
 fn comparable(mut v: Value) -> Value {
     let o = v.as_object_mut().unwrap();
     o.remove("seconds");
     o.remove("blocks_resumed");
+    o.remove("note");
     v
 }
 
@@ -267,15 +268,6 @@ fn issue_6_bad_input_exits_2_with_one_line() {
     assert_bad_input(&b, "belongs to another run");
 }
 
-/// The report of a run, without what differs between backends and runs.
-fn backend_neutral(mut v: Value) -> Value {
-    let o = v.as_object_mut().unwrap();
-    o.remove("seconds");
-    o.remove("blocks_resumed");
-    o.remove("note");
-    v
-}
-
 #[test]
 fn issue_6_opencl_backend_gives_the_cpu_report_bit_for_bit() {
     // The emulation exists on both backends: same results, hence the same report.
@@ -291,7 +283,7 @@ fn issue_6_opencl_backend_gives_the_cpu_report_bit_for_bit() {
         ocl_args.extend(["--backend", "opencl"]);
         let ocl = json_report(&ocl_args);
         assert!(ocl["note"].as_str().unwrap().contains("OpenCL device"));
-        assert_eq!(backend_neutral(ocl), backend_neutral(cpu), "{target}");
+        assert_eq!(comparable(ocl), comparable(cpu), "{target}");
     }
 }
 
@@ -340,7 +332,7 @@ fn issue_6_opencl_builtins_and_snippets() {
     let strip = |mut v: Value| {
         let o = v.as_object_mut().unwrap();
         o.remove("target");
-        backend_neutral(v)
+        comparable(v)
     };
     assert_eq!(strip(from_file), strip(builtin));
     // A snippet that does not compile, or whose function is not given, is bad input.

@@ -136,6 +136,28 @@ fn rank_pid(rank: usize, command: &str, needle: &str) -> Option<u32> {
     None
 }
 
+/// Waits until `journal` has `lines` lines, then kills rank 1 of the `command` run whose
+/// command line mentions `needle` with SIGKILL.
+fn kill_rank_1_after(journal: &Path, lines: usize, command: &str, needle: &str) {
+    let t0 = Instant::now();
+    while t0.elapsed() < Duration::from_secs(120) {
+        let written = std::fs::read_to_string(journal)
+            .map(|t| t.lines().count())
+            .unwrap_or(0);
+        if written >= lines {
+            if let Some(pid) = rank_pid(1, command, needle) {
+                Command::new("kill")
+                    .args(["-9", &pid.to_string()])
+                    .status()
+                    .unwrap();
+                return;
+            }
+        }
+        std::thread::sleep(Duration::from_millis(1));
+    }
+    panic!("rank 1 of the {command} run was not found running");
+}
+
 #[test]
 fn issue_7_killed_rank_then_resume_with_other_rank_counts() {
     let dir = scratch("resume");
@@ -161,25 +183,7 @@ fn issue_7_killed_rank_then_resume_with_other_rank_counts() {
         .stderr(Stdio::piped())
         .spawn()
         .unwrap();
-    let t0 = Instant::now();
-    let mut killed = false;
-    while t0.elapsed() < Duration::from_secs(120) {
-        let lines = std::fs::read_to_string(&cp)
-            .map(|t| t.lines().count())
-            .unwrap_or(0);
-        if lines >= 6 {
-            if let Some(pid) = rank_pid(1, "crunch", &cp_text) {
-                Command::new("kill")
-                    .args(["-9", &pid.to_string()])
-                    .status()
-                    .unwrap();
-                killed = true;
-                break;
-            }
-        }
-        std::thread::sleep(Duration::from_millis(2));
-    }
-    assert!(killed, "rank 1 was not found running");
+    kill_rank_1_after(&cp, 6, "crunch", &cp_text);
     let out = child.wait_with_output().unwrap();
     assert!(!out.status.success(), "the run went on after a rank died");
     let text = std::fs::read_to_string(&cp).unwrap();
@@ -293,25 +297,7 @@ fn issue_7_search_killed_rank_then_resume() {
         .spawn()
         .unwrap();
     let segments = journal.join("mpi-segments.jsonl");
-    let t0 = Instant::now();
-    let mut killed = false;
-    while t0.elapsed() < Duration::from_secs(120) {
-        let lines = std::fs::read_to_string(&segments)
-            .map(|t| t.lines().count())
-            .unwrap_or(0);
-        if lines >= 6 {
-            if let Some(pid) = rank_pid(1, "search", &journal_text) {
-                Command::new("kill")
-                    .args(["-9", &pid.to_string()])
-                    .status()
-                    .unwrap();
-                killed = true;
-                break;
-            }
-        }
-        std::thread::sleep(Duration::from_millis(1));
-    }
-    assert!(killed, "rank 1 was not found running");
+    kill_rank_1_after(&segments, 6, "search", &journal_text);
     let out = child.wait_with_output().unwrap();
     assert!(!out.status.success(), "the run went on after a rank died");
     assert!(out.stdout.is_empty(), "a killed run printed cases");

@@ -92,9 +92,10 @@ fn target_body(
     let (source, name) = spec
         .split_once(':')
         .ok_or_else(|| unknown("expected SOURCE:NAME"))?;
+    // C names: a trailing `f` is the binary32 version (no name here ends in `f` otherwise).
     let split = |name: &str| match name.strip_suffix('f') {
-        Some(stem) if !BUILTINS.contains(&name) => (stem.to_string(), CrunchFormat::Binary32),
-        _ => (name.to_string(), CrunchFormat::Binary64),
+        Some(stem) => (stem.to_string(), CrunchFormat::Binary32),
+        None => (name.to_string(), CrunchFormat::Binary64),
     };
     match source {
         "opencl" => {

@@ -84,11 +84,9 @@ fn open_segments(
             }
             complete_len += line.len() as u64 + 1;
         }
-        let file = OpenOptions::new().write(true).open(&path)?;
         // A partial last line (a kill during a write) is cut off before appending.
-        file.set_len(complete_len.min(std::fs::metadata(&path)?.len()))?;
-        let mut file = OpenOptions::new().append(true).open(&path)?;
-        file.flush()?;
+        let file = OpenOptions::new().append(true).open(&path)?;
+        file.set_len(complete_len.min(file.metadata()?.len()))?;
         return Ok((file, done));
     }
     let mut file = File::create(&path).with_context(|| format!("creating {}", path.display()))?;
