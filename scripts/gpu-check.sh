@@ -1,26 +1,25 @@
 #!/usr/bin/env bash
-# One call of the device tool: check the CUDA and OpenCL backends on the GPU against the CPU
-# backend (same cases, same phase counts) and time them (issue 5). Logs go to $OUT (or ./gpu-check-out). NOT YET RUN ON A GPU: written in a
-# session without one; the first GPU session should run it and fix what the machine needs.
+# One call of the device tool: check the CUDA (and NVIDIA OpenCL) backends against the CPU
+# backend and time them (issues 5 and 6). Logs go to $OUT (or ./gpu-check-out); the last
+# lines printed are a short summary.
 #
-# Prepare here (the device machine may have no Rust toolchain): build, then copy the binaries
-# to a stable place and carry them:
+# The device machine has no Rust toolchain: build here, copy the binaries to a stable place,
+# and carry them:
 #   bash scripts/gpu-check.sh --prepare
-#   run(command="bash scripts/gpu-check.sh", carry=["target/gpu-bin", ".ocl"])
+#   run(command="bash scripts/gpu-check.sh [search] [crunch] [binade]", carry=["target/gpu-bin", ".ocl"])
 # --prepare also downloads Debian's OpenCL ICD loader (ocl-icd-libopencl1) into .ocl/, since the
 # device machine is bare; NVIDIA's OpenCL driver (libnvidia-opencl.so.1) comes with its driver.
+# target/gpu-bin/ref/ may hold CPU-backend outputs computed here (scripts/gpu-check.sh
+# --reference) for ranges too long to repeat on the CPU there.
 set -uo pipefail
 cd "$(dirname "$0")/.."
 
 if [ "${1:-}" = "--prepare" ]; then
-  cargo build --release -p tmd && cargo test --release -p tmd-gpu --no-run 2>&1 | tail -1
+  cargo build --release -p tmd || exit 1
   mkdir -p target/gpu-bin
-  cp target/release/tmd target/gpu-bin/
-  for t in search_opencl xfloat_opencl; do
-    cp "$(ls -t target/release/deps/$t-* | grep -v '\.d$' | head -1)" "target/gpu-bin/$t"
-  done
-  mkdir -p .ocl && (cd .ocl && apt-get download ocl-icd-libopencl1 >/dev/null)
-  grep -qx '/.ocl/' .git/info/exclude 2>/dev/null || echo '/.ocl/' >>.git/info/exclude
+  cp target/release/tmd target/gpu-bin/ && strip target/gpu-bin/tmd
+  mkdir -p .ocl && (cd .ocl && ls ./*.deb >/dev/null 2>&1 || apt-get download ocl-icd-libopencl1 >/dev/null)
+  mkdir -p .git/info && (grep -qx '/.ocl/' .git/info/exclude 2>/dev/null || echo '/.ocl/' >>.git/info/exclude)
   ls -la target/gpu-bin .ocl
   exit 0
 fi
@@ -29,8 +28,11 @@ OUT=${OUT:-gpu-check-out}
 mkdir -p "$OUT"
 log() { echo "$@" | tee -a "$OUT/summary.txt"; }
 bin=target/gpu-bin
+tmd=$bin/tmd
+sections=${*:-search crunch}
 
-# The ICD loader, and NVIDIA's OpenCL driver registered with it.
+# --- Runtimes: the ICD loader with NVIDIA's OpenCL driver, and NVRTC from the CUDA toolkit
+# (cudarc opens libnvrtc.so by name: a directory with that link goes on LD_LIBRARY_PATH).
 if ! ldconfig -p | grep -q libOpenCL.so.1; then
   for f in .ocl/*.deb; do dpkg -x "$f" /; done
   ldconfig
@@ -40,52 +42,126 @@ if ! ls /etc/OpenCL/vendors/*.icd >/dev/null 2>&1; then
   mkdir -p /etc/OpenCL/vendors
   [ -n "$lib" ] && echo "$lib" >/etc/OpenCL/vendors/nvidia.icd
 fi
-log "date: $(date -u)"
-nvidia-smi --query-gpu=name,driver_version,memory.total --format=csv,noheader 2>&1 | tee -a "$OUT/summary.txt"
-ls /etc/OpenCL/vendors/ 2>&1 | tee -a "$OUT/summary.txt"
+nvrtc=$(ls /usr/local/cuda/lib64/libnvrtc.so.1[0-9]* /usr/local/cuda*/targets/x86_64-linux/lib/libnvrtc.so.1[0-9]* 2>/dev/null | grep -v builtins | head -1)
+if [ -n "$nvrtc" ]; then
+  mkdir -p /tmp/nvrtc && ln -sf "$nvrtc" /tmp/nvrtc/libnvrtc.so
+  export LD_LIBRARY_PATH=/tmp/nvrtc:$(dirname "$nvrtc")${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}
+fi
+log "date: $(date -u); sections: $sections"
+nvidia-smi --query-gpu=name,driver_version,memory.total,clocks.sm,clocks.max.sm --format=csv,noheader 2>&1 | tee -a "$OUT/summary.txt"
+log "nvrtc: ${nvrtc:-none found}; libcuda: $(ldconfig -p | grep -c 'libcuda.so') entries; OpenCL vendors: $(ls /etc/OpenCL/vendors/ 2>&1)"
+log "cores: $(nproc)"
 
-# 1. Bit-identity: kernels vs CPU (double-word arithmetic; the search on windows and I0).
-"$bin/xfloat_opencl" --nocapture >"$OUT/xfloat_opencl.log" 2>&1
-log "xfloat_opencl: exit $? ($(grep -c ' 0 mismatches' "$OUT/xfloat_opencl.log") of 12 operations without mismatch)"
-"$bin/search_opencl" --nocapture --test-threads 1 >"$OUT/search_opencl.log" 2>&1
-log "search_opencl: exit $? ($(grep 'test result' "$OUT/search_opencl.log"))"
+# Runs `tmd search ARGS` on a backend; writes NAME.txt (cases) and NAME.json (stats).
+search() {
+  local name=$1 backend=$2
+  shift 2
+  local t0 t1
+  t0=$(date +%s.%N)
+  "$tmd" search "$@" --backend "$backend" -q --json --stats "$OUT/s/$name.json" \
+    >"$OUT/s/$name.txt" 2>>"$OUT/errors.txt"
+  local rc=$?
+  t1=$(date +%s.%N)
+  echo "$rc $(python3 -c "print(round($t1 - $t0, 3))")"
+}
 
-# 2. Timings, CPU (16 cores) and GPU side by side, same command, three runs each.
-i0="exp --from 0x1p+0 --to 0x1.0008p+0 --bits 32 --breakpoints directed"
-big="exp --from 0x1p+0 --to 0x1.2p+0 --bits 32 --breakpoints directed"
-for cfg in "I0|$i0" "I0..1023|$big"; do
-  name=${cfg%%|*}
-  args=${cfg#*|}
+# Phase counts, candidates and NMDM of two stats files, timings aside.
+same_counts() {
+  python3 - "$1" "$2" <<'PY'
+import json, sys
+a, b = (json.load(open(p))["filter"] for p in sys.argv[1:3])
+def strip(f):
+    return {k: ({kk: vv for kk, vv in v.items() if kk != "thread_seconds"} if isinstance(v, dict) else v)
+            for k, v in f.items() if "seconds" not in k}
+print("equal" if strip(a) == strip(b) else "DIFFER")
+PY
+}
+
+if [[ " $sections " == *" search "* ]]; then
+  mkdir -p "$OUT/s"
+  # 1. Random windows: CUDA against the CPU backend, same cases and phase counts.
+  python3 - >"$OUT/s/windows.txt" <<'PY'
+import random
+rng = random.Random(20261123)
+# function, domain [lo, hi) as binary64 floats, format args
+plan = [("exp", 1.0, 2.0), ("exp", -8.0, -1.0), ("log", 1.0, 2.0), ("sin", 0.5, 1.5),
+        ("cos", 0.25, 1.0), ("exp2", 0.5, 1.0), ("cbrt", 1.0, 8.0), ("atan", 0.1, 2.0)]
+for func, lo, hi in plan:
+    for algo in ("regular", "lefevre"):
+        x = rng.uniform(lo, hi)
+        w = abs(x) * 2.0 ** -rng.randint(14, 17)
+        print(func, algo, float.hex(x), float.hex(x + w))
+PY
+  n=0
+  ok=0
+  while read -r func algo from to; do
+    n=$((n + 1))
+    for bits in "32 --breakpoints directed" "40 --breakpoints all"; do
+      args="$func --from $from --to $to --bits $bits --algorithm $algo"
+      rc_cpu=$(search "w$n-cpu" cpu $args)
+      rc_cuda=$(search "w$n-cuda" cuda $args)
+      if cmp -s "$OUT/s/w$n-cpu.txt" "$OUT/s/w$n-cuda.txt" && [ "$(same_counts "$OUT/s/w$n-cpu.json" "$OUT/s/w$n-cuda.json")" = equal ]; then
+        ok=$((ok + 1))
+      else
+        log "MISMATCH $args: cpu $rc_cpu cuda $rc_cuda"
+      fi
+    done
+  done <"$OUT/s/windows.txt"
+  log "random windows: $ok of $((2 * n)) runs identical on cuda and cpu (cases, phase counts, NMDM)"
+
+  # 2. I0: CPU (all cores), CUDA and OpenCL, three runs each.
+  i0="exp --from 0x1p+0 --to 0x1.0008p+0 --bits 32 --breakpoints directed"
   for backend in cpu cuda opencl; do
     for r in 1 2 3; do
-      "$bin/tmd" search $args --backend "$backend" -q --json --stats "$OUT/$name-$backend-$r.json" \
-        >"$OUT/$name-$backend-$r.txt" 2>>"$OUT/errors.txt"
-      log "$name $backend run $r: exit $? $(python3 -c "import json,sys; d=json.load(open(sys.argv[1])); print(d['hard'], 'cases', round(d['seconds'],3), 's, device calls', round(d['filter']['device_thread_seconds'],3), 'thread-s')" "$OUT/$name-$backend-$r.json" 2>&1)"
+      res=$(search "I0-$backend-$r" "$backend" $i0)
+      log "I0 $backend run $r: exit/seconds $res $(python3 -c "import json,sys; d=json.load(open(sys.argv[1])); f=d['filter']; print(d['hard'], 'cases, search', round(d['seconds'],4), 's, device', round(f.get('device_thread_seconds',0),4), 's')" "$OUT/s/I0-$backend-$r.json" 2>&1)"
     done
-    cmp -s "$OUT/$name-$backend-1.txt" "$OUT/$name-cpu-1.txt" 2>/dev/null && log "$name $backend output equals the CPU's"
+    cmp -s "$OUT/s/I0-$backend-1.txt" "$OUT/s/I0-cpu-1.txt" && log "I0 $backend: cases equal the CPU's; counts $(same_counts "$OUT/s/I0-cpu-1.json" "$OUT/s/I0-$backend-1.json")"
   done
-done
-# Same phase counts and candidates as the CPU (timings aside).
-python3 - "$OUT" <<'PY' | tee -a "$OUT/summary.txt"
-import json, sys, os
-out = sys.argv[1]
-keys = ("phase1", "phase2", "phase3")
-for name in ("I0", "I0..1023"):
-    try:
-        ref = json.load(open(os.path.join(out, f"{name}-cpu-1.json")))["filter"]
-    except OSError:
-        continue
-    for backend in ("cuda", "opencl"):
-        try:
-            f = json.load(open(os.path.join(out, f"{name}-{backend}-1.json")))["filter"]
-        except OSError:
-            print(f"{name} {backend}: no run")
-            continue
-        same = all(
-            {k: v for k, v in f[p].items() if k != "thread_seconds"}
-            == {k: v for k, v in ref[p].items() if k != "thread_seconds"}
-            for p in keys
-        ) and f["candidates"] == ref["candidates"] and f["nmdm"] == ref["nmdm"]
-        print(f"{name} {backend}: phase counts, candidates and NMDM {'equal' if same else 'DIFFER'} to the CPU's")
+  for algo in regular lefevre; do
+    search "I0-nmdm-$algo" cuda $i0 --algorithm "$algo" >/dev/null
+    log "I0 NMDM $algo: $(python3 -c "import json,sys; print(json.load(open(sys.argv[1]))['filter']['nmdm'])" "$OUT/s/I0-nmdm-$algo.json")"
+  done
+
+  # 3. I0..1023 on CUDA, against the CPU output computed beforehand (target/gpu-bin/ref).
+  big="exp --from 0x1p+0 --to 0x1.2p+0 --bits 32 --breakpoints directed"
+  res=$(timeout 300 bash -c "$(declare -f search); OUT=$OUT tmd=$tmd; search I0..1023-cuda cuda $big")
+  log "I0..1023 cuda: exit/seconds $res $(python3 -c "import json,sys; d=json.load(open(sys.argv[1])); print(d['hard'], 'cases, search', round(d['seconds'],3), 's')" "$OUT/s/I0..1023-cuda.json" 2>&1)"
+  if [ -f "$bin/ref/I0..1023-cpu.txt" ]; then
+    cmp -s "$bin/ref/I0..1023-cpu.txt" "$OUT/s/I0..1023-cuda.txt" && log "I0..1023 cuda: cases equal the CPU backend's (computed beforehand)" || log "I0..1023 cuda: cases DIFFER from the CPU backend's"
+    [ -f "$bin/ref/I0..1023-cpu.stats.json" ] && log "I0..1023 cuda: counts $(same_counts "$bin/ref/I0..1023-cpu.stats.json" "$OUT/s/I0..1023-cuda.json")"
+  fi
+fi
+
+if [[ " $sections " == *" binade "* ]]; then
+  mkdir -p "$OUT/s"
+  # 4. The whole binade [1,2) of exp at K = 45, every breakpoint: the published worst cases.
+  full="exp --from 0x1p+0 --to 0x1p+1 --bits 45 --breakpoints all"
+  res=$(timeout 420 bash -c "$(declare -f search); OUT=$OUT tmd=$tmd; search binade-cuda cuda $full")
+  log "binade [1,2) K=45 cuda: exit/seconds $res"
+  python3 - "$OUT/s/binade-cuda.txt" "$bin/ref/exp.wc" <<'PY' | tee -a "$OUT/summary.txt"
+import json, sys
+found = {}
+for line in open(sys.argv[1]):
+    d = json.loads(line)
+    found[float.fromhex(d["x"])] = d["k"]
+published = set()
+for line in open(sys.argv[2]):
+    tok = line.split("#")[0].split()
+    if tok:
+        x = float.fromhex(tok[0])
+        if 1.0 <= x < 2.0:
+            published.add(x)
+missing = published - set(found)
+print(f"binade: {len(found)} cases listed, {len(published)} published in [1,2), "
+      f"{len(published) - len(missing)} of them found, {len(missing)} missing"
+      + (": " + " ".join(float.hex(x) for x in sorted(missing)[:5]) if missing else ""))
+extra = [x for x, k in found.items() if x not in published and k >= 44]
+print(f"binade: {len(extra)} listed cases with k >= 44 not in the published list")
 PY
+fi
+
+if [[ " $sections " == *" crunch "* ]] && [ -f scripts/gpu-crunch.sh ]; then
+  bash scripts/gpu-crunch.sh
+fi
 log "done"

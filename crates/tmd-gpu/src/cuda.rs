@@ -24,7 +24,8 @@ use std::path::PathBuf;
 use std::sync::{Arc, Mutex, OnceLock};
 use tmd_kernels::Id;
 use tmd_search::filter::device::{
-    flatten_tables, DeviceOutput, KernelPlan, PacketDevice, PacketJob, STATS_WORDS,
+    flatten_tables, subpackets_per_packet, DeviceOutput, KernelPlan, PacketDevice, PacketJob,
+    STATS_WORDS,
 };
 
 /// Where NVRTC was found (for messages), or why it was not.
@@ -96,6 +97,62 @@ pub fn compile_cubin(id: Id, major: u32, minor: u32) -> Result<Vec<u8>, GpuError
     compile_source_cubin(id.name(), &tmd_kernels::source(id), major, minor)
 }
 
+/// FNV-1a, 64 bits: a hash that stays the same across builds, for cache file names.
+fn fnv1a(parts: &[&[u8]]) -> u64 {
+    let mut h = 0xcbf2_9ce4_8422_2325u64;
+    for part in parts {
+        for &b in *part {
+            h = (h ^ b as u64).wrapping_mul(0x0100_0000_01b3);
+        }
+        h = (h ^ 0xff).wrapping_mul(0x0100_0000_01b3);
+    }
+    h
+}
+
+/// The directory of compiled kernels: `TMD_CACHE_DIR`, else `$XDG_CACHE_HOME/tmd` or
+/// `$HOME/.cache/tmd`; `None` (no caching) when none is set.
+fn cache_dir() -> Option<PathBuf> {
+    if let Some(d) = std::env::var_os("TMD_CACHE_DIR") {
+        return Some(PathBuf::from(d));
+    }
+    let base = std::env::var_os("XDG_CACHE_HOME")
+        .map(PathBuf::from)
+        .or_else(|| std::env::var_os("HOME").map(|h| PathBuf::from(h).join(".cache")))?;
+    Some(base.join("tmd"))
+}
+
+/// [`compile_source_cubin`] with an on-disk cache keyed by the source, the NVRTC options and
+/// NVRTC's version, so that a second run skips the compiler (a few hundred milliseconds per
+/// program). A cache that cannot be read or written is ignored.
+pub fn cached_cubin(
+    name: &'static str,
+    source: &str,
+    major: u32,
+    minor: u32,
+) -> Result<Vec<u8>, GpuError> {
+    let (v_major, v_minor) = nvrtc_version()?;
+    let options = tmd_kernels::cuda_options(major, minor, &[]).join(" ");
+    let version = format!("nvrtc {v_major}.{v_minor}");
+    let key = fnv1a(&[source.as_bytes(), options.as_bytes(), version.as_bytes()]);
+    let path = cache_dir().map(|d| d.join(format!("{name}-sm_{major}{minor}-{key:016x}.cubin")));
+    if let Some(bytes) = path.as_ref().and_then(|p| std::fs::read(p).ok()) {
+        return Ok(bytes);
+    }
+    let cubin = compile_source_cubin(name, source, major, minor)?;
+    if let Some(path) = path {
+        let tmp = path.with_extension(format!("tmp{}", std::process::id()));
+        let written = path
+            .parent()
+            .map(|d| std::fs::create_dir_all(d).is_ok())
+            .unwrap_or(false)
+            && std::fs::write(&tmp, &cubin).is_ok();
+        if !written || std::fs::rename(&tmp, &path).is_err() {
+            let _ = std::fs::remove_file(&tmp);
+        }
+    }
+    Ok(cubin)
+}
+
 /// Compiles a complete kernel source (vendor header included) with NVRTC to a cubin for
 /// `sm_{major}{minor}`; `name` names the program in errors.
 pub fn compile_source_cubin(
@@ -158,10 +215,12 @@ fn cubin(program: sys::nvrtcProgram) -> Result<Vec<u8>, GpuError> {
     Ok(bytes)
 }
 
-/// One CUDA device: its context, a stream, and the modules loaded so far.
+/// One CUDA device: its context, idle streams, and the modules loaded so far.
 pub struct CudaDevice {
     ctx: Arc<CudaContext>,
-    stream: Arc<CudaStream>,
+    /// Streams not in use: each call takes one (or makes one), so calls from several host
+    /// threads overlap on the device instead of queueing on one stream.
+    streams: Mutex<Vec<Arc<CudaStream>>>,
     capability: (u32, u32),
     name: String,
     modules: Mutex<HashMap<Id, Arc<CudaModule>>>,
@@ -195,7 +254,7 @@ impl CudaDevice {
             .map_err(driver("cuDeviceGetAttribute"))?;
         let name = ctx.name().map_err(driver("cuDeviceGetName"))?;
         Ok(CudaDevice {
-            stream: ctx.default_stream(),
+            streams: Mutex::new(Vec::new()),
             ctx,
             capability: (major as u32, minor as u32),
             name,
@@ -211,13 +270,34 @@ impl CudaDevice {
         )
     }
 
-    /// Program `id` compiled to a cubin for this device and loaded, once.
+    /// Runs `work` on a stream of its own (taken from the idle ones or made), then returns the
+    /// stream to the idle list.
+    fn with_stream<T>(
+        &self,
+        work: impl FnOnce(&Arc<CudaStream>) -> Result<T, GpuError>,
+    ) -> Result<T, GpuError> {
+        let idle = self.streams.lock().expect("stream list poisoned").pop();
+        let stream = match idle {
+            Some(s) => s,
+            None => self.ctx.new_stream().map_err(driver("cuStreamCreate"))?,
+        };
+        let result = work(&stream);
+        self.streams
+            .lock()
+            .expect("stream list poisoned")
+            .push(stream);
+        result
+    }
+
+    /// Program `id` compiled to a cubin for this device (or read from the cache) and loaded,
+    /// once.
     fn module(&self, id: Id) -> Result<Arc<CudaModule>, GpuError> {
         let mut modules = self.modules.lock().expect("module cache poisoned");
         if let Some(m) = modules.get(&id) {
             return Ok(m.clone());
         }
-        let cubin = compile_cubin(id, self.capability.0, self.capability.1)?;
+        let (major, minor) = self.capability;
+        let cubin = cached_cubin(id.name(), &tmd_kernels::source(id), major, minor)?;
         let module = self
             .ctx
             .load_module(Ptx::from_binary(cubin))
@@ -233,8 +313,19 @@ impl CudaDevice {
         jobs: &[PacketJob],
         capacity: usize,
     ) -> Result<(Vec<u64>, usize, Vec<u64>), GpuError> {
-        let s = &self.stream;
+        self.with_stream(|s| self.launch_filter_on(s, plan, jobs, capacity))
+    }
+
+    fn launch_filter_on(
+        &self,
+        s: &Arc<CudaStream>,
+        plan: &KernelPlan,
+        jobs: &[PacketJob],
+        capacity: usize,
+    ) -> Result<(Vec<u64>, usize, Vec<u64>), GpuError> {
         let packets = jobs.len();
+        let subpackets = subpackets_per_packet(jobs);
+        let items = packets * subpackets as usize;
         let up = |call| driver(call);
         let tables = s
             .clone_htod(&flatten_tables(jobs))
@@ -248,7 +339,7 @@ impl CudaDevice {
             .map_err(up("cuMemAlloc"))?;
         let mut found = s.alloc_zeros::<u32>(1).map_err(up("cuMemAlloc"))?;
         let mut stats = s
-            .alloc_zeros::<u64>(packets * STATS_WORDS)
+            .alloc_zeros::<u64>(items * STATS_WORDS)
             .map_err(up("cuMemAlloc"))?;
         let function = self
             .module(Id::Filter)?
@@ -259,7 +350,7 @@ impl CudaDevice {
         let packets64 = packets as u64;
         let capacity32 = capacity as u32;
         let config = LaunchConfig {
-            grid_dim: ((packets as u32).div_ceil(BLOCK), 1, 1),
+            grid_dim: ((items as u32).div_ceil(BLOCK), 1, 1),
             block_dim: (BLOCK, 1, 1),
             shared_mem_bytes: 0,
         };
@@ -281,6 +372,7 @@ impl CudaDevice {
             .arg(&d0)
             .arg(&d1)
             .arg(&d2)
+            .arg(&subpackets)
             .arg(&mut candidates)
             .arg(&capacity32)
             .arg(&mut found)
@@ -306,6 +398,8 @@ impl PacketDevice for CudaDevice {
     }
 
     fn run_packets(&self, plan: &KernelPlan, jobs: &[PacketJob]) -> Result<DeviceOutput, String> {
-        crate::run_with_capacity(|capacity| self.launch_filter(plan, jobs, capacity))
+        crate::run_with_capacity(subpackets_per_packet(jobs), |capacity| {
+            self.launch_filter(plan, jobs, capacity)
+        })
     }
 }

@@ -44,13 +44,14 @@ pub enum GpuError {
 pub(crate) const FIRST_CAPACITY: usize = 1 << 20;
 
 /// Runs a packet-kernel launch (`launch(capacity)` returns the stored candidates, how many
-/// were found, and the statistics words), once more with exactly enough room when the first
-/// launch found more candidates than it could store; sorts the candidates. Shared by the
-/// OpenCL and CUDA runners.
+/// were found, and the statistics words of `subpackets` sub-packets per packet), once more
+/// with exactly enough room when the first launch found more candidates than it could store;
+/// sorts the candidates. Shared by the OpenCL and CUDA runners.
 pub(crate) fn run_with_capacity(
+    subpackets: u64,
     launch: impl Fn(usize) -> Result<(Vec<u64>, usize, Vec<u64>), GpuError>,
 ) -> Result<tmd_search::filter::device::DeviceOutput, String> {
-    use tmd_search::filter::device::{decode_stats, DeviceOutput, STATS_WORDS};
+    use tmd_search::filter::device::{fold_stats, DeviceOutput};
     let t = std::time::Instant::now();
     let mut capacity = FIRST_CAPACITY;
     let (mut stored, mut total, mut stats) = launch(capacity).map_err(|e| e.to_string())?;
@@ -62,7 +63,7 @@ pub(crate) fn run_with_capacity(
     stored.sort_unstable();
     Ok(DeviceOutput {
         candidates: stored,
-        packet_stats: stats.chunks(STATS_WORDS).map(decode_stats).collect(),
+        packet_stats: fold_stats(&stats, subpackets as usize),
         device_nanos: t.elapsed().as_nanos() as u64,
     })
 }

@@ -17,7 +17,8 @@ use std::ffi::c_void;
 use std::sync::Mutex;
 use tmd_kernels::Id;
 use tmd_search::filter::device::{
-    flatten_tables, DeviceOutput, KernelPlan, PacketDevice, PacketJob, STATS_WORDS,
+    flatten_tables, subpackets_per_packet, DeviceOutput, KernelPlan, PacketDevice, PacketJob,
+    STATS_WORDS,
 };
 
 fn api(call: &'static str) -> impl FnOnce(ClError) -> GpuError {
@@ -309,7 +310,8 @@ impl OpenClDevice {
         let counts = self.input(&jobs.iter().map(|j| j.count).collect::<Vec<u64>>())?;
         let candidates = self.output::<u64>(capacity)?;
         let found = self.buffer(&[0u32], CL_MEM_READ_WRITE)?;
-        let stats = self.output::<u64>(packets * STATS_WORDS)?;
+        let subpackets = subpackets_per_packet(jobs);
+        let stats = self.output::<u64>(packets * subpackets as usize * STATS_WORDS)?;
         let [d0, d1, d2] = plan.degrees.map(|d| d as i32);
         let (t_lo, t_hi) = (plan.threshold3 as u64, (plan.threshold3 >> 64) as u64);
         let capacity32 = capacity as u32;
@@ -334,11 +336,12 @@ impl OpenClDevice {
                     .set_arg(&d0)
                     .set_arg(&d1)
                     .set_arg(&d2)
+                    .set_arg(&subpackets)
                     .set_arg(&candidates)
                     .set_arg(&capacity32)
                     .set_arg(&found)
                     .set_arg(&stats)
-                    .set_global_work_size(packets)
+                    .set_global_work_size(packets * subpackets as usize)
                     .enqueue_nd_range(&self.queue)
                     .map_err(api("clEnqueueNDRangeKernel"))?;
             }
@@ -346,7 +349,7 @@ impl OpenClDevice {
         })?;
         let total = self.read(&found, 1)?[0] as usize;
         let stored = self.read(&candidates, total.min(capacity).max(1))?;
-        let stats = self.read(&stats, packets * STATS_WORDS)?;
+        let stats = self.read(&stats, packets * subpackets as usize * STATS_WORDS)?;
         Ok((stored, total, stats))
     }
 }
@@ -363,6 +366,8 @@ impl PacketDevice for OpenClDevice {
     }
 
     fn run_packets(&self, plan: &KernelPlan, jobs: &[PacketJob]) -> Result<DeviceOutput, String> {
-        crate::run_with_capacity(|capacity| self.launch_filter(plan, jobs, capacity))
+        crate::run_with_capacity(subpackets_per_packet(jobs), |capacity| {
+            self.launch_filter(plan, jobs, capacity)
+        })
     }
 }

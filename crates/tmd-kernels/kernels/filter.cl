@@ -1,13 +1,17 @@
 /*
  * filter.cl: phases 1-3 of the filtered search over packets of domains, the kernel twin of
  * crates/tmd-search/src/filter/phases.rs (docs/error-analysis.md section 4 proves the bounds).
- * One work-item runs one packet: it starts from the packet's exact tables of r0, r1, r2
- * (128-bit fractions, computed on the host), steps them by tabulated differences (additions
+ * One work-item runs one sub-packet: SUBPACKET_DOMAINS (32) consecutive domains of a packet.
+ * It loads the packet's exact tables of r0, r1, r2 (128-bit fractions, computed on the host),
+ * jumps them to its first domain (jump_table: the s-step tabulated-difference update in closed
+ * form, bit-identical to s single steps), steps them by tabulated differences (additions
  * only), and for each domain runs the affine test (phase 1), on failure the kappa subdomains
- * (phase 2) and on their failure the exhaustive evaluation (phase 3). Candidates go to a global
- * list through an atomic counter (the host sorts them); per-packet statistics (domains and
- * arguments in and failed per phase, the loop-iteration NMDM over groups of 32 domains) are
- * written per work-item and summed by the host in packet order, so they equal the CPU's.
+ * (phase 2) and on their failure the exhaustive evaluation (phase 3). Splitting packets keeps
+ * the host's exact table set-ups few (one per packet of up to 4096 domains) while giving the
+ * device 128 times more work-items. Candidates go to a global list through an atomic counter
+ * (the host sorts them); per-sub-packet statistics (domains and arguments in and failed per
+ * phase; the sub-packet is exactly one NMDM group of 32 domains) are folded by the host in
+ * packet order (tmd_search::filter::device::fold_stats), so they equal the CPU's.
  *
  * With algorithm < 0 every domain goes to phase 3 (the fast exhaustive search).
  */
@@ -16,6 +20,7 @@
 #define TABLE_LEN (MAX_DEGREE + 1)
 #define NMDM_GROUP 32
 #define STATS_WORDS 16
+#define SUBPACKET_DOMAINS 32
 
 typedef struct {
     u64 lo;
@@ -199,6 +204,61 @@ DEVICE_FN void phase2(const plan_t *plan, u128_t r0, u128_t r1, u128_t r2, u64 s
     }
 }
 
+/* a * b modulo 2^128. */
+DEVICE_FN u128_t u128_mul(u128_t a, u128_t b) {
+    u128_t r;
+    r.lo = a.lo * b.lo;
+    r.hi = TMD_MUL_HI64(a.lo, b.lo) + a.lo * b.hi + a.hi * b.lo;
+    return r;
+}
+
+/* binom[k] = C(s, k) modulo 2^128 for k = 0..kmax. The exact values (below 2^210 for
+ * s <= 4096, k <= 24) are built in 256 bits (eight 32-bit limbs) by
+ * C(s, k) = C(s, k - 1) (s - k + 1) / k, each division exact. */
+DEVICE_FN void binomials_mod128(u64 s, i32 kmax, u128_t *binom) {
+    u32 limb[8];
+    limb[0] = 1;
+    for (int i = 1; i < 8; i++) {
+        limb[i] = 0;
+    }
+    binom[0] = u128_make(1, 0);
+    for (i32 k = 1; k <= kmax; k++) {
+        if ((u64)k > s) {
+            binom[k] = u128_make(0, 0);
+            continue;
+        }
+        u64 factor = s - (u64)k + 1;
+        u64 carry = 0;
+        for (int i = 0; i < 8; i++) {
+            u64 t = (u64)limb[i] * factor + carry;
+            limb[i] = (u32)t;
+            carry = t >> 32;
+        }
+        u64 rem = 0;
+        for (int i = 7; i >= 0; i--) {
+            u64 t = (rem << 32) | (u64)limb[i];
+            limb[i] = (u32)(t / (u64)k);
+            rem = t % (u64)k;
+        }
+        binom[k] = u128_make((u64)limb[0] | ((u64)limb[1] << 32),
+                             (u64)limb[2] | ((u64)limb[3] << 32));
+    }
+}
+
+/* s steps of `advance` at once: t_l <- sum_k C(s, k) t_(l+k) modulo 2^128, the closed form of
+ * the difference recurrence t_l(i + 1) = t_l(i) + t_(l+1)(i); in place in increasing l (each
+ * new t_l reads only t_l.. t_degree, not yet updated). Additions modulo 2^128 are what the
+ * steps do, so the result is the same bits. */
+DEVICE_FN void jump_table(u128_t *table, i32 degree, const u128_t *binom) {
+    for (i32 l = 0; l < degree; l++) {
+        u128_t acc = table[l];
+        for (i32 k = 1; k <= degree - l; k++) {
+            acc = u128_add(acc, u128_mul(binom[k], table[l + k]));
+        }
+        table[l] = acc;
+    }
+}
+
 DEVICE_FN void advance(u128_t *table, i32 degree) {
     for (i32 l = 0; l < degree; l++) {
         table[l] = u128_add(table[l], table[l + 1]);
@@ -211,12 +271,15 @@ KERNEL_FQ void filter_packets(const GLOBAL_AS u64 *tables, const GLOBAL_AS u64 *
                               const i32 algorithm, const u32 division_threshold,
                               const u64 base1, const u64 base2, const u64 threshold3_lo,
                               const u64 threshold3_hi, const i32 d0, const i32 d1,
-                              const i32 d2, GLOBAL_AS u64 *candidates, const u32 capacity,
+                              const i32 d2, const u64 subpackets,
+                              GLOBAL_AS u64 *candidates, const u32 capacity,
                               GLOBAL_AS u32 *found, GLOBAL_AS u64 *stats_out) {
-    u64 p = GLOBAL_ID0;
-    if (p >= packets) {
+    u64 g = GLOBAL_ID0;
+    if (g >= packets * subpackets) {
         return;
     }
+    u64 p = g / subpackets;
+    u64 skip = (g % subpackets) * SUBPACKET_DOMAINS;
     plan_t plan;
     plan.n = n;
     plan.kappa = kappa;
@@ -241,8 +304,18 @@ KERNEL_FQ void filter_packets(const GLOBAL_AS u64 *tables, const GLOBAL_AS u64 *
     stats.group_max = 0;
     stats.nmdm_sum = 0.0;
 
-    u64 first = firsts[p];
-    u64 count = counts[p];
+    u64 first = firsts[p] + skip;
+    u64 count = counts[p] > skip ? counts[p] - skip : 0;
+    count = count < SUBPACKET_DOMAINS ? count : SUBPACKET_DOMAINS;
+    if (skip > 0 && count > 0) {
+        u128_t binom[TABLE_LEN];
+        i32 dmax = d0 > d1 ? d0 : d1;
+        dmax = dmax > d2 ? dmax : d2;
+        binomials_mod128(skip, dmax, binom);
+        jump_table(t0, d0, binom);
+        jump_table(t1, d1, binom);
+        jump_table(t2, d2, binom);
+    }
     for (u64 i = first; i < first + count; i++) {
         u64 start = i * n;
         u64 len = n < chunk_len - start ? n : chunk_len - start;
@@ -265,7 +338,7 @@ KERNEL_FQ void filter_packets(const GLOBAL_AS u64 *tables, const GLOBAL_AS u64 *
         advance(t2, d2);
     }
     stats_close_group(&stats);
-    GLOBAL_AS u64 *out = stats_out + p * STATS_WORDS;
+    GLOBAL_AS u64 *out = stats_out + g * STATS_WORDS;
     for (int k = 0; k < 15; k++) {
         out[k] = stats.w[k];
     }
