@@ -58,7 +58,7 @@ search() {
   shift 2
   local t0 t1
   t0=$(date +%s.%N)
-  "$tmd" search "$@" --backend "$backend" -q --json --stats "$OUT/s/$name.json" \
+  timeout "${TMO:-600}" "$tmd" search "$@" --backend "$backend" -q --json --stats "$OUT/s/$name.json" \
     >"$OUT/s/$name.txt" 2>>"$OUT/errors.txt"
   local rc=$?
   t1=$(date +%s.%N)
@@ -85,7 +85,7 @@ import random
 rng = random.Random(20261123)
 # function, domain [lo, hi) as binary64 floats, format args
 plan = [("exp", 1.0, 2.0), ("exp", -8.0, -1.0), ("log", 1.0, 2.0), ("sin", 0.5, 1.5),
-        ("cos", 0.25, 1.0), ("exp2", 0.5, 1.0), ("cbrt", 1.0, 8.0), ("atan", 0.1, 2.0)]
+        ("exp2", 0.5, 1.0), ("cbrt", 1.0, 8.0)]
 for func, lo, hi in plan:
     for algo in ("regular", "lefevre"):
         x = rng.uniform(lo, hi)
@@ -111,7 +111,7 @@ PY
 
   # 2. I0: CPU (all cores), CUDA and OpenCL, three runs each.
   i0="exp --from 0x1p+0 --to 0x1.0008p+0 --bits 32 --breakpoints directed"
-  for backend in cpu cuda opencl; do
+  for backend in cpu cuda; do
     for r in 1 2 3; do
       res=$(search "I0-$backend-$r" "$backend" $i0)
       log "I0 $backend run $r: exit/seconds $res $(python3 -c "import json,sys; d=json.load(open(sys.argv[1])); f=d['filter']; print(d['hard'], 'cases, search', round(d['seconds'],4), 's, device', round(f.get('device_thread_seconds',0),4), 's')" "$OUT/s/I0-$backend-$r.json" 2>&1)"
@@ -125,19 +125,22 @@ PY
 
   # 3. I0..1023 on CUDA, against the CPU output computed beforehand (target/gpu-bin/ref).
   big="exp --from 0x1p+0 --to 0x1.2p+0 --bits 32 --breakpoints directed"
-  res=$(timeout 300 bash -c "$(declare -f search); OUT=$OUT tmd=$tmd; search I0..1023-cuda cuda $big")
+  res=$(TMO=300 search I0..1023-cuda cuda $big)
   log "I0..1023 cuda: exit/seconds $res $(python3 -c "import json,sys; d=json.load(open(sys.argv[1])); print(d['hard'], 'cases, search', round(d['seconds'],3), 's')" "$OUT/s/I0..1023-cuda.json" 2>&1)"
-  if [ -f "$bin/ref/I0..1023-cpu.txt" ]; then
-    cmp -s "$bin/ref/I0..1023-cpu.txt" "$OUT/s/I0..1023-cuda.txt" && log "I0..1023 cuda: cases equal the CPU backend's (computed beforehand)" || log "I0..1023 cuda: cases DIFFER from the CPU backend's"
-    [ -f "$bin/ref/I0..1023-cpu.stats.json" ] && log "I0..1023 cuda: counts $(same_counts "$bin/ref/I0..1023-cpu.stats.json" "$OUT/s/I0..1023-cuda.json")"
+  if [ -f "$bin/ref/I0..1023-cpu.sha256" ]; then
+    [ "$(sha256sum <"$OUT/s/I0..1023-cuda.txt" | cut -d' ' -f1)" = "$(cat "$bin/ref/I0..1023-cpu.sha256")" ] \
+      && log "I0..1023 cuda: cases equal the CPU backend's (sha256 of the output computed beforehand)" \
+      || log "I0..1023 cuda: cases DIFFER from the CPU backend's"
+    log "I0..1023 cuda: counts $(same_counts "$bin/ref/I0..1023-cpu.stats.json" "$OUT/s/I0..1023-cuda.json")"
   fi
+  rm -f "$OUT/s/I0..1023-cuda.txt"
 fi
 
 if [[ " $sections " == *" binade "* ]]; then
   mkdir -p "$OUT/s"
   # 4. The whole binade [1,2) of exp at K = 45, every breakpoint: the published worst cases.
   full="exp --from 0x1p+0 --to 0x1p+1 --bits 45 --breakpoints all"
-  res=$(timeout 420 bash -c "$(declare -f search); OUT=$OUT tmd=$tmd; search binade-cuda cuda $full")
+  res=$(TMO=420 search binade-cuda cuda $full)
   log "binade [1,2) K=45 cuda: exit/seconds $res"
   python3 - "$OUT/s/binade-cuda.txt" "$bin/ref/exp.wc" <<'PY' | tee -a "$OUT/summary.txt"
 import json, sys
@@ -161,7 +164,11 @@ print(f"binade: {len(extra)} listed cases with k >= 44 not in the published list
 PY
 fi
 
-if [[ " $sections " == *" crunch "* ]] && [ -f scripts/gpu-crunch.sh ]; then
+if [[ " $sections " == *" crunch "* ]]; then
+  export OUT tmd
+  export -f log
   bash scripts/gpu-crunch.sh
 fi
+# At most 8 files come back: everything but the summary and errors goes in one archive.
+tar -czf "$OUT/details.tar.gz" -C "$OUT" $(cd "$OUT" && ls -d s c 2>/dev/null) && rm -rf "$OUT/s" "$OUT/c"
 log "done"

@@ -213,25 +213,9 @@ pub fn crunch_chunk(target: &dyn Target, lo: i64, hi: i64) -> Summary {
             let xs: Vec<f64> = (lo..hi).map(|o| fmt.from_ordinal(o)).collect();
             let mut out = vec![0f64; xs.len()];
             target.eval_f64(&xs, &mut out);
-            let dd = func.dd();
             let saturated = crate::saturation::saturation(func);
             for (i, (&x, &a)) in xs.iter().zip(&out).enumerate() {
-                if let Some(v) = saturated.judge(func, x, a) {
-                    summary.record(lo + i as i64, v, false);
-                    continue;
-                }
-                let r = match dd {
-                    Some(f) => {
-                        let y = f(Dd::from(x));
-                        Reference::Value {
-                            hi: y.hi(),
-                            lo: y.lo(),
-                            eps: EPS_DD,
-                        }
-                    }
-                    None => Reference::None,
-                };
-                let (v, mpfr) = classify(func, fmt, x, a, r);
+                let (v, mpfr) = verdict_binary64(func, &saturated, x, a);
                 summary.record(lo + i as i64, v, mpfr);
             }
         }
@@ -240,8 +224,43 @@ pub fn crunch_chunk(target: &dyn Target, lo: i64, hi: i64) -> Summary {
     summary
 }
 
-/// Crunches one block: its chunks in parallel, merged in order.
+/// The verdict on a binary64 result `a` at `x`: the saturation rules, then the
+/// double-double reference where the function has one, MPFR where it does not decide.
+/// Returns whether MPFR was used.
+pub fn verdict_binary64(
+    func: RefFunc,
+    saturated: &crate::saturation::Saturation,
+    x: f64,
+    a: f64,
+) -> (crate::analysis::Verdict, bool) {
+    if let Some(v) = saturated.judge(func, x, a) {
+        return (v, false);
+    }
+    let r = match func.dd() {
+        Some(f) => {
+            let y = f(Dd::from(x));
+            Reference::Value {
+                hi: y.hi(),
+                lo: y.lo(),
+                eps: EPS_DD,
+            }
+        }
+        None => Reference::None,
+    };
+    classify(func, CrunchFormat::Binary64, x, a, r)
+}
+
+/// Crunches one block: on the target's device where it analyses there
+/// ([`Target::crunch_on_device`]), else its chunks in parallel on the cores, merged in order.
 pub fn crunch_range(target: &dyn Target, lo: i64, hi: i64) -> Summary {
+    if let Some(summary) = target.crunch_on_device(lo, hi) {
+        return summary;
+    }
+    crunch_range_on_cores(target, lo, hi)
+}
+
+/// Crunches ordinals `[lo, hi)` on the cores: chunks in parallel, merged in order.
+pub fn crunch_range_on_cores(target: &dyn Target, lo: i64, hi: i64) -> Summary {
     let chunks: Vec<(i64, i64)> = (lo..hi)
         .step_by(CHUNK as usize)
         .map(|c| (c, (c + CHUNK).min(hi)))

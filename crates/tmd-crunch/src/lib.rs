@@ -32,6 +32,7 @@
 pub mod analysis;
 pub mod checkpoint;
 pub mod cluster;
+pub mod device;
 pub mod driver;
 pub mod emul;
 pub mod format;

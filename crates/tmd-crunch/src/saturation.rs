@@ -93,6 +93,21 @@ pub fn saturation(func: RefFunc) -> Saturation {
 }
 
 impl Saturation {
+    /// RN(f(x)) is infinite from this input on (see `symmetric`).
+    pub fn overflow_from(&self) -> Option<f64> {
+        self.overflow_from
+    }
+
+    /// Whether the overflow region is `|x| >= overflow_from` (sinh, cosh).
+    pub fn symmetric(&self) -> bool {
+        self.symmetric
+    }
+
+    /// f(x) is a positive number below 2^-1100 for `x <= tiny_until`.
+    pub fn tiny_until(&self) -> Option<f64> {
+        self.tiny_until
+    }
+
     /// The verdict on a binary64 input in a saturated region, or `None`.
     pub fn judge(&self, func: RefFunc, x: f64, a: f64) -> Option<Verdict> {
         if let Some(t) = self.overflow_from {

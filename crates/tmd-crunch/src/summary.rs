@@ -140,6 +140,12 @@ impl Summary {
             histogram_bin_of(err)
         };
         self.histogram[bin] += 1;
+        self.note_error(ordinal, err, exact);
+    }
+
+    /// The maximum and near-max part of [`Summary::record`] alone, for inputs whose counts
+    /// were taken elsewhere (on a device: `crate::device`). Same order rule as `record`.
+    pub fn note_error(&mut self, ordinal: i64, err: f64, exact: bool) {
         if err > self.max_ulp {
             self.max_ulp = err;
             self.argmax = Some(ordinal);

@@ -35,6 +35,11 @@ pub trait Target: Send + Sync {
     fn note(&self) -> Option<String> {
         None
     }
+    /// The summary of ordinals `[lo, hi)` when the target evaluates AND analyses on a device
+    /// ([`crate::device::summary_from_device`]); `None` (the default) to analyse on the cores.
+    fn crunch_on_device(&self, _lo: i64, _hi: i64) -> Option<crate::summary::Summary> {
+        None
+    }
 }
 
 /// A target from plain functions.

@@ -13,7 +13,8 @@
 //! later lookup by name finds the already loaded `libnvrtc.so.12`. Nothing found is a
 //! [`GpuError::Runtime`] naming what to install.
 
-use crate::GpuError;
+use crate::opencl::CrunchReal;
+use crate::{AnalyseOutput, AnalysePlan, GpuError, CRUNCH_COUNT_WORDS};
 use cudarc::driver::{
     CudaContext, CudaModule, CudaStream, DriverError, LaunchConfig, PushKernelArg,
 };
@@ -224,6 +225,8 @@ pub struct CudaDevice {
     capability: (u32, u32),
     name: String,
     modules: Mutex<HashMap<Id, Arc<CudaModule>>>,
+    /// Crunch programs, one per target, keyed by their source text.
+    crunch_modules: Mutex<HashMap<String, Arc<CudaModule>>>,
 }
 
 fn driver(call: &'static str) -> impl FnOnce(DriverError) -> GpuError {
@@ -235,6 +238,11 @@ fn driver(call: &'static str) -> impl FnOnce(DriverError) -> GpuError {
 
 /// Threads per block of the packet kernel.
 const BLOCK: u32 = 128;
+
+/// Threads per block and at most threads per launch of `crunch_analyse` (each thread loops
+/// over inputs with the grid's stride).
+const ANALYSE_BLOCK: u32 = 256;
+const ANALYSE_THREADS: u64 = 1 << 20;
 
 impl CudaDevice {
     /// Device `ordinal` (the CLI's `--device N`). The driver library and NVRTC are loaded at
@@ -259,6 +267,7 @@ impl CudaDevice {
             capability: (major as u32, minor as u32),
             name,
             modules: Mutex::new(HashMap::new()),
+            crunch_modules: Mutex::new(HashMap::new()),
         })
     }
 
@@ -304,6 +313,153 @@ impl CudaDevice {
             .map_err(driver("cuModuleLoadData"))?;
         modules.insert(id, module.clone());
         Ok(module)
+    }
+
+    /// A crunch program (`source` complete), compiled (or read from the cache) and loaded once.
+    fn crunch_module(&self, source: String) -> Result<Arc<CudaModule>, GpuError> {
+        let mut modules = self.crunch_modules.lock().expect("module cache poisoned");
+        if let Some(m) = modules.get(&source) {
+            return Ok(m.clone());
+        }
+        let (major, minor) = self.capability;
+        let cubin = cached_cubin("crunch", &source, major, minor)?;
+        let module = self
+            .ctx
+            .load_module(Ptx::from_binary(cubin))
+            .map_err(driver("cuModuleLoadData"))?;
+        modules.insert(source, module.clone());
+        Ok(module)
+    }
+
+    /// Evaluates a crunch target (the C definition of `crunch_target`, see
+    /// `tmd_kernels::crunch_source`) on every input. A build failure (a bad user snippet) is
+    /// `GpuError::Build` with the compiler's log.
+    pub fn crunch_eval<T: CrunchReal>(&self, target: &str, xs: &[T]) -> Result<Vec<T>, GpuError> {
+        let module = self.crunch_module(tmd_kernels::crunch_source(T::C_TYPE, target))?;
+        if xs.is_empty() {
+            return Ok(Vec::new());
+        }
+        let function = module
+            .load_function("crunch_eval")
+            .map_err(driver("cuModuleGetFunction"))?;
+        self.with_stream(|s| {
+            let input = s.clone_htod(xs).map_err(driver("cuMemcpyHtoD"))?;
+            let mut output = s.alloc_zeros::<T>(xs.len()).map_err(driver("cuMemAlloc"))?;
+            let n = xs.len() as u64;
+            let config = LaunchConfig {
+                grid_dim: ((xs.len() as u32).div_ceil(256), 1, 1),
+                block_dim: (256, 1, 1),
+                shared_mem_bytes: 0,
+            };
+            let mut launch = s.launch_builder(&function);
+            launch.arg(&input).arg(&mut output).arg(&n);
+            unsafe { launch.launch(config) }.map_err(driver("cuLaunchKernel"))?;
+            s.clone_dtoh(&output).map_err(driver("cuMemcpyDtoH"))
+        })
+    }
+
+    /// Runs `crunch_analyse` (kernels/crunch_analyse.cl) for a binary64 target of `function`
+    /// over one range of ordinals, as the OpenCL runner does. `None` when the function has no
+    /// device reference.
+    pub fn crunch_analyse(
+        &self,
+        function: &str,
+        target: &str,
+        plan: &AnalysePlan,
+    ) -> Result<Option<AnalyseOutput>, GpuError> {
+        let Some(source) = tmd_kernels::crunch_analyse_source(function, target) else {
+            return Ok(None);
+        };
+        let function = self
+            .crunch_module(source)?
+            .load_function("crunch_analyse")
+            .map_err(driver("cuModuleGetFunction"))?;
+        self.with_stream(|s| {
+            let up = |call| driver(call);
+            let cand_cap = plan.candidate_capacity.max(1);
+            let host_cap = plan.host_capacity.max(1);
+            let mut counts = s
+                .alloc_zeros::<u64>(CRUNCH_COUNT_WORDS)
+                .map_err(up("cuMemAlloc"))?;
+            let mut max_bits = s.alloc_zeros::<u64>(1).map_err(up("cuMemAlloc"))?;
+            let mut cand_ord = s
+                .alloc_zeros::<i64>(cand_cap as usize)
+                .map_err(up("cuMemAlloc"))?;
+            let mut cand_err = s
+                .alloc_zeros::<f64>(cand_cap as usize)
+                .map_err(up("cuMemAlloc"))?;
+            let mut cand_found = s.alloc_zeros::<u32>(1).map_err(up("cuMemAlloc"))?;
+            let mut host_ord = s
+                .alloc_zeros::<i64>(host_cap as usize)
+                .map_err(up("cuMemAlloc"))?;
+            let mut host_a = s
+                .alloc_zeros::<f64>(host_cap as usize)
+                .map_err(up("cuMemAlloc"))?;
+            let mut host_found = s.alloc_zeros::<u32>(1).map_err(up("cuMemAlloc"))?;
+            let has_over = plan.overflow_from.is_some() as i32;
+            let over = plan.overflow_from.unwrap_or(0.0);
+            let has_tiny = plan.tiny_until.is_some() as i32;
+            let tiny = plan.tiny_until.unwrap_or(0.0);
+            let symmetric = plan.overflow_symmetric as i32;
+            let threads = plan.n.clamp(1, ANALYSE_THREADS) as u32;
+            let config = LaunchConfig {
+                grid_dim: (threads.div_ceil(ANALYSE_BLOCK), 1, 1),
+                block_dim: (ANALYSE_BLOCK, 1, 1),
+                shared_mem_bytes: 0,
+            };
+            let mut launch = s.launch_builder(&function);
+            launch
+                .arg(&plan.lo)
+                .arg(&plan.n)
+                .arg(&plan.eps)
+                .arg(&has_over)
+                .arg(&over)
+                .arg(&symmetric)
+                .arg(&has_tiny)
+                .arg(&tiny)
+                .arg(&mut counts)
+                .arg(&mut max_bits)
+                .arg(&mut cand_ord)
+                .arg(&mut cand_err)
+                .arg(&cand_cap)
+                .arg(&mut cand_found)
+                .arg(&mut host_ord)
+                .arg(&mut host_a)
+                .arg(&host_cap)
+                .arg(&mut host_found);
+            unsafe { launch.launch(config) }.map_err(up("cuLaunchKernel"))?;
+            let candidates_found = s.clone_dtoh(&cand_found).map_err(up("cuMemcpyDtoH"))?[0] as u64;
+            let host_found_n = s.clone_dtoh(&host_found).map_err(up("cuMemcpyDtoH"))?[0] as u64;
+            let stored = candidates_found.min(cand_cap as u64) as usize;
+            let host_stored = host_found_n.min(host_cap as u64) as usize;
+            let take_i =
+                |b: &cudarc::driver::CudaSlice<i64>, k: usize| -> Result<Vec<i64>, GpuError> {
+                    if k == 0 {
+                        return Ok(Vec::new());
+                    }
+                    s.clone_dtoh(&b.slice(0..k)).map_err(up("cuMemcpyDtoH"))
+                };
+            let take_f =
+                |b: &cudarc::driver::CudaSlice<f64>, k: usize| -> Result<Vec<f64>, GpuError> {
+                    if k == 0 {
+                        return Ok(Vec::new());
+                    }
+                    s.clone_dtoh(&b.slice(0..k)).map_err(up("cuMemcpyDtoH"))
+                };
+            Ok(Some(AnalyseOutput {
+                counts: s.clone_dtoh(&counts).map_err(up("cuMemcpyDtoH"))?,
+                candidates: take_i(&cand_ord, stored)?
+                    .into_iter()
+                    .zip(take_f(&cand_err, stored)?)
+                    .collect(),
+                candidates_found,
+                host: take_i(&host_ord, host_stored)?
+                    .into_iter()
+                    .zip(take_f(&host_a, host_stored)?)
+                    .collect(),
+                host_found: host_found_n,
+            }))
+        })
     }
 
     /// One launch of `filter_packets` (see the OpenCL runner, which this mirrors).

@@ -40,6 +40,49 @@ pub enum GpuError {
     Api { call: &'static str, code: String },
 }
 
+/// Counter words of the `crunch_analyse` kernel (kernels/crunch_analyse.cl): correctly
+/// rounded, faithful, worse, NaN expected and wrong, overflow and wrong, subnormal and wrong,
+/// decided on the device, then the 42 histogram bins.
+pub const CRUNCH_COUNT_WORDS: usize = 52;
+
+/// One launch of `crunch_analyse` over the binary64 ordinals `lo..lo + n`.
+#[derive(Clone, Copy, Debug)]
+pub struct AnalysePlan {
+    pub lo: i64,
+    pub n: u64,
+    /// Relative bound of the double-double reference.
+    pub eps: f64,
+    /// The saturation thresholds of `tmd_crunch::saturation` (binary64).
+    pub overflow_from: Option<f64>,
+    pub overflow_symmetric: bool,
+    pub tiny_until: Option<f64>,
+    /// Room for near-max candidates and for inputs left to the host.
+    pub candidate_capacity: u32,
+    pub host_capacity: u32,
+}
+
+/// What one launch of `crunch_analyse` returns.
+#[derive(Clone, Debug, Default)]
+pub struct AnalyseOutput {
+    /// [`CRUNCH_COUNT_WORDS`] counters.
+    pub counts: Vec<u64>,
+    /// (ordinal, fast error) of inputs that may be near the maximum (unordered).
+    pub candidates: Vec<(i64, f64)>,
+    /// How many there were (more than stored when the room was too small).
+    pub candidates_found: u64,
+    /// (ordinal, result) of inputs the device did not decide (unordered).
+    pub host: Vec<(i64, f64)>,
+    pub host_found: u64,
+}
+
+impl AnalyseOutput {
+    /// Whether every candidate and every undecided input was stored.
+    pub fn complete(&self) -> bool {
+        self.candidates_found == self.candidates.len() as u64
+            && self.host_found == self.host.len() as u64
+    }
+}
+
 /// Candidates a packet kernel can store per launch before the host relaunches with more room.
 pub(crate) const FIRST_CAPACITY: usize = 1 << 20;
 

@@ -1,6 +1,6 @@
 //! The OpenCL runner (opencl3, runtime loaded at run time).
 
-use crate::GpuError;
+use crate::{AnalyseOutput, AnalysePlan, GpuError, CRUNCH_COUNT_WORDS};
 use opencl3::command_queue::CommandQueue;
 use opencl3::context::Context;
 use opencl3::device::{get_all_devices, Device, CL_DEVICE_TYPE_ALL};
@@ -38,8 +38,10 @@ pub struct OpenClDevice {
     crunch_programs: Mutex<HashMap<String, Program>>,
 }
 
-/// A format the crunch kernel evaluates.
-pub trait CrunchReal: Copy + Default {
+/// A format the crunch kernel evaluates (on OpenCL and CUDA devices).
+pub trait CrunchReal:
+    Copy + Default + cudarc::driver::DeviceRepr + cudarc::driver::ValidAsZeroBits
+{
     /// The C type.
     const C_TYPE: &'static str;
 }
@@ -295,6 +297,114 @@ impl OpenClDevice {
         self.queue.finish().map_err(api("clFinish"))?;
         drop(programs);
         self.read(&output, xs.len())
+    }
+
+    /// Runs `crunch_analyse` (kernels/crunch_analyse.cl) for a binary64 target of `function`
+    /// over one range of ordinals: the target, the double-double reference and the fast
+    /// decisions on the device. `None` when the function has no device reference.
+    pub fn crunch_analyse(
+        &self,
+        function: &str,
+        target: &str,
+        plan: &AnalysePlan,
+    ) -> Result<Option<AnalyseOutput>, GpuError> {
+        let Some(source) = tmd_kernels::crunch_analyse_source(function, target) else {
+            return Ok(None);
+        };
+        let mut programs = self.crunch_programs.lock().expect("program cache poisoned");
+        let program = match programs.entry(source) {
+            Entry::Occupied(e) => e.into_mut(),
+            Entry::Vacant(e) => {
+                let options = tmd_kernels::opencl_options(&[]);
+                let program =
+                    Program::create_and_build_from_source(&self.context, e.key(), &options)
+                        .map_err(|log| GpuError::Build {
+                            program: "crunch_analyse",
+                            device: self.name(),
+                            log,
+                        })?;
+                e.insert(program)
+            }
+        };
+        let counts = self.buffer(&[0u64; CRUNCH_COUNT_WORDS], CL_MEM_READ_WRITE)?;
+        let max_bits = self.buffer(&[0u64], CL_MEM_READ_WRITE)?;
+        let cand_cap = plan.candidate_capacity.max(1);
+        let host_cap = plan.host_capacity.max(1);
+        let cand_ord = self.output::<i64>(cand_cap as usize)?;
+        let cand_err = self.output::<f64>(cand_cap as usize)?;
+        let cand_found = self.buffer(&[0u32], CL_MEM_READ_WRITE)?;
+        let host_ord = self.output::<i64>(host_cap as usize)?;
+        let host_a = self.output::<f64>(host_cap as usize)?;
+        let host_found = self.buffer(&[0u32], CL_MEM_READ_WRITE)?;
+        let kernel = Kernel::create(program, "crunch_analyse").map_err(api("clCreateKernel"))?;
+        let (has_over, over) = (
+            plan.overflow_from.is_some() as i32,
+            plan.overflow_from.unwrap_or(0.0),
+        );
+        let (has_tiny, tiny) = (
+            plan.tiny_until.is_some() as i32,
+            plan.tiny_until.unwrap_or(0.0),
+        );
+        let symmetric = plan.overflow_symmetric as i32;
+        let items = plan.n.clamp(1, 1 << 16) as usize;
+        unsafe {
+            ExecuteKernel::new(&kernel)
+                .set_arg(&plan.lo)
+                .set_arg(&plan.n)
+                .set_arg(&plan.eps)
+                .set_arg(&has_over)
+                .set_arg(&over)
+                .set_arg(&symmetric)
+                .set_arg(&has_tiny)
+                .set_arg(&tiny)
+                .set_arg(&counts)
+                .set_arg(&max_bits)
+                .set_arg(&cand_ord)
+                .set_arg(&cand_err)
+                .set_arg(&cand_cap)
+                .set_arg(&cand_found)
+                .set_arg(&host_ord)
+                .set_arg(&host_a)
+                .set_arg(&host_cap)
+                .set_arg(&host_found)
+                .set_global_work_size(items)
+                .enqueue_nd_range(&self.queue)
+                .map_err(api("clEnqueueNDRangeKernel"))?;
+        }
+        self.queue.finish().map_err(api("clFinish"))?;
+        drop(programs);
+        let pairs = |ords: Vec<i64>, vals: Vec<f64>| ords.into_iter().zip(vals).collect();
+        let candidates_found = self.read(&cand_found, 1)?[0] as u64;
+        let stored = candidates_found.min(cand_cap as u64) as usize;
+        let host_found_n = self.read(&host_found, 1)?[0] as u64;
+        let host_stored = host_found_n.min(host_cap as u64) as usize;
+        let read_some = |b: &Buffer<i64>, len: usize| {
+            if len == 0 {
+                Ok(Vec::new())
+            } else {
+                self.read(b, len)
+            }
+        };
+        let read_some_f = |b: &Buffer<f64>, len: usize| {
+            if len == 0 {
+                Ok(Vec::new())
+            } else {
+                self.read(b, len)
+            }
+        };
+        Ok(Some(AnalyseOutput {
+            counts: self.read(&counts, CRUNCH_COUNT_WORDS)?,
+            candidates: pairs(
+                read_some(&cand_ord, stored)?,
+                read_some_f(&cand_err, stored)?,
+            ),
+            candidates_found,
+            host: pairs(
+                read_some(&host_ord, host_stored)?,
+                read_some_f(&host_a, host_stored)?,
+            ),
+            host_found: host_found_n,
+        }))
     }
 
     /// One launch of `filter_packets`; returns (candidates stored, candidates found, stats).

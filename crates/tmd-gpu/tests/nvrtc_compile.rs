@@ -43,6 +43,28 @@ fn crunch_kernel_compiles_under_nvrtc() {
     }
 }
 
+/// Issue 6: the crunch program that analyses on the device (kernels/crunch_analyse.cl, with
+/// the double-double references of exp, recip and sqrt) compiles under NVRTC for sm_90.
+#[test]
+fn issue6_crunch_analyse_compiles_under_nvrtc() {
+    load_nvrtc().unwrap_or_else(|e| panic!("{e}"));
+    for (function, target) in [
+        ("exp", tmd_kernels::crunch_call_target("double", "exp(x)")),
+        ("recip", tmd_kernels::crunch_vrecpe_target("double", 3)),
+        ("sqrt", tmd_kernels::crunch_call_target("double", "sqrt(x)")),
+    ] {
+        let source = tmd_kernels::crunch_analyse_source(function, &target).unwrap();
+        let cubin = compile_source_cubin("crunch_analyse", &source, 9, 0)
+            .unwrap_or_else(|e| panic!("{function}: {e}"));
+        assert_eq!(
+            &cubin[..4],
+            b"\x7fELF",
+            "crunch_analyse {function}: not a cubin"
+        );
+    }
+    assert!(tmd_kernels::crunch_analyse_source("cbrt", "").is_none());
+}
+
 /// On a machine without the NVIDIA driver, opening a CUDA device is a clear error, not a panic
 /// (cudarc alone panics when libcuda.so is missing). Where a driver exists, the device opens.
 #[test]

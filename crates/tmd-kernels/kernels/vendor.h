@@ -18,6 +18,8 @@
 
 #define TMD_OPENCL 1
 #pragma OPENCL EXTENSION cl_khr_fp64 : enable
+#pragma OPENCL EXTENSION cl_khr_int64_base_atomics : enable
+#pragma OPENCL EXTENSION cl_khr_int64_extended_atomics : enable
 #pragma OPENCL FP_CONTRACT OFF
 
 #define KERNEL_FQ __kernel
@@ -25,6 +27,7 @@
 #define CONSTANT_AS __constant
 #define DEVICE_FN static inline
 #define GLOBAL_ID0 ((ulong)get_global_id(0))
+#define GLOBAL_SIZE0 ((ulong)get_global_size(0))
 
 typedef ulong u64;
 typedef uint u32;
@@ -34,7 +37,12 @@ typedef int i32;
 #define TMD_FMA(a, b, c) fma((a), (b), (c))
 #define TMD_MUL_HI64(a, b) mul_hi((u64)(a), (u64)(b))
 #define TMD_ATOMIC_INC(p) atomic_inc(p)
+/* 64-bit atomics (cl_khr_int64_base_atomics / _extended_atomics); both return the old value */
+#define TMD_ATOMIC_ADD64(p, v) atom_add((volatile GLOBAL_AS ulong *)(p), (ulong)(v))
+#define TMD_ATOMIC_MAX64(p, v) atom_max((volatile GLOBAL_AS ulong *)(p), (ulong)(v))
+#define TMD_CLZ64(x) clz((ulong)(x))
 #define TMD_DOUBLE_BITS(x) as_ulong(x)
+#define TMD_BITS_DOUBLE(u) as_double((ulong)(u))
 #define TMD_FLOAT_BITS(x) as_uint(x)
 #define TMD_BITS_FLOAT(u) as_float(u)
 
@@ -47,6 +55,7 @@ typedef int i32;
 #define CONSTANT_AS __constant__
 #define DEVICE_FN static __device__ __forceinline__
 #define GLOBAL_ID0 ((unsigned long long)blockIdx.x * blockDim.x + threadIdx.x)
+#define GLOBAL_SIZE0 ((unsigned long long)gridDim.x * blockDim.x)
 
 typedef unsigned long long u64;
 typedef unsigned int u32;
@@ -62,7 +71,11 @@ typedef int i32;
 #define TMD_FMA(a, b, c) fma((a), (b), (c))
 #define TMD_MUL_HI64(a, b) __umul64hi((u64)(a), (u64)(b))
 #define TMD_ATOMIC_INC(p) atomicAdd((p), 1u)
+#define TMD_ATOMIC_ADD64(p, v) atomicAdd((unsigned long long *)(p), (unsigned long long)(v))
+#define TMD_ATOMIC_MAX64(p, v) atomicMax((unsigned long long *)(p), (unsigned long long)(v))
+#define TMD_CLZ64(x) __clzll((long long)(x))
 #define TMD_DOUBLE_BITS(x) ((u64)__double_as_longlong(x))
+#define TMD_BITS_DOUBLE(u) __longlong_as_double((long long)(u))
 #define TMD_FLOAT_BITS(x) ((u32)__float_as_uint(x))
 #define TMD_BITS_FLOAT(u) __uint_as_float(u)
 

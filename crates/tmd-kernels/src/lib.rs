@@ -63,6 +63,7 @@ const DOUBLE_WORD_EXP_CL: &str = include_str!("../kernels/double_word_exp.cl");
 const LOWER_BOUND_CL: &str = include_str!("../kernels/lower_bound.cl");
 const FILTER_CL: &str = include_str!("../kernels/filter.cl");
 const CRUNCH_CL: &str = include_str!("../kernels/crunch.cl");
+const CRUNCH_ANALYSE_CL: &str = include_str!("../kernels/crunch_analyse.cl");
 
 /// A base format that type-generic kernel files are instantiated for.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -237,6 +238,41 @@ pub fn crunch_source(real: &str, target: &str) -> String {
 {target}
 "
     )
+}
+
+/// The device-side reference of a binary64 crunch analysis (kernels/crunch_analyse.cl) for
+/// a function: C expressions in `x` for the double-double value of f (the CPU's
+/// `tmd_crunch::function::RefFunc::dd`, same algorithm and bits), for "f(x) is NaN", and for
+/// the sign of f beyond its overflow threshold. `None` for functions whose double-double
+/// kernel is not written yet (their analysis stays on the host).
+pub fn crunch_reference(function: &str) -> Option<(&'static str, &'static str, &'static str)> {
+    match function {
+        "exp" => Some(("dd_exp(dd_make(x, 0.0))", "0", "1.0")),
+        "recip" => Some(("dd_recip(dd_make(x, 0.0))", "0", "1.0")),
+        "sqrt" => Some(("dd_sqrt(dd_make(x, 0.0))", "(x < 0.0)", "1.0")),
+        _ => None,
+    }
+}
+
+/// The source of a binary64 crunch program that also analyses the errors on the device
+/// (`crunch_analyse`, besides `crunch_eval`): the vendor header, the double-double
+/// arithmetic and exp, `crunch.cl`, `target` and `kernels/crunch_analyse.cl` with the
+/// reference of `function` ([`crunch_reference`]). `None` when `function` has none.
+pub fn crunch_analyse_source(function: &str, target: &str) -> Option<String> {
+    let (reference, outside, sign) = crunch_reference(function)?;
+    Some(format!(
+        "{VENDOR_H}
+{dd}
+#define CRUNCH_REAL double
+{CRUNCH_CL}
+{target}
+#define CRUNCH_REFERENCE(x) {reference}
+#define CRUNCH_OUTSIDE_DOMAIN(x) {outside}
+#define CRUNCH_OVERFLOW_SIGN(x) {sign}
+{CRUNCH_ANALYSE_CL}
+",
+        dd = instantiate(Instance::Dd, &[DOUBLE_WORD_CL, DOUBLE_WORD_EXP_CL]),
+    ))
 }
 
 /// A crunch target calling one function of the device's math library: `call` is an

@@ -51,13 +51,16 @@ pub struct CrunchArgs {
     /// binary32 or binary64; by default the target's own format.
     #[arg(long)]
     pub format: Option<String>,
-    /// cpu, or opencl (opencl:NAME, emul:vrecpe-nrN and file:PATH targets evaluated on an
-    /// OpenCL device; the error analysis stays on the CPU).
+    /// cpu, opencl or cuda (opencl:NAME / cuda:NAME, emul:vrecpe-nrN and file:PATH targets
+    /// evaluated on the device; binary64 exp, recip and sqrt targets are also analysed there).
     #[arg(long, default_value = "cpu")]
     pub backend: String,
-    /// The OpenCL device (default 0; under mpirun the rank's local rank).
+    /// The OpenCL or CUDA device (default 0; under mpirun the rank's local rank).
     #[arg(long)]
     pub device: Option<usize>,
+    /// On a device backend, analyse the errors on the host even where the device could.
+    #[arg(long)]
+    pub host_analysis: bool,
     /// For file:PATH targets: the function the snippet computes (exp, log, sin, ...).
     #[arg(long)]
     pub function: Option<String>,

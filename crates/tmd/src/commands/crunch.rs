@@ -62,21 +62,21 @@ pub fn run(args: &CrunchArgs) -> anyhow::Result<()> {
         .transpose()?;
     let target = match args.backend.as_str() {
         "cpu" => tmd_crunch::resolve(spec)?,
-        "opencl" => super::crunch_device::resolve_opencl(
+        backend @ ("opencl" | "cuda") => super::crunch_device::resolve_device(
             spec,
-            args.function.as_deref(),
-            format_flag,
-            args.device.unwrap_or(default_device),
+            &super::crunch_device::DeviceChoice {
+                backend,
+                index: args.device.unwrap_or(default_device),
+                function: args.function.as_deref(),
+                format: format_flag,
+                host_analysis: args.host_analysis,
+            },
         )?,
-        "cuda" => return Err(InputError::Usage(
-            "--backend cuda: crunch has no CUDA runner yet (the search has one); use cpu or opencl"
-                .into(),
-        )
-        .into()),
         other => {
-            return Err(
-                InputError::Usage(format!("--backend {other}: expected cpu or opencl")).into(),
-            )
+            return Err(InputError::Usage(format!(
+                "--backend {other}: expected cpu, opencl or cuda"
+            ))
+            .into())
         }
     };
     let fmt = match &args.format {

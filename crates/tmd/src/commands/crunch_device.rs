@@ -1,18 +1,24 @@
-//! Crunch targets that run on an OpenCL device (`--backend opencl`): the device's own math
-//! library (`opencl:expf`, `opencl:native_sinf`, `opencl:log`), the ARM VRECPE emulation
-//! (`emul:vrecpe-nrN[f]`, the same target as on the CPU, bit for bit), and user snippets
-//! (`file:PATH`, a C definition of `crunch_target` in the portable dialect of
-//! `tmd-kernels/kernels/crunch.cl`). The device evaluates the target on each batch; the
-//! error analysis stays on the host (tmd-crunch), so reports agree across backends exactly
-//! when the results do.
+//! Crunch targets that run on a device (`--backend opencl|cuda`): the device's own math
+//! library (`opencl:expf`, `opencl:native_sinf`, `cuda:exp`, `cuda:__expf`), the ARM VRECPE
+//! emulation (`emul:vrecpe-nrN[f]`, the same target as on the CPU, bit for bit), and user
+//! snippets (`file:PATH`, a C definition of `crunch_target` in the portable dialect of
+//! `tmd-kernels/kernels/crunch.cl`). The device evaluates the target; for binary64 targets of
+//! functions with a device reference (exp, recip, sqrt: `tmd_kernels::crunch_reference`) it
+//! also analyses the errors (`kernels/crunch_analyse.cl`, `tmd_crunch::device`), and the host
+//! sees only the inputs the fast path leaves undecided. Otherwise (or with `--host-analysis`)
+//! the analysis stays on the host. Either way the reports equal the cores' exactly when the
+//! results do.
 
 use std::sync::Arc;
 use tmd_core::InputError;
+use tmd_crunch::device::{summary_from_device, DeviceAnalysis};
 use tmd_crunch::function::RefFunc;
+use tmd_crunch::summary::Summary;
 use tmd_crunch::target::{BoxedTarget, Target};
 use tmd_crunch::CrunchFormat;
+use tmd_gpu::cuda::CudaDevice;
 use tmd_gpu::opencl::OpenClDevice;
-use tmd_gpu::GpuError;
+use tmd_gpu::{AnalyseOutput, AnalysePlan, GpuError};
 
 /// The OpenCL C built-ins crunch knows, by C name stem (all exist for float and double).
 const BUILTINS: &[&str] = &[
@@ -25,25 +31,101 @@ const NATIVE: &[&str] = &[
     "exp", "exp2", "exp10", "log", "log2", "log10", "sin", "cos", "tan", "sqrt",
 ];
 
-struct OpenClTarget {
+/// The device a target runs on.
+#[derive(Clone)]
+pub enum Device {
+    OpenCl(Arc<OpenClDevice>),
+    Cuda(Arc<CudaDevice>),
+}
+
+impl Device {
+    fn name(&self) -> String {
+        match self {
+            Device::OpenCl(d) => format!("OpenCL device {}", d.name()),
+            Device::Cuda(d) => format!("CUDA device {}", d.describe()),
+        }
+    }
+
+    fn eval<T: tmd_gpu::opencl::CrunchReal>(
+        &self,
+        body: &str,
+        xs: &[T],
+    ) -> Result<Vec<T>, GpuError> {
+        match self {
+            Device::OpenCl(d) => d.crunch_eval(body, xs),
+            Device::Cuda(d) => d.crunch_eval(body, xs),
+        }
+    }
+
+    fn analyse(
+        &self,
+        function: &str,
+        body: &str,
+        plan: &AnalysePlan,
+    ) -> Result<Option<AnalyseOutput>, GpuError> {
+        match self {
+            Device::OpenCl(d) => d.crunch_analyse(function, body, plan),
+            Device::Cuda(d) => d.crunch_analyse(function, body, plan),
+        }
+    }
+}
+
+/// Inputs per `crunch_analyse` launch, and the room for its lists: a launch whose lists
+/// overflow is redone with the analysis on the host (correct, only slower).
+const ANALYSE_BATCH: i64 = 1 << 27;
+const CANDIDATE_ROOM: u32 = 1 << 16;
+const UNDECIDED_ROOM: u32 = 1 << 20;
+
+struct DeviceTarget {
     name: String,
     function: RefFunc,
     format: CrunchFormat,
     /// The C definition of `crunch_target`.
     body: String,
-    device: Arc<OpenClDevice>,
+    device: Device,
+    /// Analyse on the device where the function has a device reference.
+    device_analysis: bool,
 }
 
-impl OpenClTarget {
+impl DeviceTarget {
     /// A failed launch in the middle of a run: one line and exit 1 (the checkpoint keeps
     /// every finished block).
     fn fail(&self, e: GpuError) -> ! {
         eprintln!("tmd: {} on {}: {e}", self.name, self.device.name());
         std::process::exit(1);
     }
+
+    /// One batch analysed on the device, or `None` when its lists overflowed.
+    fn analyse_batch(&self, lo: i64, hi: i64) -> Option<Summary> {
+        let saturation = tmd_crunch::saturation::saturation(self.function);
+        let plan = AnalysePlan {
+            lo,
+            n: (hi - lo) as u64,
+            eps: tmd_crunch::function::EPS_DD,
+            overflow_from: saturation.overflow_from(),
+            overflow_symmetric: saturation.symmetric(),
+            tiny_until: saturation.tiny_until(),
+            candidate_capacity: CANDIDATE_ROOM,
+            host_capacity: UNDECIDED_ROOM,
+        };
+        let out = match self.device.analyse(self.function.name(), &self.body, &plan) {
+            Ok(Some(out)) => out,
+            Ok(None) => return None,
+            Err(e) => self.fail(e),
+        };
+        if !out.complete() {
+            return None;
+        }
+        let dev = DeviceAnalysis {
+            counts: out.counts,
+            candidates: out.candidates,
+            undecided: out.host,
+        };
+        Some(summary_from_device(self.function, lo, hi, &dev))
+    }
 }
 
-impl Target for OpenClTarget {
+impl Target for DeviceTarget {
     fn name(&self) -> String {
         self.name.clone()
     }
@@ -54,19 +136,48 @@ impl Target for OpenClTarget {
         self.format
     }
     fn eval_f32(&self, xs: &[f32], out: &mut [f32]) {
-        match self.device.crunch_eval(&self.body, xs) {
+        match self.device.eval(&self.body, xs) {
             Ok(ys) => out.copy_from_slice(&ys),
             Err(e) => self.fail(e),
         }
     }
     fn eval_f64(&self, xs: &[f64], out: &mut [f64]) {
-        match self.device.crunch_eval(&self.body, xs) {
+        match self.device.eval(&self.body, xs) {
             Ok(ys) => out.copy_from_slice(&ys),
             Err(e) => self.fail(e),
         }
     }
     fn note(&self) -> Option<String> {
-        Some(format!("evaluated on OpenCL device {}", self.device.name()))
+        let analysis = if self.analyses_on_device() {
+            "errors analysed there against a double-double reference"
+        } else {
+            "errors analysed on the host"
+        };
+        Some(format!("evaluated on {}; {analysis}", self.device.name()))
+    }
+    fn crunch_on_device(&self, lo: i64, hi: i64) -> Option<Summary> {
+        if !self.analyses_on_device() {
+            return None;
+        }
+        let mut total = Summary::default();
+        let mut start = lo;
+        while start < hi {
+            let end = hi.min(start.saturating_add(ANALYSE_BATCH));
+            let part = self
+                .analyse_batch(start, end)
+                .unwrap_or_else(|| tmd_crunch::driver::crunch_range_on_cores(self, start, end));
+            total.merge(&part);
+            start = end;
+        }
+        Some(total)
+    }
+}
+
+impl DeviceTarget {
+    fn analyses_on_device(&self) -> bool {
+        self.device_analysis
+            && self.format == CrunchFormat::Binary64
+            && tmd_kernels::crunch_reference(self.function.name()).is_some()
     }
 }
 
@@ -77,57 +188,85 @@ fn c_type(format: CrunchFormat) -> &'static str {
     }
 }
 
-/// The C definition of `crunch_target` for a target name, with its function and format.
-/// `file:` targets take the function from `function` and the format from `format`.
+/// The CUDA intrinsics crunch knows (binary32 only, `__NAMEf`, accuracy as NVIDIA documents).
+const CUDA_INTRINSICS: &[&str] = &["exp", "exp10", "log", "log2", "log10", "sin", "cos", "tan"];
+
+/// The C definition of `crunch_target` for a device math-library target `name` (after
+/// `opencl:` or `cuda:`), with its function and format.
+fn library_target(
+    backend: &str,
+    name: &str,
+    unknown: &dyn Fn(&str) -> InputError,
+) -> Result<(RefFunc, CrunchFormat, String), InputError> {
+    // C names: a trailing `f` is the binary32 version (no name here ends in `f` otherwise).
+    let (stem, fmt) = match name.strip_suffix('f') {
+        Some(stem) => (stem, CrunchFormat::Binary32),
+        None => (name, CrunchFormat::Binary64),
+    };
+    let (builtin, call) = if backend == "opencl" {
+        match stem.strip_prefix("native_") {
+            Some(s) if NATIVE.contains(&s) && fmt == CrunchFormat::Binary32 => {
+                (s, format!("native_{s}(x)"))
+            }
+            Some(_) => {
+                return Err(unknown(
+                    "native_ functions: native_expf, native_sinf, ... (binary32)",
+                ))
+            }
+            None if BUILTINS.contains(&stem) => (stem, format!("{stem}(x)")),
+            None => return Err(unknown("not an OpenCL built-in crunch knows")),
+        }
+    } else {
+        match stem.strip_prefix("__") {
+            Some(s) if CUDA_INTRINSICS.contains(&s) && fmt == CrunchFormat::Binary32 => {
+                (s, format!("__{s}f(x)"))
+            }
+            Some(_) => {
+                return Err(unknown(
+                    "intrinsics: __expf, __logf, __sinf, __cosf, __tanf, __exp10f, __log2f, __log10f (binary32)",
+                ))
+            }
+            None if BUILTINS.contains(&stem) => {
+                let suffix = if fmt == CrunchFormat::Binary32 { "f" } else { "" };
+                (stem, format!("{stem}{suffix}(x)"))
+            }
+            None => return Err(unknown("not a CUDA math function crunch knows")),
+        }
+    };
+    let func = RefFunc::lookup(builtin).ok_or_else(|| unknown("no reference"))?;
+    Ok((
+        func,
+        fmt,
+        tmd_kernels::crunch_call_target(c_type(fmt), &call),
+    ))
+}
+
+/// The C definition of `crunch_target` for a target name on `backend` (opencl or cuda),
+/// with its function and format. `file:` targets take the function from `function` and the
+/// format from `format`.
 fn target_body(
+    backend: &str,
     spec: &str,
     function: Option<&str>,
     format: Option<CrunchFormat>,
 ) -> Result<(RefFunc, CrunchFormat, String), InputError> {
     let unknown = |why: &str| {
         InputError::Function(format!(
-            "unknown crunch target `{spec}` on the opencl backend: {why}"
+            "unknown crunch target `{spec}` on the {backend} backend: {why}"
         ))
     };
     let (source, name) = spec
         .split_once(':')
         .ok_or_else(|| unknown("expected SOURCE:NAME"))?;
-    // C names: a trailing `f` is the binary32 version (no name here ends in `f` otherwise).
-    let split = |name: &str| match name.strip_suffix('f') {
-        Some(stem) => (stem.to_string(), CrunchFormat::Binary32),
-        None => (name.to_string(), CrunchFormat::Binary64),
-    };
     match source {
-        "opencl" => {
-            let (stem, fmt) = split(name);
-            let (builtin, native) = match stem.strip_prefix("native_") {
-                Some(s) if NATIVE.contains(&s) && fmt == CrunchFormat::Binary32 => {
-                    (s.to_string(), true)
-                }
-                Some(_) => {
-                    return Err(unknown(
-                        "native_ functions: native_expf, native_sinf, ... (binary32)",
-                    ))
-                }
-                None if BUILTINS.contains(&stem.as_str()) => (stem.clone(), false),
-                None => return Err(unknown("not an OpenCL built-in crunch knows")),
-            };
-            let func = RefFunc::lookup(&builtin).ok_or_else(|| unknown("no reference"))?;
-            let call = if native {
-                format!("native_{builtin}(x)")
-            } else {
-                format!("{builtin}(x)")
-            };
-            Ok((
-                func,
-                fmt,
-                tmd_kernels::crunch_call_target(c_type(fmt), &call),
-            ))
-        }
+        s if s == backend => library_target(backend, name, &unknown),
         "emul" => {
-            let (stem, fmt) = split(name);
+            let (stem, fmt) = match name.strip_suffix('f') {
+                Some(stem) => (stem, CrunchFormat::Binary32),
+                None => (name, CrunchFormat::Binary64),
+            };
             let bad = || {
-                unknown("emulations on the opencl backend are vrecpe-nrN (N = 0..=5), `f` for binary32; rcpps runs on the cpu backend")
+                unknown(&format!("emulations on the {backend} backend are vrecpe-nrN (N = 0..=5), `f` for binary32; rcpps runs on the cpu backend"))
             };
             let steps: u32 = stem
                 .strip_prefix("vrecpe-nr")
@@ -153,33 +292,47 @@ fn target_body(
             })?;
             Ok((func, format.unwrap_or(CrunchFormat::Binary32), code))
         }
-        _ => Err(unknown(
-            "sources on the opencl backend are opencl, emul and file",
-        )),
+        _ => Err(unknown(&format!(
+            "sources on the {backend} backend are {backend}, emul and file"
+        ))),
     }
 }
 
-/// Resolves a target for `--backend opencl` on device `index`, compiling it once (a snippet
-/// that does not compile is bad input, with the compiler's first error line).
-pub fn resolve_opencl(
-    spec: &str,
-    function: Option<&str>,
-    format: Option<CrunchFormat>,
-    index: usize,
-) -> anyhow::Result<BoxedTarget> {
-    let (func, fmt, body) = target_body(spec, function, format)?;
-    let device =
-        Arc::new(OpenClDevice::nth(index).map_err(|e| anyhow::anyhow!("--backend opencl: {e}"))?);
-    if fmt == CrunchFormat::Binary64 && !device.has_fp64() {
-        return Err(InputError::Usage(format!(
-            "{spec}: device {} has no double precision",
-            device.name()
-        ))
-        .into());
-    }
+/// How `--backend opencl|cuda` targets are set up.
+pub struct DeviceChoice<'a> {
+    pub backend: &'a str,
+    pub index: usize,
+    pub function: Option<&'a str>,
+    pub format: Option<CrunchFormat>,
+    /// Keep the error analysis on the host even where the device could do it.
+    pub host_analysis: bool,
+}
+
+/// Resolves a target for a device backend, compiling it once (a snippet that does not
+/// compile is bad input, with the compiler's first error line).
+pub fn resolve_device(spec: &str, choice: &DeviceChoice) -> anyhow::Result<BoxedTarget> {
+    let backend = choice.backend;
+    let (func, fmt, body) = target_body(backend, spec, choice.function, choice.format)?;
+    let device = match backend {
+        "opencl" => {
+            let d = OpenClDevice::nth(choice.index)
+                .map_err(|e| anyhow::anyhow!("--backend opencl: {e}"))?;
+            if fmt == CrunchFormat::Binary64 && !d.has_fp64() {
+                return Err(InputError::Usage(format!(
+                    "{spec}: device {} has no double precision",
+                    d.name()
+                ))
+                .into());
+            }
+            Device::OpenCl(Arc::new(d))
+        }
+        _ => Device::Cuda(Arc::new(
+            CudaDevice::nth(choice.index).map_err(|e| anyhow::anyhow!("--backend cuda: {e}"))?,
+        )),
+    };
     let trial = match fmt {
-        CrunchFormat::Binary32 => device.crunch_eval(&body, &[1.0f32]).map(|_| ()),
-        CrunchFormat::Binary64 => device.crunch_eval(&body, &[1.0f64]).map(|_| ()),
+        CrunchFormat::Binary32 => device.eval(&body, &[1.0f32]).map(|_| ()),
+        CrunchFormat::Binary64 => device.eval(&body, &[1.0f64]).map(|_| ()),
     };
     match trial {
         Err(GpuError::Build { log, device, .. }) => {
@@ -196,11 +349,12 @@ pub fn resolve_opencl(
         Err(e) => return Err(anyhow::anyhow!("{spec}: {e}")),
         Ok(()) => {}
     }
-    Ok(Box::new(OpenClTarget {
+    Ok(Box::new(DeviceTarget {
         name: spec.to_string(),
         function: func,
         format: fmt,
         body,
         device,
+        device_analysis: !choice.host_analysis,
     }))
 }

@@ -1,0 +1,83 @@
+#!/usr/bin/env bash
+# The crunch part of scripts/gpu-check.sh (issue 6), run by it on the device machine with the
+# same environment (OUT, tmd, log): CUDA targets whose errors are analysed on the device
+# against the same run analysed on the host, CUDA against the CPU backend for a target that
+# exists on both, then throughput.
+set -uo pipefail
+mkdir -p "$OUT/c"
+
+# tmd crunch ARGS > $OUT/c/NAME.json; prints "exit seconds".
+crunch() {
+  local name=$1
+  shift
+  local t0 t1 rc
+  t0=$(date +%s.%N)
+  timeout "${TMO:-300}" "$tmd" crunch "$@" --json -q >"$OUT/c/$name.json" 2>>"$OUT/errors.txt"
+  rc=$?
+  t1=$(date +%s.%N)
+  echo "$rc $(python3 -c "print(round($t1 - $t0, 2))")"
+}
+
+# Compares two reports, timings and notes aside.
+same_report() {
+  python3 - "$1" "$2" <<'PY'
+import json, sys
+try:
+    a, b = (json.load(open(p)) for p in sys.argv[1:3])
+except Exception as e:
+    print(f"unreadable ({e})")
+    sys.exit()
+d = {k: (a.get(k), b.get(k)) for k in set(a) | set(b) if k not in ("seconds", "note", "target") and a.get(k) != b.get(k)}
+print("identical" if not d else f"DIFFER {d}")
+PY
+}
+
+summary_of() {
+  python3 -c "import json,sys; d=json.load(open(sys.argv[1])); print(f\"inputs {d['inputs']} max_ulp {d['max_ulp']} at {d['argmax']} cr {d['correctly_rounded']} faithful {d['faithful']} worse {d['worse']} mpfr {d['mpfr_inputs']} {d['seconds']:.2f} s = {d['inputs']/d['seconds']:.3e}/s\")" "$1" 2>&1
+}
+
+# 1. Analysis on the device = analysis on the host, for CUDA's own exp (binary64).
+n=0
+ok=0
+for w in "1 0x1.000001p+0" "0x1.62e42fefa39p+9 0x1.62e42fefa3ap+9" \
+  "-0x1.6232bdd7abcd3p+9 -0x1.6232bdd7ab9p+9" "-0x1.74910d52d3051p+9 -0x1.74910d52d2f51p+9" \
+  "-0x1p-30 0x1p-30" "0x1.62e42fefa38p+9 0x1.62e42fefa3ap+9" "-0x1.8p+9 -0x1.7fffffffp+9" \
+  "0x1.0000000000001p-1022 0x1.00001p-1022" "-1 -0x1.fffffp-1" "0x1.5p+5 0x1.5000001p+5"; do
+  set -- $w
+  n=$((n + 1))
+  crunch "exp-host-$n" cuda:exp --backend cuda --host-analysis --from "$1" --to "$2" >/dev/null
+  crunch "exp-dev-$n" cuda:exp --backend cuda --from "$1" --to "$2" >/dev/null
+  r=$(same_report "$OUT/c/exp-host-$n.json" "$OUT/c/exp-dev-$n.json")
+  [ "$r" = identical ] && ok=$((ok + 1)) || log "crunch window [$1, $2): device analysis $r"
+done
+log "crunch cuda:exp: $ok of $n windows give identical reports with the analysis on the device and on the host"
+
+# 2. CUDA against the CPU backend: the VRECPE emulation (binary64 analysed on the device, and
+#    binary32).
+n=0
+ok=0
+for t in "emul:vrecpe-nr3|1|0x1.0000001p+0" "emul:vrecpe-nr1|0x1p-1000|0x1.0000001p-1000" \
+  "emul:vrecpe-nr2|-0x1.0000001p+1020|-0x1p+1020" "emul:vrecpe-nr3f|1|2" "emul:vrecpe-nr2f|0x1p-149|0x1p-120"; do
+  IFS='|' read -r target from to <<<"$t"
+  n=$((n + 1))
+  crunch "emul-cpu-$n" "$target" --from "$from" --to "$to" >/dev/null
+  res=$(crunch "emul-cuda-$n" "$target" --backend cuda --from "$from" --to "$to")
+  r=$(same_report "$OUT/c/emul-cpu-$n.json" "$OUT/c/emul-cuda-$n.json")
+  [ "$r" = identical ] && ok=$((ok + 1)) || log "crunch $target [$from, $to): cuda $r"
+  log "crunch $target cuda: $(summary_of "$OUT/c/emul-cuda-$n.json"); cpu $(python3 -c "import json; print(round(json.load(open('$OUT/c/emul-cpu-$n.json'))['seconds'],2))") s"
+done
+log "crunch emul: $ok of $n windows give identical reports on cuda and cpu"
+
+# 3. Throughput of binary64 exp against the double-double reference, on the device.
+for r in 1 2 3; do
+  TMO=120 crunch "exp-speed-$r" cuda:exp --backend cuda --from 1 --to 0x1.0001p+0 >/dev/null
+  log "crunch cuda:exp [1, 1+2^-16) run $r: $(summary_of "$OUT/c/exp-speed-$r.json")"
+done
+TMO=100 crunch "exp-estimate" cuda:exp --backend cuda --from -inf --to inf --estimate >/dev/null
+log "crunch cuda:exp whole-domain estimate: $(head -c 600 "$OUT/c/exp-estimate.json")"
+
+# 4. Every binary32 input of CUDA's expf and __expf (errors analysed on the host's 16 cores).
+for t in cuda:expf cuda:__expf; do
+  TMO=200 crunch "all-$t" "$t" --backend cuda --from -inf --to inf >/dev/null
+  log "crunch $t all binary32: $(summary_of "$OUT/c/all-$t.json")"
+done
