@@ -136,11 +136,37 @@ PY
   rm -f "$OUT/s/I0..1023-cuda.txt"
 fi
 
+if [[ " $sections " == *" final "* ]]; then
+  # The figures after the device-side fixes, in priority order within one lease.
+  mkdir -p "$OUT/s"
+  i0="exp --from 0x1p+0 --to 0x1.0008p+0 --bits 32 --breakpoints directed"
+  for cfg in "cpu|34" "cuda|34" "cuda|38"; do
+    IFS='|' read -r backend cb <<<"$cfg"
+    for r in 1 2 3; do
+      res=$(search "I0-$backend-c$cb-$r" "$backend" $i0 --chunk-bits "$cb")
+      log "I0 $backend chunk 2^$cb run $r: exit/seconds $res $(python3 -c "import json,sys; d=json.load(open(sys.argv[1])); f=d['filter']; print(d['hard'], 'cases, search', round(d['seconds'],4), 's, device calls', round(f.get('device_thread_seconds',0),4), 'thread-s, generation', round(f['generation_thread_seconds'],4), 'thread-s')" "$OUT/s/I0-$backend-c$cb-$r.json" 2>&1)"
+    done
+    cmp -s "$OUT/s/I0-$backend-c$cb-1.txt" "$OUT/s/I0-cpu-c34-1.txt" && log "I0 $backend chunk 2^$cb: cases equal the CPU's"
+  done
+  log "I0 cuda chunk 2^34: counts $(same_counts "$OUT/s/I0-cpu-c34-1.json" "$OUT/s/I0-cuda-c34-1.json")"
+  export OUT tmd
+  export -f log
+  CRUNCH_PARTS=speed bash scripts/gpu-crunch.sh
+  big="exp --from 0x1p+0 --to 0x1.2p+0 --bits 32 --breakpoints directed"
+  res=$(TMO=150 search I0..1023-cuda cuda $big --chunk-bits 38)
+  log "I0..1023 cuda chunk 2^38: exit/seconds $res $(python3 -c "import json,sys; d=json.load(open(sys.argv[1])); f=d['filter']; print(d['hard'], 'cases, search', round(d['seconds'],3), 's, device calls', round(f['device_thread_seconds'],1), 'thread-s, generation', round(f['generation_thread_seconds'],1), 'verification', round(f['verification_thread_seconds'],1))" "$OUT/s/I0..1023-cuda.json" 2>&1)"
+  [ "$(sha256sum <"$OUT/s/I0..1023-cuda.txt" | cut -d' ' -f1)" = "$(cat "$bin/ref/I0..1023-cpu.sha256")" ] \
+    && log "I0..1023 cuda: cases equal the CPU backend's (sha256 of the output computed beforehand)" \
+    || log "I0..1023 cuda: cases DIFFER from the CPU backend's (or the run did not finish)"
+  rm -f "$OUT/s/I0..1023-cuda.txt"
+  CRUNCH_PARTS="checks all" ALL_TMO=60 bash scripts/gpu-crunch.sh
+fi
+
 if [[ " $sections " == *" binade "* ]]; then
   mkdir -p "$OUT/s"
   # 4. The whole binade [1,2) of exp at K = 45, every breakpoint: the published worst cases.
   full="exp --from 0x1p+0 --to 0x1p+1 --bits 45 --breakpoints all"
-  res=$(TMO=420 search binade-cuda cuda $full)
+  res=$(TMO=${BINADE_TMO:-420} search binade-cuda cuda $full --chunk-bits 38)
   log "binade [1,2) K=45 cuda: exit/seconds $res"
   python3 - "$OUT/s/binade-cuda.txt" "$bin/ref/exp.wc" <<'PY' | tee -a "$OUT/summary.txt"
 import json, sys
@@ -164,7 +190,7 @@ print(f"binade: {len(extra)} listed cases with k >= 44 not in the published list
 PY
 fi
 
-if [[ " $sections " == *" crunch "* ]]; then
+if [[ " $sections " == *" crunch "* ]] && [[ " $sections " != *" final "* ]]; then
   export OUT tmd
   export -f log
   bash scripts/gpu-crunch.sh

@@ -534,10 +534,35 @@ impl CudaDevice {
             .arg(&mut found)
             .arg(&mut stats);
         unsafe { launch.launch(config) }.map_err(up("cuLaunchKernel"))?;
+        // One statistics record per packet comes back, folded on the device.
+        let fold = self
+            .module(Id::Filter)?
+            .load_function("fold_packet_stats")
+            .map_err(up("cuModuleGetFunction"))?;
+        let mut folded = s
+            .alloc_zeros::<u64>(packets * STATS_WORDS)
+            .map_err(up("cuMemAlloc"))?;
+        let fold_config = LaunchConfig {
+            grid_dim: ((packets as u32).div_ceil(BLOCK), 1, 1),
+            block_dim: (BLOCK, 1, 1),
+            shared_mem_bytes: 0,
+        };
+        let mut launch = s.launch_builder(&fold);
+        launch
+            .arg(&stats)
+            .arg(&packets64)
+            .arg(&subpackets)
+            .arg(&mut folded);
+        unsafe { launch.launch(fold_config) }.map_err(up("cuLaunchKernel"))?;
         let total = s.clone_dtoh(&found).map_err(up("cuMemcpyDtoH"))?[0] as usize;
-        let mut stored = s.clone_dtoh(&candidates).map_err(up("cuMemcpyDtoH"))?;
-        stored.truncate(total.min(capacity));
-        let stats = s.clone_dtoh(&stats).map_err(up("cuMemcpyDtoH"))?;
+        let kept = total.min(capacity);
+        let stored = if kept == 0 {
+            Vec::new()
+        } else {
+            s.clone_dtoh(&candidates.slice(0..kept))
+                .map_err(up("cuMemcpyDtoH"))?
+        };
+        let stats = s.clone_dtoh(&folded).map_err(up("cuMemcpyDtoH"))?;
         Ok((stored, total, stats))
     }
 }
@@ -554,8 +579,7 @@ impl PacketDevice for CudaDevice {
     }
 
     fn run_packets(&self, plan: &KernelPlan, jobs: &[PacketJob]) -> Result<DeviceOutput, String> {
-        crate::run_with_capacity(subpackets_per_packet(jobs), |capacity| {
-            self.launch_filter(plan, jobs, capacity)
-        })
+        // The statistics come back folded per packet (fold_packet_stats).
+        crate::run_with_capacity(1, |capacity| self.launch_filter(plan, jobs, capacity))
     }
 }

@@ -84,7 +84,7 @@ impl AnalyseOutput {
 }
 
 /// Candidates a packet kernel can store per launch before the host relaunches with more room.
-pub(crate) const FIRST_CAPACITY: usize = 1 << 20;
+pub(crate) const FIRST_CAPACITY: usize = 1 << 16;
 
 /// Runs a packet-kernel launch (`launch(capacity)` returns the stored candidates, how many
 /// were found, and the statistics words of `subpackets` sub-packets per packet), once more

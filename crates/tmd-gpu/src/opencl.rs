@@ -195,6 +195,12 @@ impl OpenClDevice {
         .map_err(api("clCreateBuffer"))
     }
 
+    /// A buffer kernels write and later kernels read.
+    fn scratch<T>(&self, len: usize) -> Result<Buffer<T>, GpuError> {
+        unsafe { Buffer::<T>::create(&self.context, CL_MEM_READ_WRITE, len, std::ptr::null_mut()) }
+            .map_err(api("clCreateBuffer"))
+    }
+
     fn output<T>(&self, len: usize) -> Result<Buffer<T>, GpuError> {
         unsafe { Buffer::<T>::create(&self.context, CL_MEM_WRITE_ONLY, len, std::ptr::null_mut()) }
             .map_err(api("clCreateBuffer"))
@@ -421,7 +427,8 @@ impl OpenClDevice {
         let candidates = self.output::<u64>(capacity)?;
         let found = self.buffer(&[0u32], CL_MEM_READ_WRITE)?;
         let subpackets = subpackets_per_packet(jobs);
-        let stats = self.output::<u64>(packets * subpackets as usize * STATS_WORDS)?;
+        let stats = self.scratch::<u64>(packets * subpackets as usize * STATS_WORDS)?;
+        let folded = self.output::<u64>(packets * STATS_WORDS)?;
         let [d0, d1, d2] = plan.degrees.map(|d| d as i32);
         let (t_lo, t_hi) = (plan.threshold3 as u64, (plan.threshold3 >> 64) as u64);
         let capacity32 = capacity as u32;
@@ -455,11 +462,24 @@ impl OpenClDevice {
                     .enqueue_nd_range(&self.queue)
                     .map_err(api("clEnqueueNDRangeKernel"))?;
             }
+            // One statistics record per packet comes back, folded on the device.
+            let fold =
+                Kernel::create(program, "fold_packet_stats").map_err(api("clCreateKernel"))?;
+            unsafe {
+                ExecuteKernel::new(&fold)
+                    .set_arg(&stats)
+                    .set_arg(&(packets as u64))
+                    .set_arg(&subpackets)
+                    .set_arg(&folded)
+                    .set_global_work_size(packets)
+                    .enqueue_nd_range(&self.queue)
+                    .map_err(api("clEnqueueNDRangeKernel"))?;
+            }
             self.queue.finish().map_err(api("clFinish"))
         })?;
         let total = self.read(&found, 1)?[0] as usize;
         let stored = self.read(&candidates, total.min(capacity).max(1))?;
-        let stats = self.read(&stats, packets * subpackets as usize * STATS_WORDS)?;
+        let stats = self.read(&folded, packets * STATS_WORDS)?;
         Ok((stored, total, stats))
     }
 }
@@ -476,8 +496,7 @@ impl PacketDevice for OpenClDevice {
     }
 
     fn run_packets(&self, plan: &KernelPlan, jobs: &[PacketJob]) -> Result<DeviceOutput, String> {
-        crate::run_with_capacity(subpackets_per_packet(jobs), |capacity| {
-            self.launch_filter(plan, jobs, capacity)
-        })
+        // The statistics come back folded per packet (fold_packet_stats).
+        crate::run_with_capacity(1, |capacity| self.launch_filter(plan, jobs, capacity))
     }
 }

@@ -344,3 +344,35 @@ KERNEL_FQ void filter_packets(const GLOBAL_AS u64 *tables, const GLOBAL_AS u64 *
     }
     out[15] = TMD_DOUBLE_BITS(stats.nmdm_sum);
 }
+
+/* The statistics of each packet from those of its sub-packets, in the CPU's order (one
+ * work-item per packet): counts add, and the NMDM sum adds the sub-packets' group values one by
+ * one from zero, as Nmdm::add_group does along a packet (tmd_search::filter::device::fold_stats
+ * is the host's twin). Keeps the transfer back to the host at one record per packet. */
+KERNEL_FQ void fold_packet_stats(const GLOBAL_AS u64 *sub_stats, const u64 packets,
+                                 const u64 subpackets, GLOBAL_AS u64 *stats_out) {
+    u64 p = GLOBAL_ID0;
+    if (p >= packets) {
+        return;
+    }
+    u64 w[STATS_WORDS - 1];
+    for (int k = 0; k < STATS_WORDS - 1; k++) {
+        w[k] = 0;
+    }
+    double nmdm_sum = 0.0;
+    for (u64 j = 0; j < subpackets; j++) {
+        const GLOBAL_AS u64 *in = sub_stats + (p * subpackets + j) * STATS_WORDS;
+        for (int k = 0; k < STATS_WORDS - 1; k++) {
+            w[k] += in[k];
+        }
+        if (in[12] > 0) {
+            nmdm_sum += TMD_BITS_DOUBLE(in[15]);
+        }
+    }
+    GLOBAL_AS u64 *out = stats_out + p * STATS_WORDS;
+    for (int k = 0; k < STATS_WORDS - 1; k++) {
+        out[k] = w[k];
+    }
+    out[15] = TMD_DOUBLE_BITS(nmdm_sum);
+}
+

@@ -51,7 +51,7 @@ impl Id {
     pub fn kernels(self) -> &'static [&'static str] {
         match self {
             Id::XfloatDoubleWord => &["df64_elementwise", "dd_elementwise"],
-            Id::Filter => &["filter_packets"],
+            Id::Filter => &["filter_packets", "fold_packet_stats"],
         }
     }
 }

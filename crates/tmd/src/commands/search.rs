@@ -130,10 +130,17 @@ fn choose_algorithm(
     };
     check_target(target)
         .map_err(|e| InputError::Usage(format!("--algorithm {}: {e}", args.algorithm)))?;
+    if !(12..=44).contains(&args.chunk_bits) {
+        return Err(InputError::Usage(format!(
+            "--chunk-bits {}: expected 12 to 44",
+            args.chunk_bits
+        )));
+    }
     let filter = FilterParams {
         domain_size: args.domain_size,
         kappa: args.kappa,
         division_threshold: args.division_threshold,
+        chunk_len: 1u64.checked_shl(args.chunk_bits).unwrap_or(0),
         ..FilterParams::new(method)
     };
     check_filter_params(&filter).map_err(|e| InputError::Usage(e.to_string()))?;
@@ -591,6 +598,7 @@ fn filter_json(plan: &Plan, f: &FilterStats) -> serde_json::Value {
     serde_json::json!({
         "domain_size_max": params.map(|p| p.domain_size),
         "kappa": params.map(|p| p.kappa),
+        "chunk_inputs_max": params.map(|p| p.chunk_len),
         "division_threshold": params.map(|p| p.division_threshold),
         "chunks": f.chunks,
         "chunk_inputs": f.chunk_inputs,
