@@ -33,7 +33,7 @@ PY
 }
 
 summary_of() {
-  python3 -c "import json,sys; d=json.load(open(sys.argv[1])); print(f\"inputs {d['inputs']} max_ulp {d['max_ulp']} at {d['argmax']} cr {d['correctly_rounded']} faithful {d['faithful']} worse {d['worse']} mpfr {d['mpfr_inputs']} {d['seconds']:.2f} s = {d['inputs']/d['seconds']:.3e}/s\")" "$1" 2>&1
+  python3 -c "import json,sys; d=json.load(open(sys.argv[1])); print(f\"inputs {d['inputs']} max_ulp {d['max_ulp']} at {d['argmax']} cr {d['correctly_rounded']} faithful {d['faithful']} worse {d['worse']} mpfr {d['mpfr_inputs']} {d['seconds']:.2f} s = {d['inputs']/d['seconds']:.3e}/s\")" "$1" 2>/dev/null || echo "no report"
 }
 
 parts=${CRUNCH_PARTS:-checks speed all}
