@@ -43,8 +43,8 @@ n=0
 ok=0
 for w in "1 0x1.00000001p+0" "0x1.62e42fefa39p+9 0x1.62e42fefa3ap+9" \
   "-0x1.6232bdd7abcd3p+9 -0x1.6232bdd7ab9p+9" "-0x1.74910d52d3051p+9 -0x1.74910d52d2f51p+9" \
-  "-0x1p-30 0x1p-30" "0x1.62e42fefa38p+9 0x1.62e42fefa3ap+9" "-0x1.8p+9 -0x1.7fffffffp+9" \
-  "0x1.0000000000001p-1022 0x1.00001p-1022" "-1 -0x1.fffffp-1" "0x1.5p+5 0x1.5000001p+5"; do
+  "-0x1p-30 -0x1.fffffffp-31" "0x1.62e42fefa38p+9 0x1.62e42fefa3ap+9" "-0x1.8p+9 -0x1.7fffffffp+9" \
+  "0x1.0000000000001p-1022 0x1.0000000100001p-1022" "-1 -0x1.fffffffp-1" "0x1.5p+5 0x1.5000001p+5"; do
   set -- $w
   n=$((n + 1))
   crunch "exp-host-$n" cuda:exp --backend cuda --host-analysis --from "$1" --to "$2" >/dev/null

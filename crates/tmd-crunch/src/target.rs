@@ -199,11 +199,14 @@ pub fn resolve(spec: &str) -> Result<BoxedTarget, InputError> {
     match source {
         "std" | "libm" | "xfloat" => resolve_table(spec, source, name),
         "emul" => resolve_emul(spec, name),
-        "opencl" | "file" => Err(InputError::Usage(format!(
+        "opencl" => Err(InputError::Usage(format!(
             "target `{spec}` runs on an OpenCL device: add --backend opencl"
         ))),
         "cuda" => Err(InputError::Usage(format!(
-            "target `{spec}`: crunch has no CUDA backend yet"
+            "target `{spec}` runs on an NVIDIA GPU: add --backend cuda"
+        ))),
+        "file" => Err(InputError::Usage(format!(
+            "target `{spec}` runs on a device: add --backend opencl or --backend cuda"
         ))),
         _ => Err(unknown(spec, "sources are std, libm, xfloat, emul")),
     }

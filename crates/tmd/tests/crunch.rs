@@ -222,14 +222,17 @@ fn issue_6_bad_input_exits_2_with_one_line() {
     let base = |t: &'static str| vec!["crunch", t, "--from", "1", "--to", "2"];
     assert_bad_input(&base("std:nosuch"), "unknown crunch target");
     assert_bad_input(&base("nosource:expf"), "unknown crunch target");
-    assert_bad_input(&base("cuda:expf"), "no CUDA backend");
+    assert_bad_input(&base("cuda:expf"), "add --backend cuda");
     assert_bad_input(&base("opencl:expf"), "add --backend opencl");
     let mut b = base("std:expf");
     b.extend(["--backend", "opencl"]);
     assert_bad_input(&b, "on the opencl backend");
     let mut b = base("std:expf");
     b.extend(["--backend", "cuda"]);
-    assert_bad_input(&b, "no CUDA runner");
+    assert_bad_input(&b, "on the cuda backend");
+    let mut b = base("cuda:nosuchf");
+    b.extend(["--backend", "cuda"]);
+    assert_bad_input(&b, "not a CUDA math function");
     let mut b = base("std:expf");
     b.extend(["--format", "binary64"]);
     assert_bad_input(&b, "binary32 function");
@@ -284,6 +287,60 @@ fn issue_6_opencl_backend_gives_the_cpu_report_bit_for_bit() {
         let ocl = json_report(&ocl_args);
         assert!(ocl["note"].as_str().unwrap().contains("OpenCL device"));
         assert_eq!(comparable(ocl), comparable(cpu), "{target}");
+    }
+}
+
+/// Issue 6: binary64 targets of exp, recip and sqrt are analysed on the device
+/// (kernels/crunch_analyse.cl); the report equals the one analysed on the host, on windows
+/// where every rule fires: ordinary results, the saturation regions of exp (overflow from
+/// 0x1.62e42fefa39fp+9, f below 2^-1100), subnormal and zero results, sqrt's NaN domain and
+/// subnormal inputs, and results the fast path leaves to MPFR.
+#[test]
+fn issue_6_device_analysis_equals_host_analysis() {
+    for (target, from, to) in [
+        ("opencl:exp", "1", "0x1.00000001p+0"),
+        ("opencl:exp", "-0x1.00000001p+3", "-0x1p+3"),
+        ("opencl:exp", "0x1.62e42fefa38p+9", "0x1.62e42fefa3ap+9"),
+        ("opencl:exp", "-0x1.6232bdd7abcd3p+9", "-0x1.6232bdd7ab9p+9"),
+        (
+            "opencl:exp",
+            "-0x1.74910d52d3051p+9",
+            "-0x1.74910d52d2f51p+9",
+        ),
+        ("opencl:exp", "-0x1.8p+9", "-0x1.7ffffffffp+9"),
+        ("opencl:exp", "-0x1p-1060", "0x1p-1060"),
+        ("opencl:sqrt", "-0x1p-1065", "0x1p-1065"),
+        ("opencl:sqrt", "0x1.fffffffp+1", "0x1.00000001p+2"),
+        ("emul:vrecpe-nr1", "0x1.fffffffp-1", "0x1.00000001p+0"),
+    ] {
+        let args = [
+            "crunch",
+            target,
+            "--from",
+            from,
+            "--to",
+            to,
+            "--backend",
+            "opencl",
+            "--json",
+            "-q",
+        ];
+        let device = json_report(&args);
+        let mut host_args = args.to_vec();
+        host_args.push("--host-analysis");
+        let host = json_report(&host_args);
+        assert!(
+            device["note"].as_str().unwrap().contains("analysed there"),
+            "{target}: {}",
+            device["note"]
+        );
+        assert!(host["note"].as_str().unwrap().contains("on the host"));
+        assert!(device["inputs"].as_u64().unwrap() > 0);
+        assert_eq!(
+            comparable(device),
+            comparable(host),
+            "{target} [{from}, {to})"
+        );
     }
 }
 

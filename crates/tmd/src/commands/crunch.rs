@@ -311,23 +311,33 @@ fn list() -> anyhow::Result<()> {
             .ok();
         let reference = func.map(|f| reference_name(f, fmt)).unwrap_or_default();
         let backends = if name.starts_with("emul:vrecpe") {
-            "cpu, opencl"
+            "cpu, opencl, cuda"
         } else {
             "cpu"
         };
         writeln!(out, "{name}\t{}\t{backends}\t{reference}", fmt.name())?;
     }
-    for (name, fmt, func) in [
-        ("opencl:NAMEf", CrunchFormat::Binary32, "exp"),
-        ("opencl:NAME", CrunchFormat::Binary64, "exp"),
-        ("opencl:native_NAMEf", CrunchFormat::Binary32, "exp"),
-        ("file:PATH --function NAME", CrunchFormat::Binary32, "exp"),
+    for (name, fmt, backends) in [
+        ("opencl:NAMEf", CrunchFormat::Binary32, "opencl"),
+        ("opencl:NAME", CrunchFormat::Binary64, "opencl"),
+        ("opencl:native_NAMEf", CrunchFormat::Binary32, "opencl"),
+        ("cuda:NAMEf", CrunchFormat::Binary32, "cuda"),
+        ("cuda:NAME", CrunchFormat::Binary64, "cuda"),
+        ("cuda:__NAMEf", CrunchFormat::Binary32, "cuda"),
+        (
+            "file:PATH --function NAME",
+            CrunchFormat::Binary32,
+            "opencl, cuda",
+        ),
     ] {
-        let reference = tmd_crunch::RefFunc::lookup(func)
+        let mut reference = tmd_crunch::RefFunc::lookup("exp")
             .map(|f| reference_name(f, fmt))
             .unwrap_or_default()
             .replace(" exp ", " NAME ");
-        writeln!(out, "{name}\t{}\topencl\t{reference}", fmt.name())?;
+        if fmt == CrunchFormat::Binary64 {
+            reference.push_str("; on the device for exp, recip, sqrt");
+        }
+        writeln!(out, "{name}\t{}\t{backends}\t{reference}", fmt.name())?;
     }
     Ok(())
 }
