@@ -529,6 +529,7 @@ fn issue_5_backend_misuse_is_bad_input() {
         "runs on the CPU",
     );
     assert_bad_input(&with(&["--backend", "vulkan"]), "unknown --backend");
+    assert_bad_input(&with(&["--chunk-bits", "50"]), "--chunk-bits 50");
 }
 
 #[test]

@@ -96,6 +96,13 @@ pub(crate) fn plan(args: &SearchArgs) -> Result<Plan, InputError> {
     })
 }
 
+/// Default chunk sizes (log2 inputs): a chunk is one polynomial and, on a device, one launch.
+/// On the CPU 2^34 keeps the polynomial degree low; on a device 2^38 gives 262,144 work-items
+/// per launch instead of 16,384 (I0 on an H100: 45-51 ms instead of 138-156 ms,
+/// docs/BENCHMARKS.md).
+const CPU_CHUNK_BITS: u32 = 34;
+const DEVICE_CHUNK_BITS: u32 = 38;
+
 /// The engine for `--algorithm`: None for the reference search.
 fn choose_algorithm(
     args: &SearchArgs,
@@ -130,17 +137,21 @@ fn choose_algorithm(
     };
     check_target(target)
         .map_err(|e| InputError::Usage(format!("--algorithm {}: {e}", args.algorithm)))?;
-    if !(12..=44).contains(&args.chunk_bits) {
+    let chunk_bits = args.chunk_bits.unwrap_or(if args.backend == "cpu" {
+        CPU_CHUNK_BITS
+    } else {
+        DEVICE_CHUNK_BITS
+    });
+    if !(12..=44).contains(&chunk_bits) {
         return Err(InputError::Usage(format!(
-            "--chunk-bits {}: expected 12 to 44",
-            args.chunk_bits
+            "--chunk-bits {chunk_bits}: expected 12 to 44"
         )));
     }
     let filter = FilterParams {
         domain_size: args.domain_size,
         kappa: args.kappa,
         division_threshold: args.division_threshold,
-        chunk_len: 1u64.checked_shl(args.chunk_bits).unwrap_or(0),
+        chunk_len: 1u64 << chunk_bits,
         ..FilterParams::new(method)
     };
     check_filter_params(&filter).map_err(|e| InputError::Usage(e.to_string()))?;
