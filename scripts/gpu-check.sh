@@ -97,7 +97,8 @@ PY
   while read -r func algo from to; do
     n=$((n + 1))
     for bits in "32 --breakpoints directed" "40 --breakpoints all"; do
-      args="$func --from $from --to $to --bits $bits --algorithm $algo"
+      # Equal chunks on both backends (the device default is 2^38): equal phase counts.
+      args="$func --from $from --to $to --bits $bits --algorithm $algo --chunk-bits 34"
       rc_cpu=$(search "w$n-cpu" cpu $args)
       rc_cuda=$(search "w$n-cuda" cuda $args)
       if cmp -s "$OUT/s/w$n-cpu.txt" "$OUT/s/w$n-cuda.txt" && [ "$(same_counts "$OUT/s/w$n-cpu.json" "$OUT/s/w$n-cuda.json")" = equal ]; then
@@ -110,7 +111,7 @@ PY
   log "random windows: $ok of $((2 * n)) runs identical on cuda and cpu (cases, phase counts, NMDM)"
 
   # 2. I0: CPU (all cores), CUDA and OpenCL, three runs each.
-  i0="exp --from 0x1p+0 --to 0x1.0008p+0 --bits 32 --breakpoints directed"
+  i0="exp --from 0x1p+0 --to 0x1.0008p+0 --bits 32 --breakpoints directed --chunk-bits 34"
   for backend in cpu cuda; do
     for r in 1 2 3; do
       res=$(search "I0-$backend-$r" "$backend" $i0)
@@ -125,7 +126,7 @@ PY
 
   # 3. I0..1023 on CUDA, against the CPU output computed beforehand (target/gpu-bin/ref).
   big="exp --from 0x1p+0 --to 0x1.2p+0 --bits 32 --breakpoints directed"
-  res=$(TMO=300 search I0..1023-cuda cuda $big)
+  res=$(TMO=300 search I0..1023-cuda cuda $big --chunk-bits 34)
   log "I0..1023 cuda: exit/seconds $res $(python3 -c "import json,sys; d=json.load(open(sys.argv[1])); print(d['hard'], 'cases, search', round(d['seconds'],3), 's')" "$OUT/s/I0..1023-cuda.json" 2>&1)"
   if [ -f "$bin/ref/I0..1023-cpu.sha256" ]; then
     [ "$(sha256sum <"$OUT/s/I0..1023-cuda.txt" | cut -d' ' -f1)" = "$(cat "$bin/ref/I0..1023-cpu.sha256")" ] \
