@@ -584,7 +584,7 @@ pub fn estimate(target: &dyn Target, plan: &Plan, windows: u64, window: u64) -> 
     let t0 = Instant::now();
     let sample: u64 = starts
         .par_iter()
-        .map(|&(lo, hi)| crunch_chunk(target, lo, hi).inputs)
+        .map(|&(lo, hi)| crunch_range(target, lo, hi).inputs)
         .sum();
     let seconds = t0.elapsed().as_secs_f64();
     let rate = sample as f64 / seconds;

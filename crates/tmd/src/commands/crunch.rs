@@ -140,7 +140,13 @@ pub fn run(args: &CrunchArgs) -> anyhow::Result<()> {
         .build()
         .context("starting worker threads")?;
     if args.estimate {
-        let est = pool.install(|| tmd_crunch::estimate(target.as_ref(), &plan, 64, 1 << 14));
+        // A device needs larger windows than the cores for its launches not to dominate.
+        let window = if args.backend == "cpu" {
+            1 << 14
+        } else {
+            1 << 20
+        };
+        let est = pool.install(|| tmd_crunch::estimate(target.as_ref(), &plan, 64, window));
         if args.json {
             println!("{}", serde_json::to_string(&est)?);
         } else {
