@@ -141,14 +141,15 @@ if [[ " $sections " == *" final "* ]]; then
   # The figures after the device-side fixes, in priority order within one lease.
   mkdir -p "$OUT/s"
   i0="exp --from 0x1p+0 --to 0x1.0008p+0 --bits 32 --breakpoints directed"
-  for cfg in "cpu|34" "cuda|34" "cuda|38"; do
-    IFS='|' read -r backend cb <<<"$cfg"
+  for cfg in "cpu|34|" "cuda|34|" "cuda|38|" "cuda|38|--split-phases"; do
+    IFS='|' read -r backend cb extra <<<"$cfg"
     for r in 1 2 3; do
-      res=$(search "I0-$backend-c$cb-$r" "$backend" $i0 --chunk-bits "$cb")
-      log "I0 $backend chunk 2^$cb run $r: exit/seconds $res $(python3 -c "import json,sys; d=json.load(open(sys.argv[1])); f=d['filter']; print(d['hard'], 'cases, search', round(d['seconds'],4), 's, device calls', round(f.get('device_thread_seconds',0),4), 'thread-s, generation', round(f['generation_thread_seconds'],4), 'thread-s')" "$OUT/s/I0-$backend-c$cb-$r.json" 2>&1)"
+      res=$(search "I0-$backend-c$cb$extra-$r" "$backend" $i0 --chunk-bits "$cb" $extra)
+      log "I0 $backend chunk 2^$cb $extra run $r: exit/seconds $res $(python3 -c "import json,sys; d=json.load(open(sys.argv[1])); f=d['filter']; print(d['hard'], 'cases, search', round(d['seconds'],4), 's, device calls', round(f.get('device_thread_seconds',0),4), 'thread-s, generation', round(f['generation_thread_seconds'],4), 'thread-s')" "$OUT/s/I0-$backend-c$cb$extra-$r.json" 2>&1)"
     done
-    cmp -s "$OUT/s/I0-$backend-c$cb-1.txt" "$OUT/s/I0-cpu-c34-1.txt" && log "I0 $backend chunk 2^$cb: cases equal the CPU's"
+    cmp -s "$OUT/s/I0-$backend-c$cb$extra-1.txt" "$OUT/s/I0-cpu-c34-1.txt" && log "I0 $backend chunk 2^$cb $extra: cases equal the CPU's"
   done
+  log "I0 cuda chunk 2^38 split: counts $(same_counts "$OUT/s/I0-cuda-c38-1.json" "$OUT/s/I0-cuda-c38--split-phases-1.json")"
   log "I0 cuda chunk 2^34: counts $(same_counts "$OUT/s/I0-cpu-c34-1.json" "$OUT/s/I0-cuda-c34-1.json")"
   export OUT tmd
   export -f log
@@ -160,6 +161,12 @@ if [[ " $sections " == *" final "* ]]; then
     && log "I0..1023 cuda: cases equal the CPU backend's (sha256 of the output computed beforehand)" \
     || log "I0..1023 cuda: cases DIFFER from the CPU backend's (or the run did not finish)"
   rm -f "$OUT/s/I0..1023-cuda.txt"
+  res=$(TMO=150 search I0..1023-cuda-split cuda $big --chunk-bits 38 --split-phases)
+  log "I0..1023 cuda chunk 2^38 --split-phases: exit/seconds $res"
+  [ "$(sha256sum <"$OUT/s/I0..1023-cuda-split.txt" | cut -d' ' -f1)" = "$(cat "$bin/ref/I0..1023-cpu.sha256")" ] \
+    && log "I0..1023 cuda split: cases equal the CPU backend's" \
+    || log "I0..1023 cuda split: cases DIFFER from the CPU backend's (or the run did not finish)"
+  rm -f "$OUT/s/I0..1023-cuda-split.txt"
   CRUNCH_PARTS="checks all" ALL_TMO=60 bash scripts/gpu-crunch.sh
 fi
 

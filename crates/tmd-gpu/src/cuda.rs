@@ -25,8 +25,8 @@ use std::path::PathBuf;
 use std::sync::{Arc, Mutex, OnceLock};
 use tmd_kernels::Id;
 use tmd_search::filter::device::{
-    flatten_tables, subpackets_per_packet, DeviceOutput, KernelPlan, PacketDevice, PacketJob,
-    STATS_WORDS,
+    add_split_counters, deferred_capacity, flatten_tables, subpackets_per_packet, DeviceOutput,
+    KernelPlan, PacketDevice, PacketJob, DEFER_WORDS, STATS_WORDS,
 };
 
 /// Where NVRTC was found (for messages), or why it was not.
@@ -497,6 +497,16 @@ impl CudaDevice {
         let mut stats = s
             .alloc_zeros::<u64>(items * STATS_WORDS)
             .map_err(up("cuMemAlloc"))?;
+        let deferred_cap = if plan.split_phases {
+            deferred_capacity(jobs)
+        } else {
+            0
+        };
+        let mut deferred = s
+            .alloc_zeros::<u64>(deferred_cap.max(1) * DEFER_WORDS)
+            .map_err(up("cuMemAlloc"))?;
+        let mut deferred_found = s.alloc_zeros::<u32>(1).map_err(up("cuMemAlloc"))?;
+        let deferred_cap32 = deferred_cap as u32;
         let function = self
             .module(Id::Filter)?
             .load_function("filter_packets")
@@ -532,7 +542,10 @@ impl CudaDevice {
             .arg(&mut candidates)
             .arg(&capacity32)
             .arg(&mut found)
-            .arg(&mut stats);
+            .arg(&mut stats)
+            .arg(&mut deferred)
+            .arg(&deferred_cap32)
+            .arg(&mut deferred_found);
         unsafe { launch.launch(config) }.map_err(up("cuLaunchKernel"))?;
         // One statistics record per packet comes back, folded on the device.
         let fold = self
@@ -554,6 +567,26 @@ impl CudaDevice {
             .arg(&subpackets)
             .arg(&mut folded);
         unsafe { launch.launch(fold_config) }.map_err(up("cuLaunchKernel"))?;
+        let mut folded_words = s.clone_dtoh(&folded).map_err(up("cuMemcpyDtoH"))?;
+        if plan.split_phases {
+            let failed = s.clone_dtoh(&deferred_found).map_err(up("cuMemcpyDtoH"))?[0] as usize;
+            if failed > deferred_cap {
+                // More phase-1 failures than room: the same launch, unsplit.
+                let unsplit = KernelPlan {
+                    split_phases: false,
+                    ..*plan
+                };
+                return self.launch_filter_on(s, &unsplit, jobs, capacity);
+            }
+            let counters = self.split_phases_2_3(
+                s,
+                plan,
+                &deferred,
+                failed,
+                (&mut candidates, capacity32, &mut found),
+            )?;
+            add_split_counters(&mut folded_words[..STATS_WORDS], &counters);
+        }
         let total = s.clone_dtoh(&found).map_err(up("cuMemcpyDtoH"))?[0] as usize;
         let kept = total.min(capacity);
         let stored = if kept == 0 {
@@ -562,8 +595,84 @@ impl CudaDevice {
             s.clone_dtoh(&candidates.slice(0..kept))
                 .map_err(up("cuMemcpyDtoH"))?
         };
-        let stats = s.clone_dtoh(&folded).map_err(up("cuMemcpyDtoH"))?;
-        Ok((stored, total, stats))
+        Ok((stored, total, folded_words))
+    }
+
+    /// Phases 2 and 3 of a split launch (see the OpenCL runner, which this mirrors).
+    fn split_phases_2_3(
+        &self,
+        s: &Arc<CudaStream>,
+        plan: &KernelPlan,
+        deferred: &cudarc::driver::CudaSlice<u64>,
+        failed: usize,
+        out: (
+            &mut cudarc::driver::CudaSlice<u64>,
+            u32,
+            &mut cudarc::driver::CudaSlice<u32>,
+        ),
+    ) -> Result<Vec<u64>, GpuError> {
+        let up = |call| driver(call);
+        let (candidates, capacity32, found) = out;
+        let mut counters = s
+            .alloc_zeros::<u64>(STATS_WORDS)
+            .map_err(up("cuMemAlloc"))?;
+        if failed == 0 {
+            return s.clone_dtoh(&counters).map_err(up("cuMemcpyDtoH"));
+        }
+        let (t_lo, t_hi) = (plan.threshold3 as u64, (plan.threshold3 >> 64) as u64);
+        let sub_cap = failed * plan.kappa as usize;
+        let mut subdomains = s
+            .alloc_zeros::<u64>(sub_cap * DEFER_WORDS)
+            .map_err(up("cuMemAlloc"))?;
+        let mut sub_found = s.alloc_zeros::<u32>(1).map_err(up("cuMemAlloc"))?;
+        let module = self.module(Id::Filter)?;
+        let grid = |n: usize| LaunchConfig {
+            grid_dim: ((n as u32).div_ceil(BLOCK), 1, 1),
+            block_dim: (BLOCK, 1, 1),
+            shared_mem_bytes: 0,
+        };
+        let k2 = module
+            .load_function("phase2_deferred")
+            .map_err(up("cuModuleGetFunction"))?;
+        let (failed64, sub_cap32) = (failed as u64, sub_cap as u32);
+        let mut launch = s.launch_builder(&k2);
+        launch
+            .arg(deferred)
+            .arg(&failed64)
+            .arg(&plan.n)
+            .arg(&plan.kappa)
+            .arg(&plan.algorithm)
+            .arg(&plan.division_threshold)
+            .arg(&plan.base2)
+            .arg(&t_lo)
+            .arg(&t_hi)
+            .arg(&mut *candidates)
+            .arg(&capacity32)
+            .arg(&mut *found)
+            .arg(&mut counters)
+            .arg(&mut subdomains)
+            .arg(&sub_cap32)
+            .arg(&mut sub_found);
+        unsafe { launch.launch(grid(failed)) }.map_err(up("cuLaunchKernel"))?;
+        let sub_failed = s.clone_dtoh(&sub_found).map_err(up("cuMemcpyDtoH"))?[0] as usize;
+        if sub_failed > 0 {
+            let k3 = module
+                .load_function("phase3_deferred")
+                .map_err(up("cuModuleGetFunction"))?;
+            let sub_failed64 = sub_failed as u64;
+            let mut launch = s.launch_builder(&k3);
+            launch
+                .arg(&subdomains)
+                .arg(&sub_failed64)
+                .arg(&t_lo)
+                .arg(&t_hi)
+                .arg(&mut *candidates)
+                .arg(&capacity32)
+                .arg(&mut *found)
+                .arg(&mut counters);
+            unsafe { launch.launch(grid(sub_failed)) }.map_err(up("cuLaunchKernel"))?;
+        }
+        s.clone_dtoh(&counters).map_err(up("cuMemcpyDtoH"))
     }
 }
 

@@ -17,8 +17,8 @@ use std::ffi::c_void;
 use std::sync::Mutex;
 use tmd_kernels::Id;
 use tmd_search::filter::device::{
-    flatten_tables, subpackets_per_packet, DeviceOutput, KernelPlan, PacketDevice, PacketJob,
-    STATS_WORDS,
+    add_split_counters, deferred_capacity, flatten_tables, subpackets_per_packet, DeviceOutput,
+    KernelPlan, PacketDevice, PacketJob, DEFER_WORDS, STATS_WORDS,
 };
 
 fn api(call: &'static str) -> impl FnOnce(ClError) -> GpuError {
@@ -413,7 +413,8 @@ impl OpenClDevice {
         }))
     }
 
-    /// One launch of `filter_packets`; returns (candidates stored, candidates found, stats).
+    /// One launch of `filter_packets` (and, split, of `phase2_deferred` and `phase3_deferred`);
+    /// returns (candidates stored, candidates found, statistics per packet).
     fn launch_filter(
         &self,
         plan: &KernelPlan,
@@ -429,6 +430,14 @@ impl OpenClDevice {
         let subpackets = subpackets_per_packet(jobs);
         let stats = self.scratch::<u64>(packets * subpackets as usize * STATS_WORDS)?;
         let folded = self.output::<u64>(packets * STATS_WORDS)?;
+        let deferred_cap = if plan.split_phases {
+            deferred_capacity(jobs)
+        } else {
+            0
+        };
+        let deferred = self.scratch::<u64>(deferred_cap.max(1) * DEFER_WORDS)?;
+        let deferred_found = self.buffer(&[0u32], CL_MEM_READ_WRITE)?;
+        let deferred_cap32 = deferred_cap as u32;
         let [d0, d1, d2] = plan.degrees.map(|d| d as i32);
         let (t_lo, t_hi) = (plan.threshold3 as u64, (plan.threshold3 >> 64) as u64);
         let capacity32 = capacity as u32;
@@ -458,6 +467,9 @@ impl OpenClDevice {
                     .set_arg(&capacity32)
                     .set_arg(&found)
                     .set_arg(&stats)
+                    .set_arg(&deferred)
+                    .set_arg(&deferred_cap32)
+                    .set_arg(&deferred_found)
                     .set_global_work_size(packets * subpackets as usize)
                     .enqueue_nd_range(&self.queue)
                     .map_err(api("clEnqueueNDRangeKernel"))?;
@@ -477,10 +489,95 @@ impl OpenClDevice {
             }
             self.queue.finish().map_err(api("clFinish"))
         })?;
+        let mut folded_words = self.read(&folded, packets * STATS_WORDS)?;
+        if plan.split_phases {
+            let failed = self.read(&deferred_found, 1)?[0] as usize;
+            if failed > deferred_cap {
+                // More phase-1 failures than room: the same launch, unsplit.
+                let unsplit = KernelPlan {
+                    split_phases: false,
+                    ..*plan
+                };
+                return self.launch_filter(&unsplit, jobs, capacity);
+            }
+            let counters =
+                self.split_phases_2_3(plan, &deferred, failed, &candidates, capacity32, &found)?;
+            add_split_counters(&mut folded_words[..STATS_WORDS], &counters);
+        }
         let total = self.read(&found, 1)?[0] as usize;
         let stored = self.read(&candidates, total.min(capacity).max(1))?;
-        let stats = self.read(&folded, packets * STATS_WORDS)?;
-        Ok((stored, total, stats))
+        Ok((stored, total, folded_words))
+    }
+
+    /// Phases 2 and 3 of a split launch: `phase2_deferred` over the `failed` domains, then
+    /// `phase3_deferred` over the subdomains it deferred (at most kappa per domain, so their
+    /// list never overflows). Returns the phase-2/3 counters (statistics words 4..12).
+    fn split_phases_2_3(
+        &self,
+        plan: &KernelPlan,
+        deferred: &Buffer<u64>,
+        failed: usize,
+        candidates: &Buffer<u64>,
+        capacity32: u32,
+        found: &Buffer<u32>,
+    ) -> Result<Vec<u64>, GpuError> {
+        let counters = self.buffer(&[0u64; STATS_WORDS], CL_MEM_READ_WRITE)?;
+        if failed == 0 {
+            return self.read(&counters, STATS_WORDS);
+        }
+        let (t_lo, t_hi) = (plan.threshold3 as u64, (plan.threshold3 >> 64) as u64);
+        let sub_cap = failed * plan.kappa as usize;
+        let subdomains = self.scratch::<u64>(sub_cap * DEFER_WORDS)?;
+        let sub_found = self.buffer(&[0u32], CL_MEM_READ_WRITE)?;
+        self.with_program(Id::Filter, |program| {
+            let k2 = Kernel::create(program, "phase2_deferred").map_err(api("clCreateKernel"))?;
+            unsafe {
+                ExecuteKernel::new(&k2)
+                    .set_arg(deferred)
+                    .set_arg(&(failed as u64))
+                    .set_arg(&plan.n)
+                    .set_arg(&plan.kappa)
+                    .set_arg(&plan.algorithm)
+                    .set_arg(&plan.division_threshold)
+                    .set_arg(&plan.base2)
+                    .set_arg(&t_lo)
+                    .set_arg(&t_hi)
+                    .set_arg(candidates)
+                    .set_arg(&capacity32)
+                    .set_arg(found)
+                    .set_arg(&counters)
+                    .set_arg(&subdomains)
+                    .set_arg(&(sub_cap as u32))
+                    .set_arg(&sub_found)
+                    .set_global_work_size(failed)
+                    .enqueue_nd_range(&self.queue)
+                    .map_err(api("clEnqueueNDRangeKernel"))?;
+            }
+            self.queue.finish().map_err(api("clFinish"))
+        })?;
+        let sub_failed = self.read(&sub_found, 1)?[0] as usize;
+        if sub_failed > 0 {
+            self.with_program(Id::Filter, |program| {
+                let k3 =
+                    Kernel::create(program, "phase3_deferred").map_err(api("clCreateKernel"))?;
+                unsafe {
+                    ExecuteKernel::new(&k3)
+                        .set_arg(&subdomains)
+                        .set_arg(&(sub_failed as u64))
+                        .set_arg(&t_lo)
+                        .set_arg(&t_hi)
+                        .set_arg(candidates)
+                        .set_arg(&capacity32)
+                        .set_arg(found)
+                        .set_arg(&counters)
+                        .set_global_work_size(sub_failed)
+                        .enqueue_nd_range(&self.queue)
+                        .map_err(api("clEnqueueNDRangeKernel"))?;
+                }
+                self.queue.finish().map_err(api("clFinish"))
+            })?;
+        }
+        self.read(&counters, STATS_WORDS)
     }
 }
 

@@ -151,8 +151,17 @@ fn issue5_opencl_search_equals_cpu_backend() {
     custom.chunk_len = 1 << 16;
     configs.push((
         "Lefevre N 2^10 kappa 4 threshold 3 chunks 2^16".into(),
+        custom.clone(),
+    ));
+    // The split pipeline (phases 2 and 3 in kernels of their own) changes nothing visible.
+    custom.split_phases = true;
+    configs.push((
+        "Lefevre N 2^10 kappa 4 threshold 3 chunks 2^16, split".into(),
         custom,
     ));
+    let mut split = FilterParams::new(Method::Filter(Algorithm::RegularUnrolled));
+    split.split_phases = true;
+    configs.push(("RegularUnrolled, split".into(), split));
     let mut failures = Vec::new();
     let mut compared = 0;
     for w in &windows {
@@ -231,4 +240,9 @@ fn issue5_opencl_i0_gives_the_cpu_cases_and_counts() {
     assert_eq!(dev_cases.len(), 241);
     assert_eq!(cpu_cases, dev_cases);
     assert_eq!(comparable(&cpu_stats), comparable(&dev_stats));
+    // The split pipeline (issue 5: phases 2 and 3 as kernels of their own).
+    dev.split_phases = true;
+    let (split_cases, _, split_stats) = run(&i0, &dev);
+    assert_eq!(cpu_cases, split_cases);
+    assert_eq!(comparable(&cpu_stats), comparable(&split_stats));
 }

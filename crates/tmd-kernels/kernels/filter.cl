@@ -181,10 +181,38 @@ DEVICE_FN void phase3(const plan_t *plan, u128_t r0, u128_t r1, u128_t r2, u64 s
     stats_fail(stats, 2, hits > 0 ? 1 : 0, hits);
 }
 
-/* Phase 2: kappa subdomains, each re-centred exactly and tested with its own chord. */
+/* Work deferred to a later kernel (the split pipeline): a domain or subdomain as 8 words,
+ * start, len, r0, r1, r2 (lo, hi), appended to a list through an atomic counter. A list that
+ * overflows is detected by the host, which then reruns the launch unsplit. */
+#define DEFER_WORDS 8
+
+typedef struct {
+    GLOBAL_AS u64 *items;
+    u32 capacity; /* 0: no deferral, run the next phase inline */
+    GLOBAL_AS u32 *found;
+} defer_t;
+
+DEVICE_FN void defer_push(const defer_t *d, u64 start, u64 len, u128_t r0, u128_t r1,
+                          u128_t r2) {
+    u32 slot = TMD_ATOMIC_INC(d->found);
+    if (slot < d->capacity) {
+        GLOBAL_AS u64 *w = d->items + (u64)slot * DEFER_WORDS;
+        w[0] = start;
+        w[1] = len;
+        w[2] = r0.lo;
+        w[3] = r0.hi;
+        w[4] = r1.lo;
+        w[5] = r1.hi;
+        w[6] = r2.lo;
+        w[7] = r2.hi;
+    }
+}
+
+/* Phase 2: kappa subdomains, each re-centred exactly and tested with its own chord; failing
+ * subdomains go to phase 3 inline, or to `later` for the phase-3 kernel. */
 DEVICE_FN void phase2(const plan_t *plan, u128_t r0, u128_t r1, u128_t r2, u64 start, u64 len,
                       stats_t *stats, GLOBAL_AS u64 *candidates, u32 capacity,
-                      GLOBAL_AS u32 *found) {
+                      GLOBAL_AS u32 *found, const defer_t *later) {
     u64 m = plan->n / plan->kappa;
     if (m < 1) m = 1;
     for (u64 s = 0; s < len; s += m) {
@@ -199,7 +227,12 @@ DEVICE_FN void phase2(const plan_t *plan, u128_t r0, u128_t r1, u128_t r2, u64 s
                                            &iterations);
         if (!passed) {
             stats_fail(stats, 1, 1, sub_len);
-            phase3(plan, r0s, r1s, r2, start + s, sub_len, stats, candidates, capacity, found);
+            if (later->capacity > 0) {
+                defer_push(later, start + s, sub_len, r0s, r1s, r2);
+            } else {
+                phase3(plan, r0s, r1s, r2, start + s, sub_len, stats, candidates, capacity,
+                       found);
+            }
         }
     }
 }
@@ -273,7 +306,9 @@ KERNEL_FQ void filter_packets(const GLOBAL_AS u64 *tables, const GLOBAL_AS u64 *
                               const u64 threshold3_hi, const i32 d0, const i32 d1,
                               const i32 d2, const u64 subpackets,
                               GLOBAL_AS u64 *candidates, const u32 capacity,
-                              GLOBAL_AS u32 *found, GLOBAL_AS u64 *stats_out) {
+                              GLOBAL_AS u32 *found, GLOBAL_AS u64 *stats_out,
+                              GLOBAL_AS u64 *deferred, const u32 deferred_capacity,
+                              GLOBAL_AS u32 *deferred_found) {
     u64 g = GLOBAL_ID0;
     if (g >= packets * subpackets) {
         return;
@@ -304,6 +339,14 @@ KERNEL_FQ void filter_packets(const GLOBAL_AS u64 *tables, const GLOBAL_AS u64 *
     stats.group_max = 0;
     stats.nmdm_sum = 0.0;
 
+    /* Split pipeline: domains failing phase 1 go to `later` (phase2_deferred); unsplit, phase
+     * 2 and 3 run inline (`inline3`: no deferral). */
+    defer_t later;
+    later.items = deferred;
+    later.capacity = deferred_capacity;
+    later.found = deferred_found;
+    defer_t inline3 = later;
+    inline3.capacity = 0;
     u64 first = firsts[p] + skip;
     u64 count = counts[p] > skip ? counts[p] - skip : 0;
     count = count < SUBPACKET_DOMAINS ? count : SUBPACKET_DOMAINS;
@@ -328,7 +371,13 @@ KERNEL_FQ void filter_packets(const GLOBAL_AS u64 *tables, const GLOBAL_AS u64 *
             stats_iterations(&stats, iterations);
             if (!passed) {
                 stats_fail(&stats, 0, 1, len);
-                phase2(&plan, r0, r1, r2, start, len, &stats, candidates, capacity, found);
+                if (deferred_capacity > 0) {
+                    /* split pipeline: phase 2 runs in its own kernel */
+                    defer_push(&later, start, len, r0, r1, r2);
+                } else {
+                    phase2(&plan, r0, r1, r2, start, len, &stats, candidates, capacity, found,
+                           &inline3);
+                }
             }
         } else {
             phase3(&plan, r0, r1, r2, start, len, &stats, candidates, capacity, found);
@@ -374,5 +423,79 @@ KERNEL_FQ void fold_packet_stats(const GLOBAL_AS u64 *sub_stats, const u64 packe
         out[k] = w[k];
     }
     out[15] = TMD_DOUBLE_BITS(nmdm_sum);
+}
+
+/* Adds a work-item's phase-2 and phase-3 counts (words 4-11) to the launch's counters. */
+DEVICE_FN void counters_add(GLOBAL_AS u64 *counters, const stats_t *stats) {
+    for (int k = 4; k < 12; k++) {
+        if (stats->w[k] != 0) {
+            TMD_ATOMIC_ADD64(&counters[k], stats->w[k]);
+        }
+    }
+}
+
+DEVICE_FN void stats_zero(stats_t *s) {
+    for (int k = 0; k < STATS_WORDS; k++) {
+        s->w[k] = 0;
+    }
+    s->group_len = 0;
+    s->group_total = 0;
+    s->group_max = 0;
+    s->nmdm_sum = 0.0;
+}
+
+/* The split pipeline (seed 000 section 4.3.1): phase 1 over the sub-packets (filter_packets
+ * with a deferral list), then this kernel with one work-item per domain that failed phase 1,
+ * deferring its failing subdomains, then phase3_deferred with one work-item per subdomain. The
+ * work of phases 2 and 3 is thus spread over work-items instead of stalling the warp of the
+ * sub-packet that met it. Candidates and counts are the same as unsplit (order aside: the host
+ * sorts the candidates, and counts are sums). */
+KERNEL_FQ void phase2_deferred(const GLOBAL_AS u64 *items, const u64 count, const u64 n,
+                               const u64 kappa, const i32 algorithm,
+                               const u32 division_threshold, const u64 base2,
+                               const u64 threshold3_lo, const u64 threshold3_hi,
+                               GLOBAL_AS u64 *candidates, const u32 capacity,
+                               GLOBAL_AS u32 *found, GLOBAL_AS u64 *counters,
+                               GLOBAL_AS u64 *deferred, const u32 deferred_capacity,
+                               GLOBAL_AS u32 *deferred_found) {
+    u64 i = GLOBAL_ID0;
+    if (i >= count) {
+        return;
+    }
+    plan_t plan;
+    plan.n = n;
+    plan.kappa = kappa;
+    plan.algorithm = algorithm;
+    plan.division_threshold = division_threshold;
+    plan.base2 = base2;
+    plan.threshold3 = u128_make(threshold3_lo, threshold3_hi);
+    defer_t later;
+    later.items = deferred;
+    later.capacity = deferred_capacity;
+    later.found = deferred_found;
+    const GLOBAL_AS u64 *w = items + i * DEFER_WORDS;
+    stats_t stats;
+    stats_zero(&stats);
+    phase2(&plan, u128_make(w[2], w[3]), u128_make(w[4], w[5]), u128_make(w[6], w[7]), w[0],
+           w[1], &stats, candidates, capacity, found, &later);
+    counters_add(counters, &stats);
+}
+
+KERNEL_FQ void phase3_deferred(const GLOBAL_AS u64 *items, const u64 count,
+                               const u64 threshold3_lo, const u64 threshold3_hi,
+                               GLOBAL_AS u64 *candidates, const u32 capacity,
+                               GLOBAL_AS u32 *found, GLOBAL_AS u64 *counters) {
+    u64 i = GLOBAL_ID0;
+    if (i >= count) {
+        return;
+    }
+    plan_t plan;
+    plan.threshold3 = u128_make(threshold3_lo, threshold3_hi);
+    const GLOBAL_AS u64 *w = items + i * DEFER_WORDS;
+    stats_t stats;
+    stats_zero(&stats);
+    phase3(&plan, u128_make(w[2], w[3]), u128_make(w[4], w[5]), u128_make(w[6], w[7]), w[0],
+           w[1], &stats, candidates, capacity, found);
+    counters_add(counters, &stats);
 }
 

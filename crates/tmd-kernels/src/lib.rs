@@ -51,7 +51,12 @@ impl Id {
     pub fn kernels(self) -> &'static [&'static str] {
         match self {
             Id::XfloatDoubleWord => &["df64_elementwise", "dd_elementwise"],
-            Id::Filter => &["filter_packets", "fold_packet_stats"],
+            Id::Filter => &[
+                "filter_packets",
+                "fold_packet_stats",
+                "phase2_deferred",
+                "phase3_deferred",
+            ],
         }
     }
 }

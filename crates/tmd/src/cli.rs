@@ -154,6 +154,11 @@ pub struct SearchArgs {
     /// The phase counts depend on it; the cases do not.
     #[arg(long)]
     pub chunk_bits: Option<u32>,
+    /// On a device: phases 2 and 3 in kernels of their own over the compacted failures of the
+    /// phase before (seed 000 §4.3.1), instead of inline in the phase-1 work-item. Same output
+    /// and counts.
+    #[arg(long)]
+    pub split_phases: bool,
     /// Journal directory: a killed run restarted with the same command and DIR continues
     /// where it stopped, with the same final output.
     #[arg(long)]

@@ -530,6 +530,7 @@ fn issue_5_backend_misuse_is_bad_input() {
     );
     assert_bad_input(&with(&["--backend", "vulkan"]), "unknown --backend");
     assert_bad_input(&with(&["--chunk-bits", "50"]), "--chunk-bits 50");
+    assert_bad_input(&with(&["--split-phases"]), "--split-phases is for");
 }
 
 #[test]

@@ -35,6 +35,8 @@ pub struct KernelPlan {
     pub threshold3: u128,
     /// Degrees of the tables of r_0, r_1, r_2.
     pub degrees: [usize; 3],
+    /// Phases 2 and 3 in kernels of their own (`FilterParams::split_phases`).
+    pub split_phases: bool,
 }
 
 impl KernelPlan {
@@ -56,6 +58,7 @@ impl KernelPlan {
             base2: affine_base64(plan, (plan.n / plan.kappa).max(1)),
             threshold3: plan.threshold3,
             degrees,
+            split_phases: false,
         }
     }
 }
@@ -107,6 +110,24 @@ pub fn fold_stats(words: &[u64], subpackets: usize) -> Vec<PacketStats> {
             total
         })
         .collect()
+}
+
+/// Words per deferred domain or subdomain of the split pipeline (kernels/filter.cl).
+pub const DEFER_WORDS: usize = 8;
+
+/// Room for domains failing phase 1 in a split launch over `jobs`: an eighth of the domains
+/// (about 1.7% fail on I0); a launch that needs more is rerun unsplit.
+pub fn deferred_capacity(jobs: &[PacketJob]) -> usize {
+    let domains: u64 = jobs.iter().map(|j| j.count).sum();
+    (domains / 8 + 4096) as usize
+}
+
+/// Adds the phase-2 and phase-3 counters of a split launch (words 4..12 of a statistics
+/// record) to the first packet's record, so that the totals equal an unsplit launch's.
+pub fn add_split_counters(folded: &mut [u64], counters: &[u64]) {
+    for k in 4..12 {
+        folded[k] += counters[k];
+    }
 }
 
 /// Decodes one packet's statistics words.

@@ -87,6 +87,9 @@ pub struct FilterParams {
     pub chunk_len: u64,
     /// Where phases 1-3 run: None for the CPU cores, else a device (OpenCL or CUDA).
     pub device: Option<Arc<dyn PacketDevice>>,
+    /// On a device, phases 2 and 3 in kernels of their own over the compacted failures of the
+    /// phase before (seed 000 §4.3.1) instead of inline in the phase-1 work-item.
+    pub split_phases: bool,
 }
 
 impl FilterParams {
@@ -97,6 +100,7 @@ impl FilterParams {
             method,
             domain_size: 1 << 15,
             kappa: 8,
+            split_phases: false,
             division_threshold: 0,
             chunk_len: 1 << 34,
             device: None,
@@ -577,7 +581,8 @@ impl Context<'_> {
             generation_nanos: t.elapsed().as_nanos() as u64,
             ..FilterStats::default()
         };
-        let kernel_plan = KernelPlan::new(plan, chunk.len, jobs[0].tables.degrees);
+        let mut kernel_plan = KernelPlan::new(plan, chunk.len, jobs[0].tables.degrees);
+        kernel_plan.split_phases = self.filter.split_phases;
         let out = device.run_packets(&kernel_plan, &jobs)?;
         self.progress.fetch_add(chunk.len, Ordering::Relaxed);
         for s in &out.packet_stats {

@@ -142,6 +142,11 @@ fn choose_algorithm(
     } else {
         DEVICE_CHUNK_BITS
     });
+    if args.split_phases && args.backend == "cpu" {
+        return Err(InputError::Usage(
+            "--split-phases is for --backend opencl or cuda".into(),
+        ));
+    }
     if !(12..=44).contains(&chunk_bits) {
         return Err(InputError::Usage(format!(
             "--chunk-bits {chunk_bits}: expected 12 to 44"
@@ -152,6 +157,7 @@ fn choose_algorithm(
         kappa: args.kappa,
         division_threshold: args.division_threshold,
         chunk_len: 1u64 << chunk_bits,
+        split_phases: args.split_phases,
         ..FilterParams::new(method)
     };
     check_filter_params(&filter).map_err(|e| InputError::Usage(e.to_string()))?;
