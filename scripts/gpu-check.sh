@@ -9,15 +9,21 @@
 #   run(command="bash scripts/gpu-check.sh [search] [crunch] [binade]", carry=["target/gpu-bin", ".ocl"])
 # --prepare also downloads Debian's OpenCL ICD loader (ocl-icd-libopencl1) into .ocl/, since the
 # device machine is bare; NVIDIA's OpenCL driver (libnvidia-opencl.so.1) comes with its driver.
-# target/gpu-bin/ref/ may hold CPU-backend outputs computed here (scripts/gpu-check.sh
-# --reference) for ranges too long to repeat on the CPU there.
+# --prepare also puts references in target/gpu-bin/ref/ (see below). Sections: search (random
+# windows, I0, NMDM, I0..1023 at equal chunks), crunch (scripts/gpu-crunch.sh), final (the
+# timings in priority order), binade ([1,2) of exp at K = 45 against the published list).
 set -uo pipefail
 cd "$(dirname "$0")/.."
 
 if [ "${1:-}" = "--prepare" ]; then
   cargo build --release -p tmd || exit 1
-  mkdir -p target/gpu-bin
+  mkdir -p target/gpu-bin/ref
   cp target/release/tmd target/gpu-bin/ && strip target/gpu-bin/tmd
+  # References for ranges too long to repeat on the CPU there: the published exp worst cases,
+  # and the CPU backend's I0..1023 output (its sha256; computed 2026-11-23, 739.5 s on 1 thread).
+  cp ../shared/reference/worst-cases/exp.wc target/gpu-bin/ref/
+  cp docs/logs/search-I0..1023-cpu.sha256 target/gpu-bin/ref/I0..1023-cpu.sha256
+  cp docs/logs/search-I0..1023-cpu-1thread.stats.json target/gpu-bin/ref/I0..1023-cpu.stats.json
   mkdir -p .ocl && (cd .ocl && ls ./*.deb >/dev/null 2>&1 || apt-get download ocl-icd-libopencl1 >/dev/null)
   mkdir -p .git/info && (grep -qx '/.ocl/' .git/info/exclude 2>/dev/null || echo '/.ocl/' >>.git/info/exclude)
   ls -la target/gpu-bin .ocl
