@@ -147,13 +147,14 @@ if [[ " $sections " == *" final "* ]]; then
   # The figures after the device-side fixes, in priority order within one lease.
   mkdir -p "$OUT/s"
   i0="exp --from 0x1p+0 --to 0x1.0008p+0 --bits 32 --breakpoints directed"
-  for cfg in "cpu|34|" "cuda|34|" "cuda|38|" "cuda|38|--split-phases"; do
+  for cfg in "cpu|34|" "cuda|34|" "cuda|38|" "cuda|38|--split-phases" "cuda|38|--work-group 64" "cuda|38|--work-group 256"; do
     IFS='|' read -r backend cb extra <<<"$cfg"
     for r in 1 2 3; do
-      res=$(search "I0-$backend-c$cb$extra-$r" "$backend" $i0 --chunk-bits "$cb" $extra)
-      log "I0 $backend chunk 2^$cb $extra run $r: exit/seconds $res $(python3 -c "import json,sys; d=json.load(open(sys.argv[1])); f=d['filter']; print(d['hard'], 'cases, search', round(d['seconds'],4), 's, device calls', round(f.get('device_thread_seconds',0),4), 'thread-s, generation', round(f['generation_thread_seconds'],4), 'thread-s')" "$OUT/s/I0-$backend-c$cb$extra-$r.json" 2>&1)"
+      tag="I0-$backend-c$cb${extra// /}-$r"
+      res=$(search "$tag" "$backend" $i0 --chunk-bits "$cb" $extra)
+      log "I0 $backend chunk 2^$cb $extra run $r: exit/seconds $res $(python3 -c "import json,sys; d=json.load(open(sys.argv[1])); f=d['filter']; print(d['hard'], 'cases, search', round(d['seconds'],4), 's, device calls', round(f.get('device_thread_seconds',0),4), 'thread-s, generation', round(f['generation_thread_seconds'],4), 'thread-s')" "$OUT/s/$tag.json" 2>&1)"
     done
-    cmp -s "$OUT/s/I0-$backend-c$cb$extra-1.txt" "$OUT/s/I0-cpu-c34-1.txt" && log "I0 $backend chunk 2^$cb $extra: cases equal the CPU's"
+    cmp -s "$OUT/s/${tag%-*}-1.txt" "$OUT/s/I0-cpu-c34-1.txt" && log "I0 $backend chunk 2^$cb $extra: cases equal the CPU's"
   done
   log "I0 cuda chunk 2^38 split: counts $(same_counts "$OUT/s/I0-cuda-c38-1.json" "$OUT/s/I0-cuda-c38--split-phases-1.json")"
   log "I0 cuda chunk 2^34: counts $(same_counts "$OUT/s/I0-cpu-c34-1.json" "$OUT/s/I0-cuda-c34-1.json")"

@@ -515,9 +515,14 @@ impl CudaDevice {
         let (t_lo, t_hi) = (plan.threshold3 as u64, (plan.threshold3 >> 64) as u64);
         let packets64 = packets as u64;
         let capacity32 = capacity as u32;
+        let block = if plan.work_group > 0 {
+            plan.work_group
+        } else {
+            BLOCK
+        };
         let config = LaunchConfig {
-            grid_dim: ((items as u32).div_ceil(BLOCK), 1, 1),
-            block_dim: (BLOCK, 1, 1),
+            grid_dim: ((items as u32).div_ceil(block), 1, 1),
+            block_dim: (block, 1, 1),
             shared_mem_bytes: 0,
         };
         let mut launch = s.launch_builder(&function);

@@ -441,12 +441,19 @@ impl OpenClDevice {
         let [d0, d1, d2] = plan.degrees.map(|d| d as i32);
         let (t_lo, t_hi) = (plan.threshold3 as u64, (plan.threshold3 >> 64) as u64);
         let capacity32 = capacity as u32;
+        // Work-items past the last sub-packet return at once, so the global size may be
+        // padded to a multiple of the work-group size (OpenCL 1.x requires it).
+        let items = packets * subpackets as usize;
+        let (global, local) = match plan.work_group as usize {
+            0 => (items, 0),
+            w => (items.div_ceil(w) * w, w),
+        };
         self.with_program(Id::Filter, |program| {
             let kernel =
                 Kernel::create(program, "filter_packets").map_err(api("clCreateKernel"))?;
+            let mut exec = ExecuteKernel::new(&kernel);
             unsafe {
-                ExecuteKernel::new(&kernel)
-                    .set_arg(&tables)
+                exec.set_arg(&tables)
                     .set_arg(&firsts)
                     .set_arg(&counts)
                     .set_arg(&(packets as u64))
@@ -470,8 +477,11 @@ impl OpenClDevice {
                     .set_arg(&deferred)
                     .set_arg(&deferred_cap32)
                     .set_arg(&deferred_found)
-                    .set_global_work_size(packets * subpackets as usize)
-                    .enqueue_nd_range(&self.queue)
+                    .set_global_work_size(global);
+                if local > 0 {
+                    exec.set_local_work_size(local);
+                }
+                exec.enqueue_nd_range(&self.queue)
                     .map_err(api("clEnqueueNDRangeKernel"))?;
             }
             // One statistics record per packet comes back, folded on the device.

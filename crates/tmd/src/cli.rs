@@ -159,6 +159,10 @@ pub struct SearchArgs {
     /// and counts.
     #[arg(long)]
     pub split_phases: bool,
+    /// On a device: work-items per work-group (CUDA block size) of the phase-1 kernel, a power
+    /// of two from 32 to 1024; default: 128 on CUDA, the driver's choice on OpenCL.
+    #[arg(long)]
+    pub work_group: Option<u32>,
     /// Journal directory: a killed run restarted with the same command and DIR continues
     /// where it stopped, with the same final output.
     #[arg(long)]

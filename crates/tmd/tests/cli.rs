@@ -530,7 +530,14 @@ fn issue_5_backend_misuse_is_bad_input() {
     );
     assert_bad_input(&with(&["--backend", "vulkan"]), "unknown --backend");
     assert_bad_input(&with(&["--chunk-bits", "50"]), "--chunk-bits 50");
-    assert_bad_input(&with(&["--split-phases"]), "--split-phases is for");
+    assert_bad_input(
+        &with(&["--split-phases"]),
+        "are for --backend opencl or cuda",
+    );
+    assert_bad_input(
+        &with(&["--backend", "opencl", "--work-group", "48"]),
+        "--work-group 48",
+    );
 }
 
 #[test]

@@ -37,6 +37,8 @@ pub struct KernelPlan {
     pub degrees: [usize; 3],
     /// Phases 2 and 3 in kernels of their own (`FilterParams::split_phases`).
     pub split_phases: bool,
+    /// Work-items per work-group of the phase-1 kernel (0: the runner's default).
+    pub work_group: u32,
 }
 
 impl KernelPlan {
@@ -59,6 +61,7 @@ impl KernelPlan {
             threshold3: plan.threshold3,
             degrees,
             split_phases: false,
+            work_group: 0,
         }
     }
 }

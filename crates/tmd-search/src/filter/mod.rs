@@ -90,6 +90,8 @@ pub struct FilterParams {
     /// On a device, phases 2 and 3 in kernels of their own over the compacted failures of the
     /// phase before (seed 000 §4.3.1) instead of inline in the phase-1 work-item.
     pub split_phases: bool,
+    /// On a device, work-items per work-group (CUDA block); 0 for the runner's default.
+    pub work_group: u32,
 }
 
 impl FilterParams {
@@ -101,6 +103,7 @@ impl FilterParams {
             domain_size: 1 << 15,
             kappa: 8,
             split_phases: false,
+            work_group: 0,
             division_threshold: 0,
             chunk_len: 1 << 34,
             device: None,
@@ -583,6 +586,7 @@ impl Context<'_> {
         };
         let mut kernel_plan = KernelPlan::new(plan, chunk.len, jobs[0].tables.degrees);
         kernel_plan.split_phases = self.filter.split_phases;
+        kernel_plan.work_group = self.filter.work_group;
         let out = device.run_packets(&kernel_plan, &jobs)?;
         self.progress.fetch_add(chunk.len, Ordering::Relaxed);
         for s in &out.packet_stats {

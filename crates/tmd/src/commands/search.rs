@@ -142,10 +142,17 @@ fn choose_algorithm(
     } else {
         DEVICE_CHUNK_BITS
     });
-    if args.split_phases && args.backend == "cpu" {
+    if (args.split_phases || args.work_group.is_some()) && args.backend == "cpu" {
         return Err(InputError::Usage(
-            "--split-phases is for --backend opencl or cuda".into(),
+            "--split-phases and --work-group are for --backend opencl or cuda".into(),
         ));
+    }
+    if let Some(w) = args.work_group {
+        if !w.is_power_of_two() || !(32..=1024).contains(&w) {
+            return Err(InputError::Usage(format!(
+                "--work-group {w}: expected a power of two from 32 to 1024"
+            )));
+        }
     }
     if !(12..=44).contains(&chunk_bits) {
         return Err(InputError::Usage(format!(
@@ -158,6 +165,7 @@ fn choose_algorithm(
         division_threshold: args.division_threshold,
         chunk_len: 1u64 << chunk_bits,
         split_phases: args.split_phases,
+        work_group: args.work_group.unwrap_or(0),
         ..FilterParams::new(method)
     };
     check_filter_params(&filter).map_err(|e| InputError::Usage(e.to_string()))?;
