@@ -14,7 +14,7 @@
 //! [`GpuError::Runtime`] naming what to install.
 
 use crate::opencl::CrunchReal;
-use crate::{AnalyseOutput, AnalysePlan, GpuError, CRUNCH_COUNT_WORDS};
+use crate::{AnalyseOutput, AnalysePlan, GpuError, Launched, CRUNCH_COUNT_WORDS};
 use cudarc::driver::{
     CudaContext, CudaModule, CudaStream, DriverError, LaunchConfig, PushKernelArg,
 };
@@ -26,7 +26,8 @@ use std::sync::{Arc, Mutex, OnceLock};
 use tmd_kernels::Id;
 use tmd_search::filter::device::{
     add_split_counters, deferred_capacity, flatten_tables, subpackets_per_packet, DeviceOutput,
-    KernelPlan, PacketDevice, PacketJob, DEFER_WORDS, STATS_WORDS,
+    KernelPlan, PacketDevice, PacketJob, DEFER_WORDS, STATS_WORDS, SUBPACKET_DOMAINS,
+    WARP_NMDM_WORDS,
 };
 
 /// Where NVRTC was found (for messages), or why it was not.
@@ -468,7 +469,7 @@ impl CudaDevice {
         plan: &KernelPlan,
         jobs: &[PacketJob],
         capacity: usize,
-    ) -> Result<(Vec<u64>, usize, Vec<u64>), GpuError> {
+    ) -> Result<Launched, GpuError> {
         self.with_stream(|s| self.launch_filter_on(s, plan, jobs, capacity))
     }
 
@@ -478,7 +479,7 @@ impl CudaDevice {
         plan: &KernelPlan,
         jobs: &[PacketJob],
         capacity: usize,
-    ) -> Result<(Vec<u64>, usize, Vec<u64>), GpuError> {
+    ) -> Result<Launched, GpuError> {
         let packets = jobs.len();
         let subpackets = subpackets_per_packet(jobs);
         let items = packets * subpackets as usize;
@@ -507,6 +508,13 @@ impl CudaDevice {
             .map_err(up("cuMemAlloc"))?;
         let mut deferred_found = s.alloc_zeros::<u32>(1).map_err(up("cuMemAlloc"))?;
         let deferred_cap32 = deferred_cap as u32;
+        let mut lanes = s
+            .alloc_zeros::<u32>(items * SUBPACKET_DOMAINS as usize)
+            .map_err(up("cuMemAlloc"))?;
+        let warps = items.div_ceil(32);
+        let mut warp_words = s
+            .alloc_zeros::<u64>(warps * WARP_NMDM_WORDS)
+            .map_err(up("cuMemAlloc"))?;
         let function = self
             .module(Id::Filter)?
             .load_function("filter_packets")
@@ -550,8 +558,22 @@ impl CudaDevice {
             .arg(&mut stats)
             .arg(&mut deferred)
             .arg(&deferred_cap32)
-            .arg(&mut deferred_found);
+            .arg(&mut deferred_found)
+            .arg(&mut lanes);
         unsafe { launch.launch(config) }.map_err(up("cuLaunchKernel"))?;
+        let nmdm = self
+            .module(Id::Filter)?
+            .load_function("warp_nmdm")
+            .map_err(up("cuModuleGetFunction"))?;
+        let items64 = items as u64;
+        let mut launch = s.launch_builder(&nmdm);
+        launch.arg(&lanes).arg(&items64).arg(&mut warp_words);
+        let warp_config = LaunchConfig {
+            grid_dim: ((warps as u32).div_ceil(BLOCK), 1, 1),
+            block_dim: (BLOCK, 1, 1),
+            shared_mem_bytes: 0,
+        };
+        unsafe { launch.launch(warp_config) }.map_err(up("cuLaunchKernel"))?;
         // One statistics record per packet comes back, folded on the device.
         let fold = self
             .module(Id::Filter)?
@@ -600,7 +622,12 @@ impl CudaDevice {
             s.clone_dtoh(&candidates.slice(0..kept))
                 .map_err(up("cuMemcpyDtoH"))?
         };
-        Ok((stored, total, folded_words))
+        Ok(Launched {
+            stored,
+            total,
+            stats: folded_words,
+            warps: s.clone_dtoh(&warp_words).map_err(up("cuMemcpyDtoH"))?,
+        })
     }
 
     /// Phases 2 and 3 of a split launch (see the OpenCL runner, which this mirrors).

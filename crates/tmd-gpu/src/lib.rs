@@ -86,27 +86,43 @@ impl AnalyseOutput {
 /// Candidates a packet kernel can store per launch before the host relaunches with more room.
 pub(crate) const FIRST_CAPACITY: usize = 1 << 16;
 
+/// What one packet-kernel launch returns: the candidates stored and found, the statistics
+/// words per packet, and the `warp_nmdm` records.
+pub(crate) struct Launched {
+    pub stored: Vec<u64>,
+    pub total: usize,
+    pub stats: Vec<u64>,
+    pub warps: Vec<u64>,
+}
+
 /// Runs a packet-kernel launch (`launch(capacity)` returns the stored candidates, how many
 /// were found, and the statistics words of `subpackets` sub-packets per packet), once more
 /// with exactly enough room when the first launch found more candidates than it could store;
 /// sorts the candidates. Shared by the OpenCL and CUDA runners.
 pub(crate) fn run_with_capacity(
     subpackets: u64,
-    launch: impl Fn(usize) -> Result<(Vec<u64>, usize, Vec<u64>), GpuError>,
+    launch: impl Fn(usize) -> Result<Launched, GpuError>,
 ) -> Result<tmd_search::filter::device::DeviceOutput, String> {
-    use tmd_search::filter::device::{fold_stats, DeviceOutput};
+    use tmd_search::filter::device::{fold_stats, sum_warp_nmdm, DeviceOutput};
     let t = std::time::Instant::now();
     let mut capacity = FIRST_CAPACITY;
-    let (mut stored, mut total, mut stats) = launch(capacity).map_err(|e| e.to_string())?;
-    if total > capacity {
-        capacity = total;
-        (stored, total, stats) = launch(capacity).map_err(|e| e.to_string())?;
+    let mut run = launch(capacity).map_err(|e| e.to_string())?;
+    if run.total > capacity {
+        capacity = run.total;
+        run = launch(capacity).map_err(|e| e.to_string())?;
     }
+    let Launched {
+        mut stored,
+        total,
+        stats,
+        warps,
+    } = run;
     stored.truncate(total);
     stored.sort_unstable();
     Ok(DeviceOutput {
         candidates: stored,
         packet_stats: fold_stats(&stats, subpackets as usize),
         device_nanos: t.elapsed().as_nanos() as u64,
+        warp_nmdm: sum_warp_nmdm(&warps),
     })
 }

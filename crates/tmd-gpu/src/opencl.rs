@@ -1,6 +1,6 @@
 //! The OpenCL runner (opencl3, runtime loaded at run time).
 
-use crate::{AnalyseOutput, AnalysePlan, GpuError, CRUNCH_COUNT_WORDS};
+use crate::{AnalyseOutput, AnalysePlan, GpuError, Launched, CRUNCH_COUNT_WORDS};
 use opencl3::command_queue::CommandQueue;
 use opencl3::context::Context;
 use opencl3::device::{get_all_devices, Device, CL_DEVICE_TYPE_ALL};
@@ -18,7 +18,8 @@ use std::sync::Mutex;
 use tmd_kernels::Id;
 use tmd_search::filter::device::{
     add_split_counters, deferred_capacity, flatten_tables, subpackets_per_packet, DeviceOutput,
-    KernelPlan, PacketDevice, PacketJob, DEFER_WORDS, STATS_WORDS,
+    KernelPlan, PacketDevice, PacketJob, DEFER_WORDS, STATS_WORDS, SUBPACKET_DOMAINS,
+    WARP_NMDM_WORDS,
 };
 
 fn api(call: &'static str) -> impl FnOnce(ClError) -> GpuError {
@@ -420,7 +421,7 @@ impl OpenClDevice {
         plan: &KernelPlan,
         jobs: &[PacketJob],
         capacity: usize,
-    ) -> Result<(Vec<u64>, usize, Vec<u64>), GpuError> {
+    ) -> Result<Launched, GpuError> {
         let packets = jobs.len();
         let tables = self.input(&flatten_tables(jobs))?;
         let firsts = self.input(&jobs.iter().map(|j| j.first).collect::<Vec<u64>>())?;
@@ -438,6 +439,10 @@ impl OpenClDevice {
         let deferred = self.scratch::<u64>(deferred_cap.max(1) * DEFER_WORDS)?;
         let deferred_found = self.buffer(&[0u32], CL_MEM_READ_WRITE)?;
         let deferred_cap32 = deferred_cap as u32;
+        let lanes =
+            self.scratch::<u32>(packets * subpackets as usize * SUBPACKET_DOMAINS as usize)?;
+        let warps = (packets * subpackets as usize).div_ceil(32);
+        let warp_words = self.output::<u64>(warps * WARP_NMDM_WORDS)?;
         let [d0, d1, d2] = plan.degrees.map(|d| d as i32);
         let (t_lo, t_hi) = (plan.threshold3 as u64, (plan.threshold3 >> 64) as u64);
         let capacity32 = capacity as u32;
@@ -477,6 +482,7 @@ impl OpenClDevice {
                     .set_arg(&deferred)
                     .set_arg(&deferred_cap32)
                     .set_arg(&deferred_found)
+                    .set_arg(&lanes)
                     .set_global_work_size(global);
                 if local > 0 {
                     exec.set_local_work_size(local);
@@ -494,6 +500,16 @@ impl OpenClDevice {
                     .set_arg(&subpackets)
                     .set_arg(&folded)
                     .set_global_work_size(packets)
+                    .enqueue_nd_range(&self.queue)
+                    .map_err(api("clEnqueueNDRangeKernel"))?;
+            }
+            let nmdm = Kernel::create(program, "warp_nmdm").map_err(api("clCreateKernel"))?;
+            unsafe {
+                ExecuteKernel::new(&nmdm)
+                    .set_arg(&lanes)
+                    .set_arg(&(items as u64))
+                    .set_arg(&warp_words)
+                    .set_global_work_size(warps)
                     .enqueue_nd_range(&self.queue)
                     .map_err(api("clEnqueueNDRangeKernel"))?;
             }
@@ -516,7 +532,12 @@ impl OpenClDevice {
         }
         let total = self.read(&found, 1)?[0] as usize;
         let stored = self.read(&candidates, total.min(capacity).max(1))?;
-        Ok((stored, total, folded_words))
+        Ok(Launched {
+            stored,
+            total,
+            stats: folded_words,
+            warps: self.read(&warp_words, warps * WARP_NMDM_WORDS)?,
+        })
     }
 
     /// Phases 2 and 3 of a split launch: `phase2_deferred` over the `failed` domains, then

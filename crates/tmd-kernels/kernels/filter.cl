@@ -308,7 +308,8 @@ KERNEL_FQ void filter_packets(const GLOBAL_AS u64 *tables, const GLOBAL_AS u64 *
                               GLOBAL_AS u64 *candidates, const u32 capacity,
                               GLOBAL_AS u32 *found, GLOBAL_AS u64 *stats_out,
                               GLOBAL_AS u64 *deferred, const u32 deferred_capacity,
-                              GLOBAL_AS u32 *deferred_found) {
+                              GLOBAL_AS u32 *deferred_found,
+                              GLOBAL_AS u32 *lane_iterations) {
     u64 g = GLOBAL_ID0;
     if (g >= packets * subpackets) {
         return;
@@ -359,6 +360,12 @@ KERNEL_FQ void filter_packets(const GLOBAL_AS u64 *tables, const GLOBAL_AS u64 *
         jump_table(t1, d1, binom);
         jump_table(t2, d2, binom);
     }
+    /* Per step k of this work-item: 1 + the phase-1 loop iterations of its k-th domain, 0 when
+     * it has none (read by warp_nmdm). */
+    GLOBAL_AS u32 *my_iterations = lane_iterations + g * SUBPACKET_DOMAINS;
+    for (u64 k = 0; k < SUBPACKET_DOMAINS; k++) {
+        my_iterations[k] = 0;
+    }
     for (u64 i = first; i < first + count; i++) {
         u64 start = i * n;
         u64 len = n < chunk_len - start ? n : chunk_len - start;
@@ -369,6 +376,7 @@ KERNEL_FQ void filter_packets(const GLOBAL_AS u64 *tables, const GLOBAL_AS u64 *
             int passed = affine_test(n, base1, algorithm, division_threshold, r0, r1, r2, len,
                                      &iterations);
             stats_iterations(&stats, iterations);
+            my_iterations[i - first] = (u32)(iterations + 1);
             if (!passed) {
                 stats_fail(&stats, 0, 1, len);
                 if (deferred_capacity > 0) {
@@ -497,5 +505,49 @@ KERNEL_FQ void phase3_deferred(const GLOBAL_AS u64 *items, const u64 count,
     phase3(&plan, u128_make(w[2], w[3]), u128_make(w[4], w[5]), u128_make(w[6], w[7]), w[0],
            w[1], &stats, candidates, capacity, found);
     counters_add(counters, &stats);
+}
+
+/* The NMDM of real warps: work-items 32w .. 32w + 31 run side by side, and at step k each runs
+ * the phase-1 test of its k-th domain, so a warp waits at step k for its slowest lane. One
+ * work-item per warp computes, for each step with at least one lane at work, 1 - mean/max of
+ * the lanes' loop iterations (the measure of Nmdm::add_group, over the lanes instead of over
+ * consecutive domains), and writes per warp: groups, the sum of the values (bits, summed in
+ * step order), iterations and lanes at work. The host adds the warps in order. */
+KERNEL_FQ void warp_nmdm(const GLOBAL_AS u32 *lane_iterations, const u64 items,
+                         GLOBAL_AS u64 *out) {
+    u64 w = GLOBAL_ID0;
+    u64 warps = (items + 31) / 32;
+    if (w >= warps) {
+        return;
+    }
+    u64 groups = 0, total_iterations = 0, lanes_at_work = 0;
+    double sum = 0.0;
+    for (u64 k = 0; k < SUBPACKET_DOMAINS; k++) {
+        u64 max = 0, total = 0, lanes = 0;
+        for (u64 j = 0; j < 32; j++) {
+            u64 g = 32 * w + j;
+            if (g >= items) {
+                break;
+            }
+            u32 v = lane_iterations[g * SUBPACKET_DOMAINS + k];
+            if (v > 0) {
+                u64 it = (u64)(v - 1);
+                lanes += 1;
+                total += it;
+                max = it > max ? it : max;
+            }
+        }
+        total_iterations += total;
+        lanes_at_work += lanes;
+        if (lanes > 0 && max > 0) {
+            double mean = (double)total / (double)lanes;
+            sum += 1.0 - mean / (double)max;
+            groups += 1;
+        }
+    }
+    out[4 * w] = groups;
+    out[4 * w + 1] = TMD_DOUBLE_BITS(sum);
+    out[4 * w + 2] = total_iterations;
+    out[4 * w + 3] = lanes_at_work;
 }
 

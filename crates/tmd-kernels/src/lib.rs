@@ -56,6 +56,7 @@ impl Id {
                 "fold_packet_stats",
                 "phase2_deferred",
                 "phase3_deferred",
+                "warp_nmdm",
             ],
         }
     }

@@ -179,6 +179,25 @@ pub struct DeviceOutput {
     pub packet_stats: Vec<PacketStats>,
     /// Device time (kernel and transfers), nanoseconds.
     pub device_nanos: u64,
+    /// The NMDM of real warps (`FilterStats::nmdm_warp`).
+    pub warp_nmdm: Nmdm,
+}
+
+/// Words per warp written by the `warp_nmdm` kernel.
+pub const WARP_NMDM_WORDS: usize = 4;
+
+/// Adds the per-warp records of `warp_nmdm` in warp order.
+pub fn sum_warp_nmdm(words: &[u64]) -> Nmdm {
+    let mut total = Nmdm::default();
+    for w in words.chunks(WARP_NMDM_WORDS) {
+        total.groups += w[0];
+        if w[0] > 0 {
+            total.sum += f64::from_bits(w[1]);
+        }
+        total.iterations += w[2];
+        total.domains += w[3];
+    }
+    total
 }
 
 /// A device that runs phases 1-3 over packets.

@@ -65,7 +65,7 @@ impl Nmdm {
         }
     }
 
-    fn absorb(&mut self, o: &Nmdm) {
+    pub(crate) fn absorb(&mut self, o: &Nmdm) {
         self.groups += o.groups;
         self.sum += o.sum;
         self.iterations += o.iterations;
@@ -105,6 +105,9 @@ pub struct FilterStats {
     /// Device time of phases 1-3 (kernels and transfers), when they ran on a device.
     pub device_nanos: u64,
     pub nmdm: Nmdm,
+    /// On a device: the NMDM of real warps (32 work-items side by side, each at the same step
+    /// of its sub-packet; kernels/filter.cl `warp_nmdm`). Zero groups on the CPU.
+    pub nmdm_warp: Nmdm,
     /// Domain sizes used (smallest and largest N).
     pub domain_size_min: u64,
     pub domain_size_max: u64,
@@ -161,6 +164,7 @@ impl FilterStats {
         self.verification_nanos += o.verification_nanos;
         self.device_nanos += o.device_nanos;
         self.nmdm.absorb(&o.nmdm);
+        self.nmdm_warp.absorb(&o.nmdm_warp);
     }
 }
 

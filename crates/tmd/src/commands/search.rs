@@ -638,11 +638,18 @@ fn filter_json(plan: &Plan, f: &FilterStats) -> serde_json::Value {
         "phase3": phase(&f.phase3),
         "candidates": f.candidates,
         "verification_thread_seconds": f.verification_nanos as f64 * 1e-9,
-        "nmdm": {
-            "group": 32,
-            "groups": f.nmdm.groups,
-            "mean": f.nmdm.mean(),
-            "mean_iterations": if f.nmdm.domains > 0 { f.nmdm.iterations as f64 / f.nmdm.domains as f64 } else { 0.0 },
-        },
+        "nmdm": nmdm_json(&f.nmdm),
+        // On a device: over the 32 lanes of real warps (zero groups on the CPU backend).
+        "nmdm_warp": nmdm_json(&f.nmdm_warp),
+    })
+}
+
+/// An NMDM statistic as JSON: groups of 32, their mean NMDM and the mean loop iterations.
+fn nmdm_json(n: &tmd_search::filter::Nmdm) -> serde_json::Value {
+    serde_json::json!({
+        "group": 32,
+        "groups": n.groups,
+        "mean": n.mean(),
+        "mean_iterations": if n.domains > 0 { n.iterations as f64 / n.domains as f64 } else { 0.0 },
     })
 }
