@@ -152,7 +152,7 @@ if [[ " $sections " == *" final "* ]]; then
     for r in 1 2 3; do
       tag="I0-$backend-c$cb${extra// /}-$r"
       res=$(search "$tag" "$backend" $i0 --chunk-bits "$cb" $extra)
-      log "I0 $backend chunk 2^$cb $extra run $r: exit/seconds $res $(python3 -c "import json,sys; d=json.load(open(sys.argv[1])); f=d['filter']; print(d['hard'], 'cases, search', round(d['seconds'],4), 's, device calls', round(f.get('device_thread_seconds',0),4), 'thread-s, generation', round(f['generation_thread_seconds'],4), 'thread-s')" "$OUT/s/$tag.json" 2>&1)"
+      log "I0 $backend chunk 2^$cb $extra run $r: exit/seconds $res $(python3 -c "import json,sys; d=json.load(open(sys.argv[1])); f=d['filter']; print(d['hard'], 'cases, search', round(d['seconds'],4), 's, device calls', round(f.get('device_thread_seconds',0),4), 'thread-s, kernels', {k: round(v, 4) for k, v in f.get('device_kernel_thread_seconds', {}).items()}, 'generation', round(f['generation_thread_seconds'],4), 'thread-s')" "$OUT/s/$tag.json" 2>&1)"
     done
     cmp -s "$OUT/s/${tag%-*}-1.txt" "$OUT/s/I0-cpu-c34-1.txt" && log "I0 $backend chunk 2^$cb $extra: cases equal the CPU's"
   done
@@ -163,7 +163,7 @@ if [[ " $sections " == *" final "* ]]; then
   CRUNCH_PARTS=speed bash scripts/gpu-crunch.sh
   big="exp --from 0x1p+0 --to 0x1.2p+0 --bits 32 --breakpoints directed"
   res=$(TMO=150 search I0..1023-cuda cuda $big --chunk-bits 38)
-  log "I0..1023 cuda chunk 2^38: exit/seconds $res $(python3 -c "import json,sys; d=json.load(open(sys.argv[1])); f=d['filter']; print(d['hard'], 'cases, search', round(d['seconds'],3), 's, device calls', round(f['device_thread_seconds'],1), 'thread-s, generation', round(f['generation_thread_seconds'],1), 'verification', round(f['verification_thread_seconds'],1))" "$OUT/s/I0..1023-cuda.json" 2>&1)"
+  log "I0..1023 cuda chunk 2^38: exit/seconds $res $(python3 -c "import json,sys; d=json.load(open(sys.argv[1])); f=d['filter']; print(d['hard'], 'cases, search', round(d['seconds'],3), 's, device calls', round(f['device_thread_seconds'],1), 'thread-s, kernels', {k: round(v, 1) for k, v in f.get('device_kernel_thread_seconds', {}).items()}, 'generation', round(f['generation_thread_seconds'],1), 'verification', round(f['verification_thread_seconds'],1))" "$OUT/s/I0..1023-cuda.json" 2>&1)"
   [ "$(sha256sum <"$OUT/s/I0..1023-cuda.txt" | cut -d' ' -f1)" = "$(cat "$bin/ref/I0..1023-cpu.sha256")" ] \
     && log "I0..1023 cuda: cases equal the CPU backend's (sha256 of the output computed beforehand)" \
     || log "I0..1023 cuda: cases DIFFER from the CPU backend's (or the run did not finish)"

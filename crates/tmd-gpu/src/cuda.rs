@@ -560,7 +560,10 @@ impl CudaDevice {
             .arg(&deferred_cap32)
             .arg(&mut deferred_found)
             .arg(&mut lanes);
+        let started = std::time::Instant::now();
         unsafe { launch.launch(config) }.map_err(up("cuLaunchKernel"))?;
+        s.synchronize().map_err(up("cuStreamSynchronize"))?;
+        let mut kernel_nanos = [started.elapsed().as_nanos() as u64, 0, 0];
         let nmdm = self
             .module(Id::Filter)?
             .load_function("warp_nmdm")
@@ -605,7 +608,7 @@ impl CudaDevice {
                 };
                 return self.launch_filter_on(s, &unsplit, jobs, capacity);
             }
-            let counters = self.split_phases_2_3(
+            let (counters, split_nanos) = self.split_phases_2_3(
                 s,
                 plan,
                 &deferred,
@@ -613,6 +616,8 @@ impl CudaDevice {
                 (&mut candidates, capacity32, &mut found),
             )?;
             add_split_counters(&mut folded_words[..STATS_WORDS], &counters);
+            kernel_nanos[1] = split_nanos[0];
+            kernel_nanos[2] = split_nanos[1];
         }
         let total = s.clone_dtoh(&found).map_err(up("cuMemcpyDtoH"))?[0] as usize;
         let kept = total.min(capacity);
@@ -627,6 +632,7 @@ impl CudaDevice {
             total,
             stats: folded_words,
             warps: s.clone_dtoh(&warp_words).map_err(up("cuMemcpyDtoH"))?,
+            kernel_nanos,
         })
     }
 
@@ -642,14 +648,15 @@ impl CudaDevice {
             u32,
             &mut cudarc::driver::CudaSlice<u32>,
         ),
-    ) -> Result<Vec<u64>, GpuError> {
+    ) -> Result<(Vec<u64>, [u64; 2]), GpuError> {
         let up = |call| driver(call);
         let (candidates, capacity32, found) = out;
         let mut counters = s
             .alloc_zeros::<u64>(STATS_WORDS)
             .map_err(up("cuMemAlloc"))?;
+        let mut nanos = [0u64; 2];
         if failed == 0 {
-            return s.clone_dtoh(&counters).map_err(up("cuMemcpyDtoH"));
+            return Ok((s.clone_dtoh(&counters).map_err(up("cuMemcpyDtoH"))?, nanos));
         }
         let (t_lo, t_hi) = (plan.threshold3 as u64, (plan.threshold3 >> 64) as u64);
         let sub_cap = failed * plan.kappa as usize;
@@ -685,8 +692,10 @@ impl CudaDevice {
             .arg(&mut subdomains)
             .arg(&sub_cap32)
             .arg(&mut sub_found);
+        let started = std::time::Instant::now();
         unsafe { launch.launch(grid(failed)) }.map_err(up("cuLaunchKernel"))?;
         let sub_failed = s.clone_dtoh(&sub_found).map_err(up("cuMemcpyDtoH"))?[0] as usize;
+        nanos[0] = started.elapsed().as_nanos() as u64;
         if sub_failed > 0 {
             let k3 = module
                 .load_function("phase3_deferred")
@@ -702,9 +711,12 @@ impl CudaDevice {
                 .arg(&capacity32)
                 .arg(&mut *found)
                 .arg(&mut counters);
+            let started = std::time::Instant::now();
             unsafe { launch.launch(grid(sub_failed)) }.map_err(up("cuLaunchKernel"))?;
+            s.synchronize().map_err(up("cuStreamSynchronize"))?;
+            nanos[1] = started.elapsed().as_nanos() as u64;
         }
-        s.clone_dtoh(&counters).map_err(up("cuMemcpyDtoH"))
+        Ok((s.clone_dtoh(&counters).map_err(up("cuMemcpyDtoH"))?, nanos))
     }
 }
 

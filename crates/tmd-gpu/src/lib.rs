@@ -93,6 +93,8 @@ pub(crate) struct Launched {
     pub total: usize,
     pub stats: Vec<u64>,
     pub warps: Vec<u64>,
+    /// Per kernel (`tmd_search::filter::device::KERNELS`), host-measured nanoseconds.
+    pub kernel_nanos: [u64; 3],
 }
 
 /// Runs a packet-kernel launch (`launch(capacity)` returns the stored candidates, how many
@@ -116,6 +118,7 @@ pub(crate) fn run_with_capacity(
         total,
         stats,
         warps,
+        kernel_nanos,
     } = run;
     stored.truncate(total);
     stored.sort_unstable();
@@ -124,5 +127,6 @@ pub(crate) fn run_with_capacity(
         packet_stats: fold_stats(&stats, subpackets as usize),
         device_nanos: t.elapsed().as_nanos() as u64,
         warp_nmdm: sum_warp_nmdm(&warps),
+        kernel_nanos,
     })
 }

@@ -453,9 +453,11 @@ impl OpenClDevice {
             0 => (items, 0),
             w => (items.div_ceil(w) * w, w),
         };
+        let mut kernel_nanos = [0u64; 3];
         self.with_program(Id::Filter, |program| {
             let kernel =
                 Kernel::create(program, "filter_packets").map_err(api("clCreateKernel"))?;
+            let started = std::time::Instant::now();
             let mut exec = ExecuteKernel::new(&kernel);
             unsafe {
                 exec.set_arg(&tables)
@@ -490,6 +492,8 @@ impl OpenClDevice {
                 exec.enqueue_nd_range(&self.queue)
                     .map_err(api("clEnqueueNDRangeKernel"))?;
             }
+            self.queue.finish().map_err(api("clFinish"))?;
+            kernel_nanos[0] = started.elapsed().as_nanos() as u64;
             // One statistics record per packet comes back, folded on the device.
             let fold =
                 Kernel::create(program, "fold_packet_stats").map_err(api("clCreateKernel"))?;
@@ -526,9 +530,11 @@ impl OpenClDevice {
                 };
                 return self.launch_filter(&unsplit, jobs, capacity);
             }
-            let counters =
+            let (counters, split_nanos) =
                 self.split_phases_2_3(plan, &deferred, failed, &candidates, capacity32, &found)?;
             add_split_counters(&mut folded_words[..STATS_WORDS], &counters);
+            kernel_nanos[1] = split_nanos[0];
+            kernel_nanos[2] = split_nanos[1];
         }
         let total = self.read(&found, 1)?[0] as usize;
         let stored = self.read(&candidates, total.min(capacity).max(1))?;
@@ -537,6 +543,7 @@ impl OpenClDevice {
             total,
             stats: folded_words,
             warps: self.read(&warp_words, warps * WARP_NMDM_WORDS)?,
+            kernel_nanos,
         })
     }
 
@@ -551,15 +558,17 @@ impl OpenClDevice {
         candidates: &Buffer<u64>,
         capacity32: u32,
         found: &Buffer<u32>,
-    ) -> Result<Vec<u64>, GpuError> {
+    ) -> Result<(Vec<u64>, [u64; 2]), GpuError> {
         let counters = self.buffer(&[0u64; STATS_WORDS], CL_MEM_READ_WRITE)?;
+        let mut nanos = [0u64; 2];
         if failed == 0 {
-            return self.read(&counters, STATS_WORDS);
+            return Ok((self.read(&counters, STATS_WORDS)?, nanos));
         }
         let (t_lo, t_hi) = (plan.threshold3 as u64, (plan.threshold3 >> 64) as u64);
         let sub_cap = failed * plan.kappa as usize;
         let subdomains = self.scratch::<u64>(sub_cap * DEFER_WORDS)?;
         let sub_found = self.buffer(&[0u32], CL_MEM_READ_WRITE)?;
+        let started = std::time::Instant::now();
         self.with_program(Id::Filter, |program| {
             let k2 = Kernel::create(program, "phase2_deferred").map_err(api("clCreateKernel"))?;
             unsafe {
@@ -586,7 +595,9 @@ impl OpenClDevice {
             }
             self.queue.finish().map_err(api("clFinish"))
         })?;
+        nanos[0] = started.elapsed().as_nanos() as u64;
         let sub_failed = self.read(&sub_found, 1)?[0] as usize;
+        let started = std::time::Instant::now();
         if sub_failed > 0 {
             self.with_program(Id::Filter, |program| {
                 let k3 =
@@ -608,7 +619,8 @@ impl OpenClDevice {
                 self.queue.finish().map_err(api("clFinish"))
             })?;
         }
-        self.read(&counters, STATS_WORDS)
+        nanos[1] = started.elapsed().as_nanos() as u64;
+        Ok((self.read(&counters, STATS_WORDS)?, nanos))
     }
 }
 

@@ -181,7 +181,14 @@ pub struct DeviceOutput {
     pub device_nanos: u64,
     /// The NMDM of real warps (`FilterStats::nmdm_warp`).
     pub warp_nmdm: Nmdm,
+    /// Time of each kernel ([`KERNELS`]), measured on the host around the launch and its
+    /// completion, nanoseconds.
+    pub kernel_nanos: [u64; 3],
 }
+
+/// The kernels whose time `--stats` reports: phase 1 (with phases 2-3 inline unless split) and
+/// the split pipeline's phase-2 and phase-3 kernels.
+pub const KERNELS: [&str; 3] = ["filter_packets", "phase2_deferred", "phase3_deferred"];
 
 /// Words per warp written by the `warp_nmdm` kernel.
 pub const WARP_NMDM_WORDS: usize = 4;

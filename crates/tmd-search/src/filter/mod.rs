@@ -593,6 +593,7 @@ impl Context<'_> {
             stats.absorb_packet(s);
         }
         stats.device_nanos += out.device_nanos;
+        stats.kernel_nanos = out.kernel_nanos;
         stats.nmdm_warp.absorb(&out.warp_nmdm);
         Ok((out.candidates, stats))
     }

@@ -633,6 +633,11 @@ fn filter_json(plan: &Plan, f: &FilterStats) -> serde_json::Value {
         "degrees_used": [f.degree_min, f.degree_max],
         "generation_thread_seconds": f.generation_nanos as f64 * 1e-9,
         "device_thread_seconds": f.device_nanos as f64 * 1e-9,
+        "device_kernel_thread_seconds": tmd_search::filter::device::KERNELS
+            .iter()
+            .zip(f.kernel_nanos)
+            .map(|(k, n)| (k.to_string(), serde_json::json!(n as f64 * 1e-9)))
+            .collect::<serde_json::Map<_, _>>(),
         "phase1": phase(&f.phase1),
         "phase2": phase(&f.phase2),
         "phase3": phase(&f.phase3),
