@@ -85,6 +85,9 @@ struct DeviceTarget {
     device: Device,
     /// Analyse on the device where the function has a device reference.
     device_analysis: bool,
+    /// Set when the analysis program does not build on this device (an OpenCL device without
+    /// 64-bit atomics, say): the analysis then stays on the host, with a note.
+    analysis_unavailable: std::sync::OnceLock<String>,
 }
 
 impl DeviceTarget {
@@ -111,6 +114,15 @@ impl DeviceTarget {
         let out = match self.device.analyse(self.function.name(), &self.body, &plan) {
             Ok(Some(out)) => out,
             Ok(None) => return None,
+            Err(GpuError::Build { log, .. }) => {
+                let first = log
+                    .lines()
+                    .find(|l| l.contains("error"))
+                    .unwrap_or("")
+                    .trim();
+                let _ = self.analysis_unavailable.set(first.to_string());
+                return None;
+            }
             Err(e) => self.fail(e),
         };
         if !out.complete() {
@@ -148,10 +160,14 @@ impl Target for DeviceTarget {
         }
     }
     fn note(&self) -> Option<String> {
-        let analysis = if self.analyses_on_device() {
-            "errors analysed there against a double-double reference"
-        } else {
-            "errors analysed on the host"
+        let analysis = match self.analysis_unavailable.get() {
+            Some(why) => format!(
+                "errors analysed on the host (the analysis kernel does not build there: {why})"
+            ),
+            None if self.analyses_on_device() => {
+                "errors analysed there against a double-double reference".to_string()
+            }
+            None => "errors analysed on the host".to_string(),
         };
         Some(format!("evaluated on {}; {analysis}", self.device.name()))
     }
@@ -163,8 +179,12 @@ impl Target for DeviceTarget {
         let mut start = lo;
         while start < hi {
             let end = hi.min(start.saturating_add(ANALYSE_BATCH));
-            let part = self
-                .analyse_batch(start, end)
+            let on_device = if self.analysis_unavailable.get().is_none() {
+                self.analyse_batch(start, end)
+            } else {
+                None
+            };
+            let part = on_device
                 .unwrap_or_else(|| tmd_crunch::driver::crunch_range_on_cores(self, start, end));
             total.merge(&part);
             start = end;
@@ -176,6 +196,7 @@ impl Target for DeviceTarget {
 impl DeviceTarget {
     fn analyses_on_device(&self) -> bool {
         self.device_analysis
+            && self.analysis_unavailable.get().is_none()
             && self.format == CrunchFormat::Binary64
             && tmd_kernels::crunch_reference(self.function.name()).is_some()
     }
@@ -356,5 +377,6 @@ pub fn resolve_device(spec: &str, choice: &DeviceChoice) -> anyhow::Result<Boxed
         body,
         device,
         device_analysis: !choice.host_analysis,
+        analysis_unavailable: std::sync::OnceLock::new(),
     }))
 }
