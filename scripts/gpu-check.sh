@@ -132,13 +132,13 @@ PY
 
   # 3. I0..1023 on CUDA, against the CPU output computed beforehand (target/gpu-bin/ref).
   big="exp --from 0x1p+0 --to 0x1.2p+0 --bits 32 --breakpoints directed"
-  res=$(TMO=300 search I0..1023-cuda cuda $big --chunk-bits 34)
+  # Chunks of 2^38 (the device default; 2^34 took 231 s on an H100): cases compared, not counts.
+  res=$(TMO=300 search I0..1023-cuda cuda $big --chunk-bits 38)
   log "I0..1023 cuda: exit/seconds $res $(python3 -c "import json,sys; d=json.load(open(sys.argv[1])); print(d['hard'], 'cases, search', round(d['seconds'],3), 's')" "$OUT/s/I0..1023-cuda.json" 2>&1)"
   if [ -f "$bin/ref/I0..1023-cpu.sha256" ]; then
     [ "$(sha256sum <"$OUT/s/I0..1023-cuda.txt" | cut -d' ' -f1)" = "$(cat "$bin/ref/I0..1023-cpu.sha256")" ] \
       && log "I0..1023 cuda: cases equal the CPU backend's (sha256 of the output computed beforehand)" \
       || log "I0..1023 cuda: cases DIFFER from the CPU backend's"
-    log "I0..1023 cuda: counts $(same_counts "$bin/ref/I0..1023-cpu.stats.json" "$OUT/s/I0..1023-cuda.json")"
   fi
   rm -f "$OUT/s/I0..1023-cuda.txt"
 fi
