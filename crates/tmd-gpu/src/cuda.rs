@@ -230,6 +230,19 @@ pub struct CudaDevice {
     crunch_modules: Mutex<HashMap<String, Arc<CudaModule>>>,
 }
 
+/// The first `len` elements of a device buffer (none for 0, which cudarc cannot slice).
+fn dtoh_prefix<T: cudarc::driver::DeviceRepr + Default + Clone>(
+    s: &Arc<CudaStream>,
+    buffer: &cudarc::driver::CudaSlice<T>,
+    len: usize,
+) -> Result<Vec<T>, GpuError> {
+    if len == 0 {
+        return Ok(Vec::new());
+    }
+    s.clone_dtoh(&buffer.slice(0..len))
+        .map_err(driver("cuMemcpyDtoH"))
+}
+
 fn driver(call: &'static str) -> impl FnOnce(DriverError) -> GpuError {
     move |e| GpuError::Api {
         call,
@@ -397,11 +410,7 @@ impl CudaDevice {
                 .alloc_zeros::<f64>(host_cap as usize)
                 .map_err(up("cuMemAlloc"))?;
             let mut host_found = s.alloc_zeros::<u32>(1).map_err(up("cuMemAlloc"))?;
-            let has_over = plan.overflow_from.is_some() as i32;
-            let over = plan.overflow_from.unwrap_or(0.0);
-            let has_tiny = plan.tiny_until.is_some() as i32;
-            let tiny = plan.tiny_until.unwrap_or(0.0);
-            let symmetric = plan.overflow_symmetric as i32;
+            let (has_over, over, symmetric, has_tiny, tiny) = plan.saturation_args();
             let threads = plan.n.clamp(1, ANALYSE_THREADS) as u32;
             let config = LaunchConfig {
                 grid_dim: (threads.div_ceil(ANALYSE_BLOCK), 1, 1),
@@ -433,30 +442,16 @@ impl CudaDevice {
             let host_found_n = s.clone_dtoh(&host_found).map_err(up("cuMemcpyDtoH"))?[0] as u64;
             let stored = candidates_found.min(cand_cap as u64) as usize;
             let host_stored = host_found_n.min(host_cap as u64) as usize;
-            let take_i =
-                |b: &cudarc::driver::CudaSlice<i64>, k: usize| -> Result<Vec<i64>, GpuError> {
-                    if k == 0 {
-                        return Ok(Vec::new());
-                    }
-                    s.clone_dtoh(&b.slice(0..k)).map_err(up("cuMemcpyDtoH"))
-                };
-            let take_f =
-                |b: &cudarc::driver::CudaSlice<f64>, k: usize| -> Result<Vec<f64>, GpuError> {
-                    if k == 0 {
-                        return Ok(Vec::new());
-                    }
-                    s.clone_dtoh(&b.slice(0..k)).map_err(up("cuMemcpyDtoH"))
-                };
             Ok(Some(AnalyseOutput {
                 counts: s.clone_dtoh(&counts).map_err(up("cuMemcpyDtoH"))?,
-                candidates: take_i(&cand_ord, stored)?
+                candidates: dtoh_prefix(s, &cand_ord, stored)?
                     .into_iter()
-                    .zip(take_f(&cand_err, stored)?)
+                    .zip(dtoh_prefix(s, &cand_err, stored)?)
                     .collect(),
                 candidates_found,
-                host: take_i(&host_ord, host_stored)?
+                host: dtoh_prefix(s, &host_ord, host_stored)?
                     .into_iter()
-                    .zip(take_f(&host_a, host_stored)?)
+                    .zip(dtoh_prefix(s, &host_a, host_stored)?)
                     .collect(),
                 host_found: host_found_n,
             }))
@@ -620,13 +615,7 @@ impl CudaDevice {
             kernel_nanos[2] = split_nanos[1];
         }
         let total = s.clone_dtoh(&found).map_err(up("cuMemcpyDtoH"))?[0] as usize;
-        let kept = total.min(capacity);
-        let stored = if kept == 0 {
-            Vec::new()
-        } else {
-            s.clone_dtoh(&candidates.slice(0..kept))
-                .map_err(up("cuMemcpyDtoH"))?
-        };
+        let stored = dtoh_prefix(s, &candidates, total.min(capacity))?;
         Ok(Launched {
             stored,
             total,
@@ -732,7 +721,6 @@ impl PacketDevice for CudaDevice {
     }
 
     fn run_packets(&self, plan: &KernelPlan, jobs: &[PacketJob]) -> Result<DeviceOutput, String> {
-        // The statistics come back folded per packet (fold_packet_stats).
-        crate::run_with_capacity(1, |capacity| self.launch_filter(plan, jobs, capacity))
+        crate::run_with_capacity(|capacity| self.launch_filter(plan, jobs, capacity))
     }
 }

@@ -61,6 +61,20 @@ pub struct AnalysePlan {
     pub host_capacity: u32,
 }
 
+impl AnalysePlan {
+    /// The saturation rules as the kernel takes them: (has overflow, overflow threshold,
+    /// symmetric, has tiny region, tiny threshold).
+    pub fn saturation_args(&self) -> (i32, f64, i32, i32, f64) {
+        (
+            self.overflow_from.is_some() as i32,
+            self.overflow_from.unwrap_or(0.0),
+            self.overflow_symmetric as i32,
+            self.tiny_until.is_some() as i32,
+            self.tiny_until.unwrap_or(0.0),
+        )
+    }
+}
+
 /// What one launch of `crunch_analyse` returns.
 #[derive(Clone, Debug, Default)]
 pub struct AnalyseOutput {
@@ -98,14 +112,13 @@ pub(crate) struct Launched {
 }
 
 /// Runs a packet-kernel launch (`launch(capacity)` returns the stored candidates, how many
-/// were found, and the statistics words of `subpackets` sub-packets per packet), once more
-/// with exactly enough room when the first launch found more candidates than it could store;
-/// sorts the candidates. Shared by the OpenCL and CUDA runners.
+/// were found, and one statistics record per packet, folded on the device), once more with
+/// exactly enough room when the first launch found more candidates than it could store; sorts
+/// the candidates. Shared by the OpenCL and CUDA runners.
 pub(crate) fn run_with_capacity(
-    subpackets: u64,
     launch: impl Fn(usize) -> Result<Launched, GpuError>,
 ) -> Result<tmd_search::filter::device::DeviceOutput, String> {
-    use tmd_search::filter::device::{fold_stats, sum_warp_nmdm, DeviceOutput};
+    use tmd_search::filter::device::{decode_stats, sum_warp_nmdm, DeviceOutput, STATS_WORDS};
     let t = std::time::Instant::now();
     let mut capacity = FIRST_CAPACITY;
     let mut run = launch(capacity).map_err(|e| e.to_string())?;
@@ -124,7 +137,7 @@ pub(crate) fn run_with_capacity(
     stored.sort_unstable();
     Ok(DeviceOutput {
         candidates: stored,
-        packet_stats: fold_stats(&stats, subpackets as usize),
+        packet_stats: stats.chunks(STATS_WORDS).map(decode_stats).collect(),
         device_nanos: t.elapsed().as_nanos() as u64,
         warp_nmdm: sum_warp_nmdm(&warps),
         kernel_nanos,

@@ -207,8 +207,12 @@ impl OpenClDevice {
             .map_err(api("clCreateBuffer"))
     }
 
+    /// The first `len` elements of `buffer` (none for 0).
     fn read<T: Copy + Default>(&self, buffer: &Buffer<T>, len: usize) -> Result<Vec<T>, GpuError> {
         let mut out = vec![T::default(); len];
+        if len == 0 {
+            return Ok(out);
+        }
         unsafe {
             self.queue
                 .enqueue_read_buffer(buffer, CL_BLOCKING, 0, &mut out, &[])
@@ -270,6 +274,40 @@ impl OpenClDevice {
     /// A build failure (a bad user snippet) is `GpuError::Build` with the compiler's log.
     pub fn crunch_eval<T: CrunchReal>(&self, target: &str, xs: &[T]) -> Result<Vec<T>, GpuError> {
         let source = tmd_kernels::crunch_source(T::C_TYPE, target);
+        let output = self.with_crunch_program(source, "crunch", |program| {
+            if xs.is_empty() {
+                return Ok(None);
+            }
+            let input = self.input(xs)?;
+            let output = self.output::<T>(xs.len())?;
+            let kernel = Kernel::create(program, "crunch_eval").map_err(api("clCreateKernel"))?;
+            let n = xs.len() as u64;
+            unsafe {
+                ExecuteKernel::new(&kernel)
+                    .set_arg(&input)
+                    .set_arg(&output)
+                    .set_arg(&n)
+                    .set_global_work_size(xs.len())
+                    .enqueue_nd_range(&self.queue)
+                    .map_err(api("clEnqueueNDRangeKernel"))?;
+            }
+            self.queue.finish().map_err(api("clFinish"))?;
+            Ok(Some(output))
+        })?;
+        match output {
+            Some(output) => self.read(&output, xs.len()),
+            None => Ok(Vec::new()),
+        }
+    }
+
+    /// Runs `f` with the crunch program of `source` (complete, see `tmd_kernels`), built once
+    /// per source text; `name` names it in a build error.
+    fn with_crunch_program<R>(
+        &self,
+        source: String,
+        name: &'static str,
+        f: impl FnOnce(&Program) -> Result<R, GpuError>,
+    ) -> Result<R, GpuError> {
         let mut programs = self.crunch_programs.lock().expect("program cache poisoned");
         let program = match programs.entry(source) {
             Entry::Occupied(e) => e.into_mut(),
@@ -278,32 +316,14 @@ impl OpenClDevice {
                 let program =
                     Program::create_and_build_from_source(&self.context, e.key(), &options)
                         .map_err(|log| GpuError::Build {
-                            program: "crunch",
+                            program: name,
                             device: self.name(),
                             log,
                         })?;
                 e.insert(program)
             }
         };
-        if xs.is_empty() {
-            return Ok(Vec::new());
-        }
-        let input = self.input(xs)?;
-        let output = self.output::<T>(xs.len())?;
-        let kernel = Kernel::create(program, "crunch_eval").map_err(api("clCreateKernel"))?;
-        let n = xs.len() as u64;
-        unsafe {
-            ExecuteKernel::new(&kernel)
-                .set_arg(&input)
-                .set_arg(&output)
-                .set_arg(&n)
-                .set_global_work_size(xs.len())
-                .enqueue_nd_range(&self.queue)
-                .map_err(api("clEnqueueNDRangeKernel"))?;
-        }
-        self.queue.finish().map_err(api("clFinish"))?;
-        drop(programs);
-        self.read(&output, xs.len())
+        f(program)
     }
 
     /// Runs `crunch_analyse` (kernels/crunch_analyse.cl) for a binary64 target of `function`
@@ -318,21 +338,6 @@ impl OpenClDevice {
         let Some(source) = tmd_kernels::crunch_analyse_source(function, target) else {
             return Ok(None);
         };
-        let mut programs = self.crunch_programs.lock().expect("program cache poisoned");
-        let program = match programs.entry(source) {
-            Entry::Occupied(e) => e.into_mut(),
-            Entry::Vacant(e) => {
-                let options = tmd_kernels::opencl_options(&[]);
-                let program =
-                    Program::create_and_build_from_source(&self.context, e.key(), &options)
-                        .map_err(|log| GpuError::Build {
-                            program: "crunch_analyse",
-                            device: self.name(),
-                            log,
-                        })?;
-                e.insert(program)
-            }
-        };
         let counts = self.buffer(&[0u64; CRUNCH_COUNT_WORDS], CL_MEM_READ_WRITE)?;
         let max_bits = self.buffer(&[0u64], CL_MEM_READ_WRITE)?;
         let cand_cap = plan.candidate_capacity.max(1);
@@ -343,72 +348,49 @@ impl OpenClDevice {
         let host_ord = self.output::<i64>(host_cap as usize)?;
         let host_a = self.output::<f64>(host_cap as usize)?;
         let host_found = self.buffer(&[0u32], CL_MEM_READ_WRITE)?;
-        let kernel = Kernel::create(program, "crunch_analyse").map_err(api("clCreateKernel"))?;
-        let (has_over, over) = (
-            plan.overflow_from.is_some() as i32,
-            plan.overflow_from.unwrap_or(0.0),
-        );
-        let (has_tiny, tiny) = (
-            plan.tiny_until.is_some() as i32,
-            plan.tiny_until.unwrap_or(0.0),
-        );
-        let symmetric = plan.overflow_symmetric as i32;
+        let (has_over, over, symmetric, has_tiny, tiny) = plan.saturation_args();
         let items = plan.n.clamp(1, 1 << 16) as usize;
-        unsafe {
-            ExecuteKernel::new(&kernel)
-                .set_arg(&plan.lo)
-                .set_arg(&plan.n)
-                .set_arg(&plan.eps)
-                .set_arg(&has_over)
-                .set_arg(&over)
-                .set_arg(&symmetric)
-                .set_arg(&has_tiny)
-                .set_arg(&tiny)
-                .set_arg(&counts)
-                .set_arg(&max_bits)
-                .set_arg(&cand_ord)
-                .set_arg(&cand_err)
-                .set_arg(&cand_cap)
-                .set_arg(&cand_found)
-                .set_arg(&host_ord)
-                .set_arg(&host_a)
-                .set_arg(&host_cap)
-                .set_arg(&host_found)
-                .set_global_work_size(items)
-                .enqueue_nd_range(&self.queue)
-                .map_err(api("clEnqueueNDRangeKernel"))?;
-        }
-        self.queue.finish().map_err(api("clFinish"))?;
-        drop(programs);
+        self.with_crunch_program(source, "crunch_analyse", |program| {
+            let kernel =
+                Kernel::create(program, "crunch_analyse").map_err(api("clCreateKernel"))?;
+            unsafe {
+                ExecuteKernel::new(&kernel)
+                    .set_arg(&plan.lo)
+                    .set_arg(&plan.n)
+                    .set_arg(&plan.eps)
+                    .set_arg(&has_over)
+                    .set_arg(&over)
+                    .set_arg(&symmetric)
+                    .set_arg(&has_tiny)
+                    .set_arg(&tiny)
+                    .set_arg(&counts)
+                    .set_arg(&max_bits)
+                    .set_arg(&cand_ord)
+                    .set_arg(&cand_err)
+                    .set_arg(&cand_cap)
+                    .set_arg(&cand_found)
+                    .set_arg(&host_ord)
+                    .set_arg(&host_a)
+                    .set_arg(&host_cap)
+                    .set_arg(&host_found)
+                    .set_global_work_size(items)
+                    .enqueue_nd_range(&self.queue)
+                    .map_err(api("clEnqueueNDRangeKernel"))?;
+            }
+            self.queue.finish().map_err(api("clFinish"))
+        })?;
         let pairs = |ords: Vec<i64>, vals: Vec<f64>| ords.into_iter().zip(vals).collect();
         let candidates_found = self.read(&cand_found, 1)?[0] as u64;
         let stored = candidates_found.min(cand_cap as u64) as usize;
         let host_found_n = self.read(&host_found, 1)?[0] as u64;
         let host_stored = host_found_n.min(host_cap as u64) as usize;
-        let read_some = |b: &Buffer<i64>, len: usize| {
-            if len == 0 {
-                Ok(Vec::new())
-            } else {
-                self.read(b, len)
-            }
-        };
-        let read_some_f = |b: &Buffer<f64>, len: usize| {
-            if len == 0 {
-                Ok(Vec::new())
-            } else {
-                self.read(b, len)
-            }
-        };
         Ok(Some(AnalyseOutput {
             counts: self.read(&counts, CRUNCH_COUNT_WORDS)?,
-            candidates: pairs(
-                read_some(&cand_ord, stored)?,
-                read_some_f(&cand_err, stored)?,
-            ),
+            candidates: pairs(self.read(&cand_ord, stored)?, self.read(&cand_err, stored)?),
             candidates_found,
             host: pairs(
-                read_some(&host_ord, host_stored)?,
-                read_some_f(&host_a, host_stored)?,
+                self.read(&host_ord, host_stored)?,
+                self.read(&host_a, host_stored)?,
             ),
             host_found: host_found_n,
         }))
@@ -537,7 +519,7 @@ impl OpenClDevice {
             kernel_nanos[2] = split_nanos[1];
         }
         let total = self.read(&found, 1)?[0] as usize;
-        let stored = self.read(&candidates, total.min(capacity).max(1))?;
+        let stored = self.read(&candidates, total.min(capacity))?;
         Ok(Launched {
             stored,
             total,
@@ -636,7 +618,6 @@ impl PacketDevice for OpenClDevice {
     }
 
     fn run_packets(&self, plan: &KernelPlan, jobs: &[PacketJob]) -> Result<DeviceOutput, String> {
-        // The statistics come back folded per packet (fold_packet_stats).
-        crate::run_with_capacity(1, |capacity| self.launch_filter(plan, jobs, capacity))
+        crate::run_with_capacity(|capacity| self.launch_filter(plan, jobs, capacity))
     }
 }

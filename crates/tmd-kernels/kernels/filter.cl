@@ -10,8 +10,8 @@
  * the host's exact table set-ups few (one per packet of up to 4096 domains) while giving the
  * device 128 times more work-items. Candidates go to a global list through an atomic counter
  * (the host sorts them); per-sub-packet statistics (domains and arguments in and failed per
- * phase; the sub-packet is exactly one NMDM group of 32 domains) are folded by the host in
- * packet order (tmd_search::filter::device::fold_stats), so they equal the CPU's.
+ * phase; the sub-packet is exactly one NMDM group of 32 domains) are folded per packet in
+ * the CPU's order (fold_packet_stats below), so they equal the CPU's.
  *
  * With algorithm < 0 every domain goes to phase 3 (the fast exhaustive search).
  */
@@ -80,6 +80,16 @@ typedef struct {
     u64 group_max;
     double nmdm_sum;
 } stats_t;
+
+DEVICE_FN void stats_zero(stats_t *s) {
+    for (int k = 0; k < STATS_WORDS; k++) {
+        s->w[k] = 0;
+    }
+    s->group_len = 0;
+    s->group_total = 0;
+    s->group_max = 0;
+    s->nmdm_sum = 0.0;
+}
 
 /* stats words: 0-3 phase 1, 4-7 phase 2, 8-11 phase 3 (domains in, args in, domains failed,
  * args failed); 12 NMDM groups, 13 iterations, 14 domains; 15 the NMDM sum's bits. */
@@ -332,13 +342,7 @@ KERNEL_FQ void filter_packets(const GLOBAL_AS u64 *tables, const GLOBAL_AS u64 *
         t2[l] = u128_make(mine[2 * (2 * TABLE_LEN + l)], mine[2 * (2 * TABLE_LEN + l) + 1]);
     }
     stats_t stats;
-    for (int k = 0; k < STATS_WORDS; k++) {
-        stats.w[k] = 0;
-    }
-    stats.group_len = 0;
-    stats.group_total = 0;
-    stats.group_max = 0;
-    stats.nmdm_sum = 0.0;
+    stats_zero(&stats);
 
     /* Split pipeline: domains failing phase 1 go to `later` (phase2_deferred); unsplit, phase
      * 2 and 3 run inline (`inline3`: no deferral). */
@@ -404,8 +408,8 @@ KERNEL_FQ void filter_packets(const GLOBAL_AS u64 *tables, const GLOBAL_AS u64 *
 
 /* The statistics of each packet from those of its sub-packets, in the CPU's order (one
  * work-item per packet): counts add, and the NMDM sum adds the sub-packets' group values one by
- * one from zero, as Nmdm::add_group does along a packet (tmd_search::filter::device::fold_stats
- * is the host's twin). Keeps the transfer back to the host at one record per packet. */
+ * one from zero, as Nmdm::add_group does along a packet. Keeps the transfer back to the host
+ * at one record per packet. */
 KERNEL_FQ void fold_packet_stats(const GLOBAL_AS u64 *sub_stats, const u64 packets,
                                  const u64 subpackets, GLOBAL_AS u64 *stats_out) {
     u64 p = GLOBAL_ID0;
@@ -440,16 +444,6 @@ DEVICE_FN void counters_add(GLOBAL_AS u64 *counters, const stats_t *stats) {
             TMD_ATOMIC_ADD64(&counters[k], stats->w[k]);
         }
     }
-}
-
-DEVICE_FN void stats_zero(stats_t *s) {
-    for (int k = 0; k < STATS_WORDS; k++) {
-        s->w[k] = 0;
-    }
-    s->group_len = 0;
-    s->group_total = 0;
-    s->group_max = 0;
-    s->nmdm_sum = 0.0;
 }
 
 /* The split pipeline (seed 000 section 4.3.1): phase 1 over the sub-packets (filter_packets

@@ -272,127 +272,62 @@ trait Lib {
     const HAS_SIN: bool = true;
 }
 
-struct TmdDd;
-impl Lib for TmdDd {
-    type T = tmd_xfloat::Dd;
-    const NAME: &'static str = "tmd-xfloat Dd";
-    fn from_pair((hi, lo): Pair) -> Self::T {
-        tmd_xfloat::Dd::from_words_unchecked(hi, lo)
-    }
-    fn to_pair(x: Self::T) -> Pair {
-        (x.hi(), x.lo())
-    }
-    #[inline(always)]
-    fn add(x: Self::T, y: Self::T) -> Self::T {
-        x + y
-    }
-    #[inline(always)]
-    fn mul(x: Self::T, y: Self::T) -> Self::T {
-        x * y
-    }
-    #[inline(always)]
-    fn div(x: Self::T, y: Self::T) -> Self::T {
-        x / y
-    }
-    #[inline(always)]
-    fn sqrt(x: Self::T) -> Self::T {
-        x.sqrt()
-    }
-    #[inline(always)]
-    fn exp(x: Self::T) -> Self::T {
-        x.exp()
-    }
-    #[inline(always)]
-    fn log(x: Self::T) -> Self::T {
-        x.ln()
-    }
-    #[inline(always)]
-    fn sin(x: Self::T) -> Option<Self::T> {
-        Some(x.sin())
-    }
+/// A [`Lib`] whose type has the operators and the inherent `sqrt`, `exp`, `ln`, `sin` (all
+/// but qd): its name, its type, and how a pair of words becomes one.
+macro_rules! operator_lib {
+    ($lib:ident, $ty:ty, $name:expr, |$hi:ident, $lo:ident| $from:expr) => {
+        struct $lib;
+        impl Lib for $lib {
+            type T = $ty;
+            const NAME: &'static str = $name;
+            fn from_pair(($hi, $lo): Pair) -> Self::T {
+                $from
+            }
+            fn to_pair(x: Self::T) -> Pair {
+                (x.hi(), x.lo())
+            }
+            #[inline(always)]
+            fn add(x: Self::T, y: Self::T) -> Self::T {
+                x + y
+            }
+            #[inline(always)]
+            fn mul(x: Self::T, y: Self::T) -> Self::T {
+                x * y
+            }
+            #[inline(always)]
+            fn div(x: Self::T, y: Self::T) -> Self::T {
+                x / y
+            }
+            #[inline(always)]
+            fn sqrt(x: Self::T) -> Self::T {
+                x.sqrt()
+            }
+            #[inline(always)]
+            fn exp(x: Self::T) -> Self::T {
+                x.exp()
+            }
+            #[inline(always)]
+            fn log(x: Self::T) -> Self::T {
+                x.ln()
+            }
+            #[inline(always)]
+            fn sin(x: Self::T) -> Option<Self::T> {
+                Some(x.sin())
+            }
+        }
+    };
 }
 
-struct TwoFloatLib;
-impl Lib for TwoFloatLib {
-    type T = twofloat::TwoFloat;
-    const NAME: &'static str = "twofloat";
-    fn from_pair((hi, lo): Pair) -> Self::T {
-        // `try_from` accepts exactly the normalised pairs; `new_add` is exact 2Sum otherwise.
-        twofloat::TwoFloat::try_from((hi, lo))
-            .unwrap_or_else(|_| twofloat::TwoFloat::new_add(hi, lo))
-    }
-    fn to_pair(x: Self::T) -> Pair {
-        (x.hi(), x.lo())
-    }
-    #[inline(always)]
-    fn add(x: Self::T, y: Self::T) -> Self::T {
-        x + y
-    }
-    #[inline(always)]
-    fn mul(x: Self::T, y: Self::T) -> Self::T {
-        x * y
-    }
-    #[inline(always)]
-    fn div(x: Self::T, y: Self::T) -> Self::T {
-        x / y
-    }
-    #[inline(always)]
-    fn sqrt(x: Self::T) -> Self::T {
-        x.sqrt()
-    }
-    #[inline(always)]
-    fn exp(x: Self::T) -> Self::T {
-        x.exp()
-    }
-    #[inline(always)]
-    fn log(x: Self::T) -> Self::T {
-        x.ln()
-    }
-    #[inline(always)]
-    fn sin(x: Self::T) -> Option<Self::T> {
-        Some(x.sin())
-    }
-}
-
-struct XprecLib;
-impl Lib for XprecLib {
-    type T = xprec::Df64;
-    const NAME: &'static str = "xprec";
-    fn from_pair((hi, lo): Pair) -> Self::T {
-        xprec::Df64::new_full(hi, lo)
-    }
-    fn to_pair(x: Self::T) -> Pair {
-        (x.hi(), x.lo())
-    }
-    #[inline(always)]
-    fn add(x: Self::T, y: Self::T) -> Self::T {
-        x + y
-    }
-    #[inline(always)]
-    fn mul(x: Self::T, y: Self::T) -> Self::T {
-        x * y
-    }
-    #[inline(always)]
-    fn div(x: Self::T, y: Self::T) -> Self::T {
-        x / y
-    }
-    #[inline(always)]
-    fn sqrt(x: Self::T) -> Self::T {
-        x.sqrt()
-    }
-    #[inline(always)]
-    fn exp(x: Self::T) -> Self::T {
-        x.exp()
-    }
-    #[inline(always)]
-    fn log(x: Self::T) -> Self::T {
-        x.ln()
-    }
-    #[inline(always)]
-    fn sin(x: Self::T) -> Option<Self::T> {
-        Some(x.sin())
-    }
-}
+operator_lib!(TmdDd, tmd_xfloat::Dd, "tmd-xfloat Dd", |hi, lo| {
+    tmd_xfloat::Dd::from_words_unchecked(hi, lo)
+});
+// `try_from` accepts exactly the normalised pairs; `new_add` is exact 2Sum otherwise.
+operator_lib!(TwoFloatLib, twofloat::TwoFloat, "twofloat", |hi, lo| {
+    twofloat::TwoFloat::try_from((hi, lo)).unwrap_or_else(|_| twofloat::TwoFloat::new_add(hi, lo))
+});
+operator_lib!(XprecLib, xprec::Df64, "xprec", |hi, lo| {
+    xprec::Df64::new_full(hi, lo)
+});
 
 struct QdLib;
 impl Lib for QdLib {

@@ -71,7 +71,7 @@ pub const STATS_WORDS: usize = 16;
 
 /// Domains per device work-item (kernels/filter.cl): packets are split into sub-packets of
 /// this many domains, each one NMDM group ([`super::phases::NMDM_GROUP`]), so that a packet's
-/// statistics fold back to exactly the CPU's ([`fold_stats`]).
+/// statistics fold back to exactly the CPU's (kernel `fold_packet_stats`).
 pub const SUBPACKET_DOMAINS: u64 = 32;
 
 /// Sub-packets (work-items) per packet for a launch over `jobs`.
@@ -81,38 +81,6 @@ pub fn subpackets_per_packet(jobs: &[PacketJob]) -> u64 {
         .max()
         .unwrap_or(1)
         .max(1)
-}
-
-/// Folds the statistics words of `subpackets` sub-packets per packet into one [`PacketStats`]
-/// per packet, in the CPU's order: counts add, and the NMDM sum adds the sub-packets' group
-/// values one by one from zero, as `Nmdm::add_group` does along a packet.
-pub fn fold_stats(words: &[u64], subpackets: usize) -> Vec<PacketStats> {
-    words
-        .chunks(STATS_WORDS * subpackets)
-        .map(|packet| {
-            let mut total = PacketStats::default();
-            for w in packet.chunks(STATS_WORDS) {
-                let s = decode_stats(w);
-                for (t, p) in [
-                    (&mut total.phase1, &s.phase1),
-                    (&mut total.phase2, &s.phase2),
-                    (&mut total.phase3, &s.phase3),
-                ] {
-                    t.domains_in += p.domains_in;
-                    t.args_in += p.args_in;
-                    t.domains_failed += p.domains_failed;
-                    t.args_failed += p.args_failed;
-                }
-                total.nmdm.groups += s.nmdm.groups;
-                total.nmdm.iterations += s.nmdm.iterations;
-                total.nmdm.domains += s.nmdm.domains;
-                if s.nmdm.groups > 0 {
-                    total.nmdm.sum += s.nmdm.sum;
-                }
-            }
-            total
-        })
-        .collect()
 }
 
 /// Words per deferred domain or subdomain of the split pipeline (kernels/filter.cl).
