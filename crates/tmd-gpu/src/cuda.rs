@@ -511,10 +511,9 @@ impl CudaDevice {
             .alloc_zeros::<u64>(warps * WARP_NMDM_WORDS)
             .map_err(up("cuMemAlloc"))?;
         let function = self
-            .module(Id::Filter)?
+            .module(Id::filter_for(plan.degrees))?
             .load_function("filter_packets")
             .map_err(up("cuModuleGetFunction"))?;
-        let [d0, d1, d2] = plan.degrees.map(|d| d as i32);
         let (t_lo, t_hi) = (plan.threshold3 as u64, (plan.threshold3 >> 64) as u64);
         let packets64 = packets as u64;
         let capacity32 = capacity as u32;
@@ -543,9 +542,6 @@ impl CudaDevice {
             .arg(&plan.base2)
             .arg(&t_lo)
             .arg(&t_hi)
-            .arg(&d0)
-            .arg(&d1)
-            .arg(&d2)
             .arg(&subpackets)
             .arg(&mut candidates)
             .arg(&capacity32)
@@ -560,7 +556,7 @@ impl CudaDevice {
         s.synchronize().map_err(up("cuStreamSynchronize"))?;
         let mut kernel_nanos = [started.elapsed().as_nanos() as u64, 0, 0];
         let nmdm = self
-            .module(Id::Filter)?
+            .module(Id::filter_for(plan.degrees))?
             .load_function("warp_nmdm")
             .map_err(up("cuModuleGetFunction"))?;
         let items64 = items as u64;
@@ -574,7 +570,7 @@ impl CudaDevice {
         unsafe { launch.launch(warp_config) }.map_err(up("cuLaunchKernel"))?;
         // One statistics record per packet comes back, folded on the device.
         let fold = self
-            .module(Id::Filter)?
+            .module(Id::filter_for(plan.degrees))?
             .load_function("fold_packet_stats")
             .map_err(up("cuModuleGetFunction"))?;
         let mut folded = s
@@ -653,7 +649,7 @@ impl CudaDevice {
             .alloc_zeros::<u64>(sub_cap * DEFER_WORDS)
             .map_err(up("cuMemAlloc"))?;
         let mut sub_found = s.alloc_zeros::<u32>(1).map_err(up("cuMemAlloc"))?;
-        let module = self.module(Id::Filter)?;
+        let module = self.module(Id::filter_for(plan.degrees))?;
         let grid = |n: usize| LaunchConfig {
             grid_dim: ((n as u32).div_ceil(BLOCK), 1, 1),
             block_dim: (BLOCK, 1, 1),

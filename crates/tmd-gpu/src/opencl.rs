@@ -425,7 +425,6 @@ impl OpenClDevice {
             self.scratch::<u32>(packets * subpackets as usize * SUBPACKET_DOMAINS as usize)?;
         let warps = (packets * subpackets as usize).div_ceil(32);
         let warp_words = self.output::<u64>(warps * WARP_NMDM_WORDS)?;
-        let [d0, d1, d2] = plan.degrees.map(|d| d as i32);
         let (t_lo, t_hi) = (plan.threshold3 as u64, (plan.threshold3 >> 64) as u64);
         let capacity32 = capacity as u32;
         // Work-items past the last sub-packet return at once, so the global size may be
@@ -436,7 +435,7 @@ impl OpenClDevice {
             w => (items.div_ceil(w) * w, w),
         };
         let mut kernel_nanos = [0u64; 3];
-        self.with_program(Id::Filter, |program| {
+        self.with_program(Id::filter_for(plan.degrees), |program| {
             let kernel =
                 Kernel::create(program, "filter_packets").map_err(api("clCreateKernel"))?;
             let started = std::time::Instant::now();
@@ -455,9 +454,6 @@ impl OpenClDevice {
                     .set_arg(&plan.base2)
                     .set_arg(&t_lo)
                     .set_arg(&t_hi)
-                    .set_arg(&d0)
-                    .set_arg(&d1)
-                    .set_arg(&d2)
                     .set_arg(&subpackets)
                     .set_arg(&candidates)
                     .set_arg(&capacity32)
@@ -551,7 +547,7 @@ impl OpenClDevice {
         let subdomains = self.scratch::<u64>(sub_cap * DEFER_WORDS)?;
         let sub_found = self.buffer(&[0u32], CL_MEM_READ_WRITE)?;
         let started = std::time::Instant::now();
-        self.with_program(Id::Filter, |program| {
+        self.with_program(Id::filter_for(plan.degrees), |program| {
             let k2 = Kernel::create(program, "phase2_deferred").map_err(api("clCreateKernel"))?;
             unsafe {
                 ExecuteKernel::new(&k2)
@@ -581,7 +577,7 @@ impl OpenClDevice {
         let sub_failed = self.read(&sub_found, 1)?[0] as usize;
         let started = std::time::Instant::now();
         if sub_failed > 0 {
-            self.with_program(Id::Filter, |program| {
+            self.with_program(Id::filter_for(plan.degrees), |program| {
                 let k3 =
                     Kernel::create(program, "phase3_deferred").map_err(api("clCreateKernel"))?;
                 unsafe {

@@ -18,6 +18,21 @@
 
 #define MAX_DEGREE 24
 #define TABLE_LEN (MAX_DEGREE + 1)
+
+/* The degrees of the r0, r1, r2 tables this program is built for (the host prepends
+ * `#define TABLE_DEGREE d`, one program per d; tmd_kernels::Id::Filter). Constant degrees let
+ * the compiler unroll every table loop and keep the tables in registers: with run-time
+ * degrees they were arrays indexed at run time, which NVRTC put in a 1600-byte stack frame in
+ * local memory (ptxas -v, sm_90). The host's tables are zero beyond their degrees, and a
+ * degree-d table stepped or jumped as one of a higher degree with zero entries gives the same
+ * bits (the extra terms add 0 mod 2^128), so the host picks any TABLE_DEGREE with
+ * d0 <= TD0, d1 <= TD1, d2 <= TD2. */
+#ifndef TABLE_DEGREE
+#define TABLE_DEGREE MAX_DEGREE
+#endif
+#define TD0 TABLE_DEGREE
+#define TD1 (TABLE_DEGREE > 1 ? TABLE_DEGREE - 1 : 0)
+#define TD2 (TABLE_DEGREE > 2 ? TABLE_DEGREE - 2 : 0)
 #define NMDM_GROUP 32
 #define STATS_WORDS 16
 #define SUBPACKET_DOMAINS 32
@@ -72,12 +87,15 @@ typedef struct {
     u128_t threshold3;
 } plan_t;
 
+/* Counts of one work-item: 32-bit words suffice (at most SUBPACKET_DOMAINS domains of at most
+ * 2^24 arguments, or one deferred domain) and take half the registers of 64-bit ones; they
+ * are widened when written out. */
 typedef struct {
-    u64 w[STATS_WORDS];
+    u32 w[STATS_WORDS];
     /* the open NMDM group */
-    u64 group_len;
-    u64 group_total;
-    u64 group_max;
+    u32 group_len;
+    u32 group_total;
+    u32 group_max;
     double nmdm_sum;
 } stats_t;
 
@@ -94,13 +112,13 @@ DEVICE_FN void stats_zero(stats_t *s) {
 /* stats words: 0-3 phase 1, 4-7 phase 2, 8-11 phase 3 (domains in, args in, domains failed,
  * args failed); 12 NMDM groups, 13 iterations, 14 domains; 15 the NMDM sum's bits. */
 DEVICE_FN void stats_enter(stats_t *s, int phase, u64 domains, u64 args) {
-    s->w[4 * phase] += domains;
-    s->w[4 * phase + 1] += args;
+    s->w[4 * phase] += (u32)domains;
+    s->w[4 * phase + 1] += (u32)args;
 }
 
 DEVICE_FN void stats_fail(stats_t *s, int phase, u64 domains, u64 args) {
-    s->w[4 * phase + 2] += domains;
-    s->w[4 * phase + 3] += args;
+    s->w[4 * phase + 2] += (u32)domains;
+    s->w[4 * phase + 3] += (u32)args;
 }
 
 /* Nmdm::add_group of stats.rs. */
@@ -120,7 +138,8 @@ DEVICE_FN void stats_close_group(stats_t *s) {
     s->group_max = 0;
 }
 
-DEVICE_FN void stats_iterations(stats_t *s, u64 iterations) {
+DEVICE_FN void stats_iterations(stats_t *s, u64 iterations64) {
+    u32 iterations = (u32)iterations64;
     s->group_len += 1;
     s->group_total += iterations;
     s->group_max = iterations > s->group_max ? iterations : s->group_max;
@@ -265,6 +284,7 @@ DEVICE_FN void binomials_mod128(u64 s, i32 kmax, u128_t *binom) {
         limb[i] = 0;
     }
     binom[0] = u128_make(1, 0);
+#pragma unroll
     for (i32 k = 1; k <= kmax; k++) {
         if ((u64)k > s) {
             binom[k] = u128_make(0, 0);
@@ -293,8 +313,10 @@ DEVICE_FN void binomials_mod128(u64 s, i32 kmax, u128_t *binom) {
  * new t_l reads only t_l.. t_degree, not yet updated). Additions modulo 2^128 are what the
  * steps do, so the result is the same bits. */
 DEVICE_FN void jump_table(u128_t *table, i32 degree, const u128_t *binom) {
+#pragma unroll
     for (i32 l = 0; l < degree; l++) {
         u128_t acc = table[l];
+#pragma unroll
         for (i32 k = 1; k <= degree - l; k++) {
             acc = u128_add(acc, u128_mul(binom[k], table[l + k]));
         }
@@ -303,6 +325,7 @@ DEVICE_FN void jump_table(u128_t *table, i32 degree, const u128_t *binom) {
 }
 
 DEVICE_FN void advance(u128_t *table, i32 degree) {
+#pragma unroll
     for (i32 l = 0; l < degree; l++) {
         table[l] = u128_add(table[l], table[l + 1]);
     }
@@ -313,8 +336,7 @@ KERNEL_FQ void filter_packets(const GLOBAL_AS u64 *tables, const GLOBAL_AS u64 *
                               const u64 chunk_len, const u64 n, const u64 kappa,
                               const i32 algorithm, const u32 division_threshold,
                               const u64 base1, const u64 base2, const u64 threshold3_lo,
-                              const u64 threshold3_hi, const i32 d0, const i32 d1,
-                              const i32 d2, const u64 subpackets,
+                              const u64 threshold3_hi, const u64 subpackets,
                               GLOBAL_AS u64 *candidates, const u32 capacity,
                               GLOBAL_AS u32 *found, GLOBAL_AS u64 *stats_out,
                               GLOBAL_AS u64 *deferred, const u32 deferred_capacity,
@@ -334,11 +356,18 @@ KERNEL_FQ void filter_packets(const GLOBAL_AS u64 *tables, const GLOBAL_AS u64 *
     plan.base2 = base2;
     plan.threshold3 = u128_make(threshold3_lo, threshold3_hi);
 
-    u128_t t0[TABLE_LEN], t1[TABLE_LEN], t2[TABLE_LEN];
+    u128_t t0[TD0 + 1], t1[TD1 + 1], t2[TD2 + 1];
     const GLOBAL_AS u64 *mine = tables + p * 3 * TABLE_LEN * 2;
-    for (int l = 0; l < TABLE_LEN; l++) {
+#pragma unroll
+    for (int l = 0; l <= TD0; l++) {
         t0[l] = u128_make(mine[2 * l], mine[2 * l + 1]);
+    }
+#pragma unroll
+    for (int l = 0; l <= TD1; l++) {
         t1[l] = u128_make(mine[2 * (TABLE_LEN + l)], mine[2 * (TABLE_LEN + l) + 1]);
+    }
+#pragma unroll
+    for (int l = 0; l <= TD2; l++) {
         t2[l] = u128_make(mine[2 * (2 * TABLE_LEN + l)], mine[2 * (2 * TABLE_LEN + l) + 1]);
     }
     stats_t stats;
@@ -356,21 +385,21 @@ KERNEL_FQ void filter_packets(const GLOBAL_AS u64 *tables, const GLOBAL_AS u64 *
     u64 count = counts[p] > skip ? counts[p] - skip : 0;
     count = count < SUBPACKET_DOMAINS ? count : SUBPACKET_DOMAINS;
     if (skip > 0 && count > 0) {
-        u128_t binom[TABLE_LEN];
-        i32 dmax = d0 > d1 ? d0 : d1;
-        dmax = dmax > d2 ? dmax : d2;
-        binomials_mod128(skip, dmax, binom);
-        jump_table(t0, d0, binom);
-        jump_table(t1, d1, binom);
-        jump_table(t2, d2, binom);
+        u128_t binom[TD0 + 1];
+        binomials_mod128(skip, TD0, binom);
+        jump_table(t0, TD0, binom);
+        jump_table(t1, TD1, binom);
+        jump_table(t2, TD2, binom);
     }
     /* Per step k of this work-item: 1 + the phase-1 loop iterations of its k-th domain, 0 when
-     * it has none (read by warp_nmdm). */
-    GLOBAL_AS u32 *my_iterations = lane_iterations + g * SUBPACKET_DOMAINS;
-    for (u64 k = 0; k < SUBPACKET_DOMAINS; k++) {
-        my_iterations[k] = 0;
+     * it has none (read by warp_nmdm). Stored step-major, entry k * items + g, so that the
+     * stores of a warp at one step are contiguous. */
+    u64 items = packets * subpackets;
+    for (u64 k = count; k < SUBPACKET_DOMAINS; k++) {
+        lane_iterations[k * items + g] = 0;
     }
     for (u64 i = first; i < first + count; i++) {
+        u32 lane_value = 0;
         u64 start = i * n;
         u64 len = n < chunk_len - start ? n : chunk_len - start;
         u128_t r0 = t0[0], r1 = t1[0], r2 = t2[0];
@@ -380,7 +409,7 @@ KERNEL_FQ void filter_packets(const GLOBAL_AS u64 *tables, const GLOBAL_AS u64 *
             int passed = affine_test(n, base1, algorithm, division_threshold, r0, r1, r2, len,
                                      &iterations);
             stats_iterations(&stats, iterations);
-            my_iterations[i - first] = (u32)(iterations + 1);
+            lane_value = (u32)(iterations + 1);
             if (!passed) {
                 stats_fail(&stats, 0, 1, len);
                 if (deferred_capacity > 0) {
@@ -394,9 +423,10 @@ KERNEL_FQ void filter_packets(const GLOBAL_AS u64 *tables, const GLOBAL_AS u64 *
         } else {
             phase3(&plan, r0, r1, r2, start, len, &stats, candidates, capacity, found);
         }
-        advance(t0, d0);
-        advance(t1, d1);
-        advance(t2, d2);
+        lane_iterations[(i - first) * items + g] = lane_value;
+        advance(t0, TD0);
+        advance(t1, TD1);
+        advance(t2, TD2);
     }
     stats_close_group(&stats);
     GLOBAL_AS u64 *out = stats_out + g * STATS_WORDS;
@@ -523,7 +553,7 @@ KERNEL_FQ void warp_nmdm(const GLOBAL_AS u32 *lane_iterations, const u64 items,
             if (g >= items) {
                 break;
             }
-            u32 v = lane_iterations[g * SUBPACKET_DOMAINS + k];
+            u32 v = lane_iterations[k * items + g];
             if (v > 0) {
                 u64 it = (u64)(v - 1);
                 lanes += 1;

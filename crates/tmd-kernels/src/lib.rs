@@ -31,19 +31,50 @@ pub enum Id {
     /// `df64_elementwise` and `dd_elementwise`.
     XfloatDoubleWord,
     /// The filtered search: lower-bound tests and phases 1-3 over packets of domains
-    /// (`filter_packets`).
-    Filter,
+    /// (`filter_packets`), built for tables of degree `table_degree` (r0; r1 and r2 one and
+    /// two less): constant degrees keep the tables in registers (see `kernels/filter.cl`).
+    /// [`Id::filter_for`] picks it from a chunk's degrees.
+    Filter {
+        /// The degree of r0's table the program is built for, 2..=[`FILTER_MAX_DEGREE`].
+        table_degree: u8,
+    },
 }
 
+/// The largest table degree of the filter program (`MAX_DEGREE` of `kernels/filter.cl`, the
+/// host's `tmd_search::filter::model::MAX_DEGREE`).
+pub const FILTER_MAX_DEGREE: u8 = 24;
+
 impl Id {
-    /// Every program, for tests that compile them all.
-    pub const ALL: [Id; 2] = [Id::XfloatDoubleWord, Id::Filter];
+    /// Every program, for tests that compile them all (the filter at its largest degree,
+    /// where register pressure is highest, and at a typical one).
+    pub const ALL: [Id; 3] = [
+        Id::XfloatDoubleWord,
+        Id::Filter { table_degree: 5 },
+        Id::Filter {
+            table_degree: FILTER_MAX_DEGREE,
+        },
+    ];
+
+    /// The filter program for tables of degrees `[d0, d1, d2]` (r0, r1, r2): the least table
+    /// degree whose three tables hold them, at least 2. Larger degrees than needed give the
+    /// same results (the tables are zero beyond their degrees), only slower.
+    pub fn filter_for(degrees: [usize; 3]) -> Id {
+        let [d0, d1, d2] = degrees;
+        let needed = d0.max(d1 + 1).max(d2 + 2).max(2);
+        assert!(
+            needed <= FILTER_MAX_DEGREE as usize,
+            "table degrees {degrees:?} above the filter's maximum"
+        );
+        Id::Filter {
+            table_degree: needed as u8,
+        }
+    }
 
     /// A short name for error messages and caches.
     pub fn name(self) -> &'static str {
         match self {
             Id::XfloatDoubleWord => "xfloat_double_word",
-            Id::Filter => "filter",
+            Id::Filter { .. } => "filter",
         }
     }
 
@@ -51,7 +82,7 @@ impl Id {
     pub fn kernels(self) -> &'static [&'static str] {
         match self {
             Id::XfloatDoubleWord => &["df64_elementwise", "dd_elementwise"],
-            Id::Filter => &[
+            Id::Filter { .. } => &[
                 "filter_packets",
                 "fold_packet_stats",
                 "phase2_deferred",
@@ -223,7 +254,8 @@ pub fn source(id: Id) -> String {
                 ));
             }
         }
-        Id::Filter => {
+        Id::Filter { table_degree } => {
+            s.push_str(&format!("#define TABLE_DEGREE {table_degree}\n"));
             s.push_str(LOWER_BOUND_CL);
             s.push('\n');
             s.push_str(FILTER_CL);
