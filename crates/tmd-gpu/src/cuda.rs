@@ -99,6 +99,16 @@ pub fn compile_cubin(id: Id, major: u32, minor: u32) -> Result<Vec<u8>, GpuError
     compile_source_cubin(id.name(), &tmd_kernels::source(id), major, minor)
 }
 
+/// The NVRTC options of every program: [`tmd_kernels::cuda_options`], then the words of
+/// `TMD_NVRTC_OPTIONS` if set (a tuning aid, e.g. `--maxrregcount=128`; part of the cache key).
+fn nvrtc_options(major: u32, minor: u32) -> Vec<String> {
+    let mut options = tmd_kernels::cuda_options(major, minor, &[]);
+    if let Ok(extra) = std::env::var("TMD_NVRTC_OPTIONS") {
+        options.extend(extra.split_whitespace().map(str::to_string));
+    }
+    options
+}
+
 /// FNV-1a, 64 bits: a hash that stays the same across builds, for cache file names.
 fn fnv1a(parts: &[&[u8]]) -> u64 {
     let mut h = 0xcbf2_9ce4_8422_2325u64;
@@ -133,7 +143,7 @@ pub fn cached_cubin(
     minor: u32,
 ) -> Result<Vec<u8>, GpuError> {
     let (v_major, v_minor) = nvrtc_version()?;
-    let options = tmd_kernels::cuda_options(major, minor, &[]).join(" ");
+    let options = nvrtc_options(major, minor).join(" ");
     let version = format!("nvrtc {v_major}.{v_minor}");
     let key = fnv1a(&[source.as_bytes(), options.as_bytes(), version.as_bytes()]);
     let path = cache_dir().map(|d| d.join(format!("{name}-sm_{major}{minor}-{key:016x}.cubin")));
@@ -175,7 +185,7 @@ pub fn compile_source_cubin(
     let name = CString::new(format!("{program_name}.cu")).expect("no NUL");
     let program =
         result::create_program(&source, Some(&name)).map_err(api("nvrtcCreateProgram"))?;
-    let options = tmd_kernels::cuda_options(major, minor, &[]);
+    let options = nvrtc_options(major, minor);
     let compiled = unsafe { result::compile_program(program, &options) };
     let outcome = match compiled {
         Err(_) => {

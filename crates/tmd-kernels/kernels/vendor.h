@@ -28,6 +28,13 @@
 #define DEVICE_FN static inline
 #define GLOBAL_ID0 ((ulong)get_global_id(0))
 #define GLOBAL_SIZE0 ((ulong)get_global_size(0))
+#define LOCAL_ID0 ((uint)get_local_id(0))
+#define LOCAL_SIZE0 ((uint)get_local_size(0))
+/* An array shared by a work-group (declared in a kernel's body), and the barrier that orders
+ * its accesses. */
+#define LOCAL_ARRAY(type, name, len) __local type name[len]
+#define LOCAL_AS __local
+#define LOCAL_BARRIER() barrier(CLK_LOCAL_MEM_FENCE)
 
 typedef ulong u64;
 typedef uint u32;
@@ -56,6 +63,11 @@ typedef int i32;
 #define DEVICE_FN static __device__ __forceinline__
 #define GLOBAL_ID0 ((unsigned long long)blockIdx.x * blockDim.x + threadIdx.x)
 #define GLOBAL_SIZE0 ((unsigned long long)gridDim.x * blockDim.x)
+#define LOCAL_ID0 ((unsigned int)threadIdx.x)
+#define LOCAL_SIZE0 ((unsigned int)blockDim.x)
+#define LOCAL_ARRAY(type, name, len) __shared__ type name[len]
+#define LOCAL_AS
+#define LOCAL_BARRIER() __syncthreads()
 
 typedef unsigned long long u64;
 typedef unsigned int u32;
