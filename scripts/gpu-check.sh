@@ -11,7 +11,8 @@
 # device machine is bare; NVIDIA's OpenCL driver (libnvidia-opencl.so.1) comes with its driver.
 # --prepare also puts references in target/gpu-bin/ref/ (see below). Sections: search (random
 # windows, I0, NMDM, I0..1023 at equal chunks), crunch (scripts/gpu-crunch.sh), final (the
-# timings in priority order), binade ([1,2) of exp at K = 45 against the published list).
+# timings in priority order), tune (knobs of the search kernel on I0), binade ([1,2) of exp at
+# K = 45 against the published list; journaled, resumed by a later call).
 set -uo pipefail
 cd "$(dirname "$0")/.."
 
@@ -30,6 +31,7 @@ if [ "${1:-}" = "--prepare" ]; then
   exit 0
 fi
 
+script_start=$(date +%s)
 OUT=${OUT:-gpu-check-out}
 mkdir -p "$OUT"
 log() { echo "$@" | tee -a "$OUT/summary.txt"; }
@@ -177,12 +179,37 @@ if [[ " $sections " == *" final "* ]]; then
   CRUNCH_PARTS="checks all" ALL_TMO=60 bash scripts/gpu-crunch.sh
 fi
 
-if [[ " $sections " == *" binade "* ]]; then
+if [[ " $sections " == *" tune "* ]]; then
+  # Knobs of the search kernel on I0 (two runs each, the first warms the cubin cache): work-group
+  # size, division threshold, split phases, register cap (TMD_NVRTC_OPTIONS), chunk size.
   mkdir -p "$OUT/s"
+  i0="exp --from 0x1p+0 --to 0x1.0008p+0 --bits 32 --breakpoints directed"
+  search I0-ref cpu $i0 >/dev/null
+  for cfg in "|38|" "|38|--work-group 64" "|38|--work-group 256" "|38|--division-threshold 1" \
+    "|38|--division-threshold 3" "|38|--split-phases" "--maxrregcount=128|38|" \
+    "--maxrregcount=96|38|" "|39|" "|36|"; do
+    IFS='|' read -r nvrtc cb extra <<<"$cfg"
+    for r in 1 2 3; do
+      tag="tune-c$cb${extra// /}${nvrtc//[-=]/}-$r"
+      res=$(TMD_NVRTC_OPTIONS="$nvrtc" search "$tag" cuda $i0 --chunk-bits "$cb" $extra)
+      [ "$r" = 1 ] && continue
+      log "I0 cuda chunk 2^$cb $extra $nvrtc run $r: exit/seconds $res $(python3 -c "import json,sys; d=json.load(open(sys.argv[1])); f=d['filter']; print(d['hard'], 'cases, search', round(d['seconds'],4), 's, kernels', {k: round(v, 4) for k, v in f.get('device_kernel_thread_seconds', {}).items()}, 'thread-s')" "$OUT/s/$tag.json" 2>&1)"
+    done
+    cmp -s "$OUT/s/${tag%-*}-1.txt" "$OUT/s/I0-ref.txt" || log "I0 cuda chunk 2^$cb $extra $nvrtc: cases DIFFER from the CPU's"
+  done
+fi
+
+if [[ " $sections " == *" binade "* ]]; then
+  mkdir -p "$OUT/s" "$OUT/binade-journal"
   # 4. The whole binade [1,2) of exp at K = 45, every breakpoint: the published worst cases.
+  # Journaled: a run cut by the time limit comes back with its journal, which the next call
+  # carries in target/gpu-bin/binade-journal and resumes from.
   full="exp --from 0x1p+0 --to 0x1p+1 --bits 45 --breakpoints all"
-  res=$(TMO=${BINADE_TMO:-420} search binade-cuda cuda $full --chunk-bits 38)
-  log "binade [1,2) K=45 cuda: exit/seconds $res"
+  [ -f "$bin/binade-journal/journal.tmd" ] && cp "$bin/binade-journal/journal.tmd" "$OUT/binade-journal/"
+  # By default the binade gets what is left of 560 s since the script started.
+  left=$((560 - ($(date +%s) - script_start)))
+  res=$(TMO=${BINADE_TMO:-$((left > 60 ? left : 60))} search binade-cuda cuda $full --chunk-bits 38 --resume "$OUT/binade-journal")
+  log "binade [1,2) K=45 cuda: exit/seconds $res (resumed: $([ -f "$bin/binade-journal/journal.tmd" ] && echo yes || echo no))"
   python3 - "$OUT/s/binade-cuda.txt" "$bin/ref/exp.wc" <<'PY' | tee -a "$OUT/summary.txt"
 import json, sys
 found = {}
