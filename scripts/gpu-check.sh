@@ -149,7 +149,7 @@ if [[ " $sections " == *" final "* ]]; then
   # The figures after the device-side fixes, in priority order within one lease.
   mkdir -p "$OUT/s"
   i0="exp --from 0x1p+0 --to 0x1.0008p+0 --bits 32 --breakpoints directed"
-  for cfg in "cpu|34|" "cuda|34|" "cuda|38|" "cuda|38|--split-phases" "cuda|38|--work-group 64" "cuda|38|--work-group 256"; do
+  for cfg in "cpu|34|" "cuda|34|" "cuda|38|" "cuda|38|--inline-phases" "cuda|38|--work-group 64" "cuda|38|--work-group 256"; do
     IFS='|' read -r backend cb extra <<<"$cfg"
     for r in 1 2 3; do
       tag="I0-$backend-c$cb${extra// /}-$r"
@@ -158,7 +158,7 @@ if [[ " $sections " == *" final "* ]]; then
     done
     cmp -s "$OUT/s/${tag%-*}-1.txt" "$OUT/s/I0-cpu-c34-1.txt" && log "I0 $backend chunk 2^$cb $extra: cases equal the CPU's"
   done
-  log "I0 cuda chunk 2^38 split: counts $(same_counts "$OUT/s/I0-cuda-c38-1.json" "$OUT/s/I0-cuda-c38--split-phases-1.json")"
+  log "I0 cuda chunk 2^38 inline: counts $(same_counts "$OUT/s/I0-cuda-c38-1.json" "$OUT/s/I0-cuda-c38--inline-phases-1.json")"
   log "I0 cuda chunk 2^34: counts $(same_counts "$OUT/s/I0-cpu-c34-1.json" "$OUT/s/I0-cuda-c34-1.json")"
   export OUT tmd
   export -f log
@@ -170,12 +170,12 @@ if [[ " $sections " == *" final "* ]]; then
     && log "I0..1023 cuda: cases equal the CPU backend's (sha256 of the output computed beforehand)" \
     || log "I0..1023 cuda: cases DIFFER from the CPU backend's (or the run did not finish)"
   rm -f "$OUT/s/I0..1023-cuda.txt"
-  res=$(TMO=150 search I0..1023-cuda-split cuda $big --chunk-bits 38 --split-phases)
-  log "I0..1023 cuda chunk 2^38 --split-phases: exit/seconds $res"
-  [ "$(sha256sum <"$OUT/s/I0..1023-cuda-split.txt" | cut -d' ' -f1)" = "$(cat "$bin/ref/I0..1023-cpu.sha256")" ] \
-    && log "I0..1023 cuda split: cases equal the CPU backend's" \
-    || log "I0..1023 cuda split: cases DIFFER from the CPU backend's (or the run did not finish)"
-  rm -f "$OUT/s/I0..1023-cuda-split.txt"
+  res=$(TMO=150 search I0..1023-cuda-inline cuda $big --chunk-bits 38 --inline-phases)
+  log "I0..1023 cuda chunk 2^38 --inline-phases: exit/seconds $res"
+  [ "$(sha256sum <"$OUT/s/I0..1023-cuda-inline.txt" | cut -d' ' -f1)" = "$(cat "$bin/ref/I0..1023-cpu.sha256")" ] \
+    && log "I0..1023 cuda inline: cases equal the CPU backend's" \
+    || log "I0..1023 cuda inline: cases DIFFER from the CPU backend's (or the run did not finish)"
+  rm -f "$OUT/s/I0..1023-cuda-inline.txt"
   CRUNCH_PARTS="checks all" ALL_TMO=60 bash scripts/gpu-crunch.sh
 fi
 
@@ -185,9 +185,9 @@ if [[ " $sections " == *" tune "* ]]; then
   mkdir -p "$OUT/s"
   i0="exp --from 0x1p+0 --to 0x1.0008p+0 --bits 32 --breakpoints directed"
   search I0-ref cpu $i0 >/dev/null
-  for cfg in "|38|" "|38|--work-group 64" "|38|--work-group 256" "|38|--division-threshold 1" \
-    "|38|--division-threshold 3" "|38|--split-phases" "--maxrregcount=128|38|" \
-    "--maxrregcount=96|38|" "|39|" "|36|"; do
+  for cfg in "|38|" "|38|--inline-phases" "|38|--work-group 64" "|38|--work-group 256" \
+    "|38|--work-group 512" "|38|--division-threshold 1" "|38|--division-threshold 3" \
+    "--maxrregcount=128|38|" "--maxrregcount=96|38|" "|39|" "|40|" "|36|"; do
     IFS='|' read -r nvrtc cb extra <<<"$cfg"
     for r in 1 2 3; do
       tag="tune-c$cb${extra// /}${nvrtc//[-=]/}-$r"

@@ -521,7 +521,7 @@ impl CudaDevice {
             .alloc_zeros::<u64>(warps * WARP_NMDM_WORDS)
             .map_err(up("cuMemAlloc"))?;
         let function = self
-            .module(Id::filter_for(plan.degrees))?
+            .module(Id::filter_for(plan.degrees, plan.split_phases))?
             .load_function("filter_packets")
             .map_err(up("cuModuleGetFunction"))?;
         let (t_lo, t_hi) = (plan.threshold3 as u64, (plan.threshold3 >> 64) as u64);
@@ -566,7 +566,7 @@ impl CudaDevice {
         s.synchronize().map_err(up("cuStreamSynchronize"))?;
         let mut kernel_nanos = [started.elapsed().as_nanos() as u64, 0, 0];
         let nmdm = self
-            .module(Id::filter_for(plan.degrees))?
+            .module(Id::filter_for(plan.degrees, plan.split_phases))?
             .load_function("warp_nmdm")
             .map_err(up("cuModuleGetFunction"))?;
         let items64 = items as u64;
@@ -580,7 +580,7 @@ impl CudaDevice {
         unsafe { launch.launch(warp_config) }.map_err(up("cuLaunchKernel"))?;
         // One statistics record per packet comes back, folded on the device.
         let fold = self
-            .module(Id::filter_for(plan.degrees))?
+            .module(Id::filter_for(plan.degrees, plan.split_phases))?
             .load_function("fold_packet_stats")
             .map_err(up("cuModuleGetFunction"))?;
         let mut folded = s
@@ -659,7 +659,7 @@ impl CudaDevice {
             .alloc_zeros::<u64>(sub_cap * DEFER_WORDS)
             .map_err(up("cuMemAlloc"))?;
         let mut sub_found = s.alloc_zeros::<u32>(1).map_err(up("cuMemAlloc"))?;
-        let module = self.module(Id::filter_for(plan.degrees))?;
+        let module = self.module(Id::filter_for(plan.degrees, plan.split_phases))?;
         let grid = |n: usize| LaunchConfig {
             grid_dim: ((n as u32).div_ceil(BLOCK), 1, 1),
             block_dim: (BLOCK, 1, 1),

@@ -435,7 +435,7 @@ impl OpenClDevice {
             w => (items.div_ceil(w) * w, w),
         };
         let mut kernel_nanos = [0u64; 3];
-        self.with_program(Id::filter_for(plan.degrees), |program| {
+        self.with_program(Id::filter_for(plan.degrees, plan.split_phases), |program| {
             let kernel =
                 Kernel::create(program, "filter_packets").map_err(api("clCreateKernel"))?;
             let started = std::time::Instant::now();
@@ -547,7 +547,7 @@ impl OpenClDevice {
         let subdomains = self.scratch::<u64>(sub_cap * DEFER_WORDS)?;
         let sub_found = self.buffer(&[0u32], CL_MEM_READ_WRITE)?;
         let started = std::time::Instant::now();
-        self.with_program(Id::filter_for(plan.degrees), |program| {
+        self.with_program(Id::filter_for(plan.degrees, plan.split_phases), |program| {
             let k2 = Kernel::create(program, "phase2_deferred").map_err(api("clCreateKernel"))?;
             unsafe {
                 ExecuteKernel::new(&k2)
@@ -577,7 +577,7 @@ impl OpenClDevice {
         let sub_failed = self.read(&sub_found, 1)?[0] as usize;
         let started = std::time::Instant::now();
         if sub_failed > 0 {
-            self.with_program(Id::filter_for(plan.degrees), |program| {
+            self.with_program(Id::filter_for(plan.degrees, plan.split_phases), |program| {
                 let k3 =
                     Kernel::create(program, "phase3_deferred").map_err(api("clCreateKernel"))?;
                 unsafe {

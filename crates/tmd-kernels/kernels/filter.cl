@@ -7,9 +7,9 @@
  * form, bit-identical to s single steps), steps them by tabulated differences (additions
  * only), and for each domain runs the affine test (phase 1), on failure the kappa subdomains
  * (phase 2) and on their failure the exhaustive evaluation (phase 3). Splitting packets keeps
- * the host's exact table set-ups few (one per packet of up to 4096 domains) while giving the
- * device 128 times more work-items. Candidates go to a global list through an atomic counter
- * (the host sorts them); per-sub-packet statistics (domains and arguments in and failed per
+ * the host's exact table set-ups few (one per packet of up to 2^16 domains) while giving the
+ * device one work-item per 32 domains instead of one per packet. Candidates go to a global
+ * list through an atomic counter (the host sorts them); per-sub-packet statistics (domains and arguments in and failed per
  * phase; the sub-packet is exactly one NMDM group of 32 domains) are folded per packet in
  * the CPU's order (fold_packet_stats below), so they equal the CPU's.
  *
@@ -29,6 +29,13 @@
  * d0 <= TD0, d1 <= TD1, d2 <= TD2. */
 #ifndef TABLE_DEGREE
 #define TABLE_DEGREE MAX_DEGREE
+#endif
+/* SPLIT_PHASES 1 (host-defined, like TABLE_DEGREE): filter_packets defers the domains failing
+ * phase 1 to phase2_deferred (the deferral list must have room: deferred_capacity > 0); 0: it
+ * runs phases 2 and 3 inline. A program of its own per choice, so that the split phase-1
+ * kernel carries none of the inline code's registers (168 instead of 196 at degree 6, sm_90). */
+#ifndef SPLIT_PHASES
+#define SPLIT_PHASES 0
 #endif
 #define TD0 TABLE_DEGREE
 #define TD1 (TABLE_DEGREE > 1 ? TABLE_DEGREE - 1 : 0)
@@ -274,13 +281,15 @@ DEVICE_FN u128_t u128_mul(u128_t a, u128_t b) {
     return r;
 }
 
-/* binom[k] = C(s, k) modulo 2^128 for k = 0..kmax. The exact values (below 2^210 for
- * s <= 4096, k <= 24) are built in 256 bits (eight 32-bit limbs) by
- * C(s, k) = C(s, k - 1) (s - k + 1) / k, each division exact. */
+/* binom[k] = C(s, k) modulo 2^128 for k = 0..kmax. The exact values (below 2^305 for
+ * s < 2^16 = MAX_PACKET_DOMAINS of the host, k <= 24: C(s, k) < s^k / k!) are built in 384
+ * bits (BINOM_LIMBS 32-bit limbs) by C(s, k) = C(s, k - 1) (s - k + 1) / k, each division
+ * exact; every intermediate product C(s, k - 1) (s - k + 1) = k C(s, k) fits as well. */
+#define BINOM_LIMBS 12
 DEVICE_FN void binomials_mod128(u64 s, i32 kmax, u128_t *binom) {
-    u32 limb[8];
+    u32 limb[BINOM_LIMBS];
     limb[0] = 1;
-    for (int i = 1; i < 8; i++) {
+    for (int i = 1; i < BINOM_LIMBS; i++) {
         limb[i] = 0;
     }
     binom[0] = u128_make(1, 0);
@@ -292,13 +301,13 @@ DEVICE_FN void binomials_mod128(u64 s, i32 kmax, u128_t *binom) {
         }
         u64 factor = s - (u64)k + 1;
         u64 carry = 0;
-        for (int i = 0; i < 8; i++) {
+        for (int i = 0; i < BINOM_LIMBS; i++) {
             u64 t = (u64)limb[i] * factor + carry;
             limb[i] = (u32)t;
             carry = t >> 32;
         }
         u64 rem = 0;
-        for (int i = 7; i >= 0; i--) {
+        for (int i = BINOM_LIMBS - 1; i >= 0; i--) {
             u64 t = (rem << 32) | (u64)limb[i];
             limb[i] = (u32)(t / (u64)k);
             rem = t % (u64)k;
@@ -412,13 +421,13 @@ KERNEL_FQ void filter_packets(const GLOBAL_AS u64 *tables, const GLOBAL_AS u64 *
             lane_value = (u32)(iterations + 1);
             if (!passed) {
                 stats_fail(&stats, 0, 1, len);
-                if (deferred_capacity > 0) {
-                    /* split pipeline: phase 2 runs in its own kernel */
-                    defer_push(&later, start, len, r0, r1, r2);
-                } else {
-                    phase2(&plan, r0, r1, r2, start, len, &stats, candidates, capacity, found,
-                           &inline3);
-                }
+#if SPLIT_PHASES
+                /* split pipeline: phase 2 runs in its own kernel */
+                defer_push(&later, start, len, r0, r1, r2);
+#else
+                phase2(&plan, r0, r1, r2, start, len, &stats, candidates, capacity, found,
+                       &inline3);
+#endif
             }
         } else {
             phase3(&plan, r0, r1, r2, start, len, &stats, candidates, capacity, found);

@@ -33,10 +33,13 @@ pub enum Id {
     /// The filtered search: lower-bound tests and phases 1-3 over packets of domains
     /// (`filter_packets`), built for tables of degree `table_degree` (r0; r1 and r2 one and
     /// two less): constant degrees keep the tables in registers (see `kernels/filter.cl`).
-    /// [`Id::filter_for`] picks it from a chunk's degrees.
+    /// [`Id::filter_for`] picks it from a chunk's degrees. `split_phases`: `filter_packets`
+    /// defers phase-1 failures to `phase2_deferred` instead of running phases 2 and 3 inline.
     Filter {
         /// The degree of r0's table the program is built for, 2..=[`FILTER_MAX_DEGREE`].
         table_degree: u8,
+        /// Phases 2 and 3 in kernels of their own (`SPLIT_PHASES` 1) or inline (0).
+        split_phases: bool,
     },
 }
 
@@ -47,18 +50,26 @@ pub const FILTER_MAX_DEGREE: u8 = 24;
 impl Id {
     /// Every program, for tests that compile them all (the filter at its largest degree,
     /// where register pressure is highest, and at a typical one).
-    pub const ALL: [Id; 3] = [
+    pub const ALL: [Id; 4] = [
         Id::XfloatDoubleWord,
-        Id::Filter { table_degree: 5 },
+        Id::Filter {
+            table_degree: 5,
+            split_phases: true,
+        },
+        Id::Filter {
+            table_degree: 5,
+            split_phases: false,
+        },
         Id::Filter {
             table_degree: FILTER_MAX_DEGREE,
+            split_phases: false,
         },
     ];
 
     /// The filter program for tables of degrees `[d0, d1, d2]` (r0, r1, r2): the least table
     /// degree whose three tables hold them, at least 2. Larger degrees than needed give the
     /// same results (the tables are zero beyond their degrees), only slower.
-    pub fn filter_for(degrees: [usize; 3]) -> Id {
+    pub fn filter_for(degrees: [usize; 3], split_phases: bool) -> Id {
         let [d0, d1, d2] = degrees;
         let needed = d0.max(d1 + 1).max(d2 + 2).max(2);
         assert!(
@@ -67,6 +78,7 @@ impl Id {
         );
         Id::Filter {
             table_degree: needed as u8,
+            split_phases,
         }
     }
 
@@ -254,8 +266,14 @@ pub fn source(id: Id) -> String {
                 ));
             }
         }
-        Id::Filter { table_degree } => {
-            s.push_str(&format!("#define TABLE_DEGREE {table_degree}\n"));
+        Id::Filter {
+            table_degree,
+            split_phases,
+        } => {
+            s.push_str(&format!(
+                "#define TABLE_DEGREE {table_degree}\n#define SPLIT_PHASES {}\n",
+                split_phases as u8
+            ));
             s.push_str(LOWER_BOUND_CL);
             s.push('\n');
             s.push_str(FILTER_CL);

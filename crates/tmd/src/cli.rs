@@ -154,11 +154,15 @@ pub struct SearchArgs {
     /// The phase counts depend on it; the cases do not.
     #[arg(long)]
     pub chunk_bits: Option<u32>,
-    /// On a device: phases 2 and 3 in kernels of their own over the compacted failures of the
-    /// phase before (seed 000 §4.3.1), instead of inline in the phase-1 work-item. Same output
-    /// and counts.
-    #[arg(long)]
+    /// On a device (the default there): phases 2 and 3 in kernels of their own over the
+    /// compacted failures of the phase before (seed 000 §4.3.1), instead of inline in the
+    /// phase-1 work-item (10x less kernel time on an H100 for I0). Same output and counts.
+    #[arg(long, conflicts_with = "inline_phases")]
     pub split_phases: bool,
+    /// On a device: phases 2 and 3 inline in the phase-1 work-item that meets a failure (the
+    /// warp waits for it), instead of --split-phases.
+    #[arg(long)]
+    pub inline_phases: bool,
     /// On a device: work-items per work-group (CUDA block size) of the phase-1 kernel, a power
     /// of two from 32 to 1024; default: 128 on CUDA, the driver's choice on OpenCL.
     #[arg(long)]

@@ -535,6 +535,14 @@ fn issue_5_backend_misuse_is_bad_input() {
         "are for --backend opencl or cuda",
     );
     assert_bad_input(
+        &with(&["--inline-phases"]),
+        "are for --backend opencl or cuda",
+    );
+    assert_bad_input(
+        &with(&["--backend", "opencl", "--split-phases", "--inline-phases"]),
+        "cannot be used with",
+    );
+    assert_bad_input(
         &with(&["--backend", "opencl", "--work-group", "48"]),
         "--work-group 48",
     );

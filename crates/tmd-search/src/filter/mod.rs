@@ -57,6 +57,12 @@ pub use stats::{Nmdm, PhaseCounts};
 /// MPFR one by one.
 pub const MIN_SPLIT: u64 = 1 << 12;
 
+/// The most domains per packet (one exact table set-up on the host; a device jumps the tables
+/// to each sub-packet, with binomials C(s, k), s < 2^16, that `kernels/filter.cl` holds in 384
+/// bits). Larger packets mean fewer set-ups: the host's share of a device search (issue 5:
+/// 2^12 made table set-up a third of the host time of the binade run).
+pub const MAX_PACKET_DOMAINS: u64 = 1 << 16;
+
 /// The Taylor degree tried for each chunk (the chunk polynomial uses the least degree that
 /// suffices, at most this).
 pub const TAYLOR_DEGREE: usize = 16;
@@ -658,8 +664,8 @@ fn binomial_up(n: u64, k: u64) -> f64 {
 /// The packet size (domains per exact table set-up) and the resulting tabulation error bound:
 /// after s < M steps the value of r_j carries at most 2^-128·Σ_{l<=δ-j} binom(s, l) of the
 /// initial roundings (each in [0, 2^-128)), and r_j multiplies binom(x, j) <= binom(N - 1, j).
-/// The largest M <= 2^12 (and leaving at least 8 packets when the chunk allows) with an error
-/// at most eps/16.
+/// The largest M <= [`MAX_PACKET_DOMAINS`] (and leaving at least 64 packets when the chunk
+/// allows, so the cores have packets to share) with an error at most eps/16.
 fn packet_size(chunk: &ChunkModel, n: u64, eps: f64, len: u64) -> (u64, f64) {
     let domains = len.div_ceil(n);
     let error = |m: u64| -> f64 {
@@ -673,7 +679,7 @@ fn packet_size(chunk: &ChunkModel, n: u64, eps: f64, len: u64) -> (u64, f64) {
             * 2f64.powi(-128)
             * (1.0 + 1e-9)
     };
-    let mut m = (1u64 << 12).min((domains / 8).max(1).next_power_of_two());
+    let mut m = MAX_PACKET_DOMAINS.min((domains / 64).max(1).next_power_of_two());
     while m > 1 && error(m) > eps / 16.0 {
         m /= 2;
     }

@@ -142,9 +142,12 @@ fn choose_algorithm(
     } else {
         DEVICE_CHUNK_BITS
     });
-    if (args.split_phases || args.work_group.is_some()) && args.backend == "cpu" {
+    if (args.split_phases || args.inline_phases || args.work_group.is_some())
+        && args.backend == "cpu"
+    {
         return Err(InputError::Usage(
-            "--split-phases and --work-group are for --backend opencl or cuda".into(),
+            "--split-phases, --inline-phases and --work-group are for --backend opencl or cuda"
+                .into(),
         ));
     }
     if let Some(w) = args.work_group {
@@ -164,7 +167,7 @@ fn choose_algorithm(
         kappa: args.kappa,
         division_threshold: args.division_threshold,
         chunk_len: 1u64 << chunk_bits,
-        split_phases: args.split_phases,
+        split_phases: args.backend != "cpu" && !args.inline_phases,
         work_group: args.work_group.unwrap_or(0),
         ..FilterParams::new(method)
     };
