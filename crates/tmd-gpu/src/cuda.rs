@@ -532,6 +532,16 @@ impl CudaDevice {
         } else {
             BLOCK
         };
+        let max = function
+            .max_threads_per_block()
+            .map_err(up("cuFuncGetAttribute"))? as u32;
+        if block > max {
+            return Err(GpuError::WorkGroup {
+                kernel: "filter_packets",
+                requested: block,
+                max,
+            });
+        }
         let config = LaunchConfig {
             grid_dim: ((items as u32).div_ceil(block), 1, 1),
             block_dim: (block, 1, 1),

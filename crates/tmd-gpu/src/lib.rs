@@ -38,6 +38,14 @@ pub enum GpuError {
     /// Any other API error, with the call that returned it.
     #[error("{call}: {code}")]
     Api { call: &'static str, code: String },
+    /// A work-group size the kernel cannot run with on this device (its registers or local
+    /// memory per work-item allow fewer).
+    #[error("--work-group {requested}: {kernel} runs at most {max} work-items per group on this device")]
+    WorkGroup {
+        kernel: &'static str,
+        requested: u32,
+        max: u32,
+    },
 }
 
 /// Counter words of the `crunch_analyse` kernel (kernels/crunch_analyse.cl): correctly

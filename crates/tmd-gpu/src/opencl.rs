@@ -438,6 +438,18 @@ impl OpenClDevice {
         self.with_program(Id::filter_for(plan.degrees, plan.split_phases), |program| {
             let kernel =
                 Kernel::create(program, "filter_packets").map_err(api("clCreateKernel"))?;
+            if local > 0 {
+                let max = kernel
+                    .get_work_group_size(self.device.id())
+                    .map_err(api("clGetKernelWorkGroupInfo"))?;
+                if local > max {
+                    return Err(GpuError::WorkGroup {
+                        kernel: "filter_packets",
+                        requested: local as u32,
+                        max: max as u32,
+                    });
+                }
+            }
             let started = std::time::Instant::now();
             let mut exec = ExecuteKernel::new(&kernel);
             unsafe {

@@ -664,8 +664,8 @@ fn binomial_up(n: u64, k: u64) -> f64 {
 /// The packet size (domains per exact table set-up) and the resulting tabulation error bound:
 /// after s < M steps the value of r_j carries at most 2^-128·Σ_{l<=δ-j} binom(s, l) of the
 /// initial roundings (each in [0, 2^-128)), and r_j multiplies binom(x, j) <= binom(N - 1, j).
-/// The largest M <= [`MAX_PACKET_DOMAINS`] (and leaving at least 64 packets when the chunk
-/// allows, so the cores have packets to share) with an error at most eps/16.
+/// The largest M <= [`MAX_PACKET_DOMAINS`] (and leaving at least 8 packets when the chunk
+/// allows) with an error at most eps/16.
 fn packet_size(chunk: &ChunkModel, n: u64, eps: f64, len: u64) -> (u64, f64) {
     let domains = len.div_ceil(n);
     let error = |m: u64| -> f64 {
@@ -679,7 +679,7 @@ fn packet_size(chunk: &ChunkModel, n: u64, eps: f64, len: u64) -> (u64, f64) {
             * 2f64.powi(-128)
             * (1.0 + 1e-9)
     };
-    let mut m = MAX_PACKET_DOMAINS.min((domains / 64).max(1).next_power_of_two());
+    let mut m = MAX_PACKET_DOMAINS.min((domains / 8).max(1).next_power_of_two());
     while m > 1 && error(m) > eps / 16.0 {
         m /= 2;
     }
