@@ -268,6 +268,32 @@ const BLOCK: u32 = 128;
 const ANALYSE_BLOCK: u32 = 256;
 const ANALYSE_THREADS: u64 = 1 << 20;
 
+/// Lets the device's default memory pool keep freed memory instead of returning it to the
+/// system at every synchronisation (the default release threshold is 0): each launch of the
+/// search allocates some 100 MB of scratch (cudarc allocates with cuMemAllocAsync from this
+/// pool), which would otherwise be mapped and unmapped again per chunk.
+fn keep_pool_memory(ctx: &Arc<CudaContext>) -> Result<(), GpuError> {
+    use cudarc::driver::sys as dsys;
+    if !ctx.has_async_alloc() {
+        return Ok(());
+    }
+    ctx.bind_to_thread().map_err(driver("cuCtxSetCurrent"))?;
+    let mut pool: dsys::CUmemoryPool = std::ptr::null_mut();
+    unsafe { dsys::cuDeviceGetDefaultMemPool(&mut pool, ctx.cu_device()) }
+        .result()
+        .map_err(driver("cuDeviceGetDefaultMemPool"))?;
+    let mut threshold = u64::MAX;
+    unsafe {
+        dsys::cuMemPoolSetAttribute(
+            pool,
+            dsys::CUmemPool_attribute::CU_MEMPOOL_ATTR_RELEASE_THRESHOLD,
+            &mut threshold as *mut u64 as *mut std::ffi::c_void,
+        )
+    }
+    .result()
+    .map_err(driver("cuMemPoolSetAttribute"))
+}
+
 impl CudaDevice {
     /// Device `ordinal` (the CLI's `--device N`). The driver library and NVRTC are loaded at
     /// run time; missing ones are a [`GpuError::Runtime`] that says what to install.
@@ -285,6 +311,7 @@ impl CudaDevice {
             .compute_capability()
             .map_err(driver("cuDeviceGetAttribute"))?;
         let name = ctx.name().map_err(driver("cuDeviceGetName"))?;
+        keep_pool_memory(&ctx)?;
         Ok(CudaDevice {
             streams: Mutex::new(Vec::new()),
             ctx,
