@@ -136,7 +136,7 @@ PY
   big="exp --from 0x1p+0 --to 0x1.2p+0 --bits 32 --breakpoints directed"
   # Chunks of 2^38 (the device default; 2^34 took 231 s on an H100): cases compared, not counts.
   res=$(TMO=300 search I0..1023-cuda cuda $big --chunk-bits 38)
-  log "I0..1023 cuda: exit/seconds $res $(python3 -c "import json,sys; d=json.load(open(sys.argv[1])); f=d['filter']; print(d['hard'], 'cases, search', round(d['seconds'],3), 's, device calls', round(f['device_thread_seconds'],1), 'thread-s, kernels', {k: round(v, 2) for k, v in f.get('device_kernel_thread_seconds', {}).items()}, 'generation', round(f['generation_thread_seconds'],1), 'verification', round(f['verification_thread_seconds'],1))" "$OUT/s/I0..1023-cuda.json" 2>&1)"
+  log "I0..1023 cuda: exit/seconds $res $(python3 -c "import json,sys; d=json.load(open(sys.argv[1])); f=d['filter']; print(d['hard'], 'cases, search', round(d['seconds'],3), 's, device calls', round(f['device_thread_seconds'],1), 'thread-s, steps', {k: round(v, 2) for k, v in f.get('device_step_thread_seconds', {}).items()}, 'generation', round(f['generation_thread_seconds'],1), 'verification', round(f['verification_thread_seconds'],1))" "$OUT/s/I0..1023-cuda.json" 2>&1)"
   if [ -f "$bin/ref/I0..1023-cpu.sha256" ]; then
     [ "$(sha256sum <"$OUT/s/I0..1023-cuda.txt" | cut -d' ' -f1)" = "$(cat "$bin/ref/I0..1023-cpu.sha256")" ] \
       && log "I0..1023 cuda: cases equal the CPU backend's (sha256 of the output computed beforehand)" \
@@ -154,7 +154,7 @@ if [[ " $sections " == *" final "* ]]; then
     for r in 1 2 3; do
       tag="I0-$backend-c$cb${extra// /}-$r"
       res=$(search "$tag" "$backend" $i0 --chunk-bits "$cb" $extra)
-      log "I0 $backend chunk 2^$cb $extra run $r: exit/seconds $res $(python3 -c "import json,sys; d=json.load(open(sys.argv[1])); f=d['filter']; print(d['hard'], 'cases, search', round(d['seconds'],4), 's, device calls', round(f.get('device_thread_seconds',0),4), 'thread-s, kernels', {k: round(v, 4) for k, v in f.get('device_kernel_thread_seconds', {}).items()}, 'generation', round(f['generation_thread_seconds'],4), 'thread-s')" "$OUT/s/$tag.json" 2>&1)"
+      log "I0 $backend chunk 2^$cb $extra run $r: exit/seconds $res $(python3 -c "import json,sys; d=json.load(open(sys.argv[1])); f=d['filter']; print(d['hard'], 'cases, search', round(d['seconds'],4), 's, device calls', round(f.get('device_thread_seconds',0),4), 'thread-s, kernels', {k: round(v, 4) for k, v in f.get('device_step_thread_seconds', {}).items()}, 'generation', round(f['generation_thread_seconds'],4), 'thread-s')" "$OUT/s/$tag.json" 2>&1)"
     done
     cmp -s "$OUT/s/${tag%-*}-1.txt" "$OUT/s/I0-cpu-c34-1.txt" && log "I0 $backend chunk 2^$cb $extra: cases equal the CPU's"
   done
@@ -165,7 +165,7 @@ if [[ " $sections " == *" final "* ]]; then
   CRUNCH_PARTS=speed bash scripts/gpu-crunch.sh
   big="exp --from 0x1p+0 --to 0x1.2p+0 --bits 32 --breakpoints directed"
   res=$(TMO=150 search I0..1023-cuda cuda $big --chunk-bits 38)
-  log "I0..1023 cuda chunk 2^38: exit/seconds $res $(python3 -c "import json,sys; d=json.load(open(sys.argv[1])); f=d['filter']; print(d['hard'], 'cases, search', round(d['seconds'],3), 's, device calls', round(f['device_thread_seconds'],1), 'thread-s, kernels', {k: round(v, 1) for k, v in f.get('device_kernel_thread_seconds', {}).items()}, 'generation', round(f['generation_thread_seconds'],1), 'verification', round(f['verification_thread_seconds'],1))" "$OUT/s/I0..1023-cuda.json" 2>&1)"
+  log "I0..1023 cuda chunk 2^38: exit/seconds $res $(python3 -c "import json,sys; d=json.load(open(sys.argv[1])); f=d['filter']; print(d['hard'], 'cases, search', round(d['seconds'],3), 's, device calls', round(f['device_thread_seconds'],1), 'thread-s, kernels', {k: round(v, 1) for k, v in f.get('device_step_thread_seconds', {}).items()}, 'generation', round(f['generation_thread_seconds'],1), 'verification', round(f['verification_thread_seconds'],1))" "$OUT/s/I0..1023-cuda.json" 2>&1)"
   [ "$(sha256sum <"$OUT/s/I0..1023-cuda.txt" | cut -d' ' -f1)" = "$(cat "$bin/ref/I0..1023-cpu.sha256")" ] \
     && log "I0..1023 cuda: cases equal the CPU backend's (sha256 of the output computed beforehand)" \
     || log "I0..1023 cuda: cases DIFFER from the CPU backend's (or the run did not finish)"
@@ -185,24 +185,24 @@ if [[ " $sections " == *" tune "* ]]; then
   mkdir -p "$OUT/s"
   i0="exp --from 0x1p+0 --to 0x1.0008p+0 --bits 32 --breakpoints directed"
   search I0-ref cpu $i0 >/dev/null
-  for cfg in "|38|" "|38|--inline-phases" "|38|--work-group 64" "|38|--work-group 256" \
-    "|38|--work-group 1024" "|38|--division-threshold 3" "--maxrregcount=128|38|" "|39|" "|40|"; do
+  for cfg in ${TUNE_CONFIGS:-"|38|" "|38|--inline-phases" "|38|--work-group 64" "|38|--work-group 256" \
+    "|38|--division-threshold 3" "--maxrregcount=128|38|" "|39|" "|40|"}; do
     IFS='|' read -r nvrtc cb extra <<<"$cfg"
     for r in 1 2 3; do
       tag="tune-c$cb${extra// /}${nvrtc//[-=]/}-$r"
       res=$(TMD_NVRTC_OPTIONS="$nvrtc" search "$tag" cuda $i0 --chunk-bits "$cb" $extra)
       [ "$r" = 1 ] && continue
-      log "I0 cuda chunk 2^$cb $extra $nvrtc run $r: exit/seconds $res $(python3 -c "import json,sys; d=json.load(open(sys.argv[1])); f=d['filter']; print(d['hard'], 'cases, search', round(d['seconds'],4), 's, kernels', {k: round(v, 4) for k, v in f.get('device_kernel_thread_seconds', {}).items()}, 'thread-s')" "$OUT/s/$tag.json" 2>&1)"
+      log "I0 cuda chunk 2^$cb $extra $nvrtc run $r: exit/seconds $res $(python3 -c "import json,sys; d=json.load(open(sys.argv[1])); f=d['filter']; print(d['hard'], 'cases, search', round(d['seconds'],4), 's, device calls', round(f['device_thread_seconds'],4), 'thread-s, steps', {k: round(v, 4) for k, v in f.get('device_step_thread_seconds', {}).items()}, 'thread-s')" "$OUT/s/$tag.json" 2>&1)"
     done
     cmp -s "$OUT/s/${tag%-*}-1.txt" "$OUT/s/I0-ref.txt" || log "I0 cuda chunk 2^$cb $extra $nvrtc: cases DIFFER from the CPU's"
   done
   # I0..1023: chunk size and host threads (the host's share of each device call).
   big="exp --from 0x1p+0 --to 0x1.2p+0 --bits 32 --breakpoints directed"
-  for cfg in "39|16" "40|16" "38|8"; do
+  for cfg in ${TUNE_BIG:-"39|16" "40|16" "38|8"}; do
     IFS='|' read -r cb th <<<"$cfg"
     tag="tune-big-c$cb-t$th"
     res=$(TMO=60 search "$tag" cuda $big --chunk-bits "$cb" --threads "$th")
-    log "I0..1023 cuda chunk 2^$cb threads $th: exit/seconds $res $(python3 -c "import json,sys; d=json.load(open(sys.argv[1])); f=d['filter']; print('search', round(d['seconds'],3), 's, device calls', round(f['device_thread_seconds'],1), 'thread-s, kernels', {k: round(v, 2) for k, v in f.get('device_kernel_thread_seconds', {}).items()}, 'generation', round(f['generation_thread_seconds'],1), 'verification', round(f['verification_thread_seconds'],1))" "$OUT/s/$tag.json" 2>&1)"
+    log "I0..1023 cuda chunk 2^$cb threads $th: exit/seconds $res $(python3 -c "import json,sys; d=json.load(open(sys.argv[1])); f=d['filter']; print('search', round(d['seconds'],3), 's, device calls', round(f['device_thread_seconds'],1), 'thread-s, steps', {k: round(v, 2) for k, v in f.get('device_step_thread_seconds', {}).items()}, 'generation', round(f['generation_thread_seconds'],1), 'verification', round(f['verification_thread_seconds'],1))" "$OUT/s/$tag.json" 2>&1)"
     [ "$(sha256sum <"$OUT/s/$tag.txt" | cut -d' ' -f1)" = "$(cat "$bin/ref/I0..1023-cpu.sha256")" ] \
       || log "I0..1023 cuda chunk 2^$cb threads $th: cases DIFFER from the CPU backend's (or the run did not finish)"
     rm -f "$OUT/s/$tag.txt"

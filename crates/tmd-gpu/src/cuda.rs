@@ -23,11 +23,12 @@ use std::collections::HashMap;
 use std::ffi::CString;
 use std::path::PathBuf;
 use std::sync::{Arc, Mutex, OnceLock};
+use std::time::Instant;
 use tmd_kernels::Id;
 use tmd_search::filter::device::{
     add_split_counters, deferred_capacity, flatten_tables, subpackets_per_packet, DeviceOutput,
-    KernelPlan, PacketDevice, PacketJob, DEFER_WORDS, STATS_WORDS, SUBPACKET_DOMAINS,
-    WARP_NMDM_WORDS,
+    KernelPlan, PacketDevice, PacketJob, DEFER_WORDS, DEVICE_STEPS, FOLD_GROUP, STATS_WORDS,
+    SUBPACKET_DOMAINS, WARP_NMDM_WORDS,
 };
 
 /// Where NVRTC was found (for messages), or why it was not.
@@ -238,6 +239,12 @@ pub struct CudaDevice {
     modules: Mutex<HashMap<Id, Arc<CudaModule>>>,
     /// Crunch programs, one per target, keyed by their source text.
     crunch_modules: Mutex<HashMap<String, Arc<CudaModule>>>,
+}
+
+/// Nanoseconds from `started` (just before a launch) to the completion of the stream's work.
+fn nanos_at_completion(s: &Arc<CudaStream>, started: Instant) -> Result<u64, GpuError> {
+    s.synchronize().map_err(driver("cuStreamSynchronize"))?;
+    Ok(started.elapsed().as_nanos() as u64)
 }
 
 /// The first `len` elements of a device buffer (none for 0, which cudarc cannot slice).
@@ -512,6 +519,7 @@ impl CudaDevice {
         jobs: &[PacketJob],
         capacity: usize,
     ) -> Result<Launched, GpuError> {
+        let call_started = Instant::now();
         let packets = jobs.len();
         let subpackets = subpackets_per_packet(jobs);
         let items = packets * subpackets as usize;
@@ -598,10 +606,10 @@ impl CudaDevice {
             .arg(&deferred_cap32)
             .arg(&mut deferred_found)
             .arg(&mut lanes);
-        let started = std::time::Instant::now();
+        let mut step_nanos = [0u64; DEVICE_STEPS.len()];
+        let started = Instant::now();
         unsafe { launch.launch(config) }.map_err(up("cuLaunchKernel"))?;
-        s.synchronize().map_err(up("cuStreamSynchronize"))?;
-        let mut kernel_nanos = [started.elapsed().as_nanos() as u64, 0, 0];
+        step_nanos[0] = nanos_at_completion(s, started)?;
         let nmdm = self
             .module(Id::filter_for(plan.degrees, plan.split_phases))?
             .load_function("warp_nmdm")
@@ -614,7 +622,9 @@ impl CudaDevice {
             block_dim: (BLOCK, 1, 1),
             shared_mem_bytes: 0,
         };
+        let started = Instant::now();
         unsafe { launch.launch(warp_config) }.map_err(up("cuLaunchKernel"))?;
+        step_nanos[4] = nanos_at_completion(s, started)?;
         // One statistics record per packet comes back, folded on the device.
         let fold = self
             .module(Id::filter_for(plan.degrees, plan.split_phases))?
@@ -624,8 +634,8 @@ impl CudaDevice {
             .alloc_zeros::<u64>(packets * STATS_WORDS)
             .map_err(up("cuMemAlloc"))?;
         let fold_config = LaunchConfig {
-            grid_dim: ((packets as u32).div_ceil(BLOCK), 1, 1),
-            block_dim: (BLOCK, 1, 1),
+            grid_dim: (packets as u32, 1, 1),
+            block_dim: (FOLD_GROUP as u32, 1, 1),
             shared_mem_bytes: 0,
         };
         let mut launch = s.launch_builder(&fold);
@@ -634,7 +644,9 @@ impl CudaDevice {
             .arg(&packets64)
             .arg(&subpackets)
             .arg(&mut folded);
+        let started = Instant::now();
         unsafe { launch.launch(fold_config) }.map_err(up("cuLaunchKernel"))?;
+        step_nanos[3] = nanos_at_completion(s, started)?;
         let mut folded_words = s.clone_dtoh(&folded).map_err(up("cuMemcpyDtoH"))?;
         if plan.split_phases {
             let failed = s.clone_dtoh(&deferred_found).map_err(up("cuMemcpyDtoH"))?[0] as usize;
@@ -654,17 +666,19 @@ impl CudaDevice {
                 (&mut candidates, capacity32, &mut found),
             )?;
             add_split_counters(&mut folded_words[..STATS_WORDS], &counters);
-            kernel_nanos[1] = split_nanos[0];
-            kernel_nanos[2] = split_nanos[1];
+            step_nanos[1] = split_nanos[0];
+            step_nanos[2] = split_nanos[1];
         }
         let total = s.clone_dtoh(&found).map_err(up("cuMemcpyDtoH"))?[0] as usize;
         let stored = dtoh_prefix(s, &candidates, total.min(capacity))?;
+        let warps = s.clone_dtoh(&warp_words).map_err(up("cuMemcpyDtoH"))?;
+        step_nanos[5] = crate::rest_of_call(call_started, &step_nanos);
         Ok(Launched {
             stored,
             total,
             stats: folded_words,
-            warps: s.clone_dtoh(&warp_words).map_err(up("cuMemcpyDtoH"))?,
-            kernel_nanos,
+            warps,
+            step_nanos,
         })
     }
 
@@ -724,7 +738,7 @@ impl CudaDevice {
             .arg(&mut subdomains)
             .arg(&sub_cap32)
             .arg(&mut sub_found);
-        let started = std::time::Instant::now();
+        let started = Instant::now();
         unsafe { launch.launch(grid(failed)) }.map_err(up("cuLaunchKernel"))?;
         let sub_failed = s.clone_dtoh(&sub_found).map_err(up("cuMemcpyDtoH"))?[0] as usize;
         nanos[0] = started.elapsed().as_nanos() as u64;
@@ -743,7 +757,7 @@ impl CudaDevice {
                 .arg(&capacity32)
                 .arg(&mut *found)
                 .arg(&mut counters);
-            let started = std::time::Instant::now();
+            let started = Instant::now();
             unsafe { launch.launch(grid(sub_failed)) }.map_err(up("cuLaunchKernel"))?;
             s.synchronize().map_err(up("cuStreamSynchronize"))?;
             nanos[1] = started.elapsed().as_nanos() as u64;

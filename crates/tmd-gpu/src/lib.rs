@@ -40,7 +40,9 @@ pub enum GpuError {
     Api { call: &'static str, code: String },
     /// A work-group size the kernel cannot run with on this device (its registers or local
     /// memory per work-item allow fewer).
-    #[error("--work-group {requested}: {kernel} runs at most {max} work-items per group on this device")]
+    #[error(
+        "--work-group {requested}: {kernel} runs at most {max} work-items per group on this device"
+    )]
     WorkGroup {
         kernel: &'static str,
         requested: u32,
@@ -115,8 +117,15 @@ pub(crate) struct Launched {
     pub total: usize,
     pub stats: Vec<u64>,
     pub warps: Vec<u64>,
-    /// Per kernel (`tmd_search::filter::device::KERNELS`), host-measured nanoseconds.
-    pub kernel_nanos: [u64; 3],
+    /// Per kernel (`tmd_search::filter::device::DEVICE_STEPS`), host-measured nanoseconds.
+    pub step_nanos: [u64; tmd_search::filter::device::DEVICE_STEPS.len()],
+}
+
+/// The `buffers_and_copies` step of a device call: its time not spent in its kernels (the
+/// steps before the last of `step_nanos`).
+pub(crate) fn rest_of_call(call_started: std::time::Instant, step_nanos: &[u64]) -> u64 {
+    let kernels: u64 = step_nanos[..step_nanos.len() - 1].iter().sum();
+    (call_started.elapsed().as_nanos() as u64).saturating_sub(kernels)
 }
 
 /// Runs a packet-kernel launch (`launch(capacity)` returns the stored candidates, how many
@@ -139,7 +148,7 @@ pub(crate) fn run_with_capacity(
         total,
         stats,
         warps,
-        kernel_nanos,
+        step_nanos,
     } = run;
     stored.truncate(total);
     stored.sort_unstable();
@@ -148,6 +157,6 @@ pub(crate) fn run_with_capacity(
         packet_stats: stats.chunks(STATS_WORDS).map(decode_stats).collect(),
         device_nanos: t.elapsed().as_nanos() as u64,
         warp_nmdm: sum_warp_nmdm(&warps),
-        kernel_nanos,
+        step_nanos,
     })
 }

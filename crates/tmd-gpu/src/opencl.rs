@@ -15,11 +15,12 @@ use std::collections::hash_map::Entry;
 use std::collections::HashMap;
 use std::ffi::c_void;
 use std::sync::Mutex;
+use std::time::Instant;
 use tmd_kernels::Id;
 use tmd_search::filter::device::{
     add_split_counters, deferred_capacity, flatten_tables, subpackets_per_packet, DeviceOutput,
-    KernelPlan, PacketDevice, PacketJob, DEFER_WORDS, STATS_WORDS, SUBPACKET_DOMAINS,
-    WARP_NMDM_WORDS,
+    KernelPlan, PacketDevice, PacketJob, DEFER_WORDS, DEVICE_STEPS, FOLD_GROUP, STATS_WORDS,
+    SUBPACKET_DOMAINS, WARP_NMDM_WORDS,
 };
 
 fn api(call: &'static str) -> impl FnOnce(ClError) -> GpuError {
@@ -404,6 +405,7 @@ impl OpenClDevice {
         jobs: &[PacketJob],
         capacity: usize,
     ) -> Result<Launched, GpuError> {
+        let call_started = Instant::now();
         let packets = jobs.len();
         let tables = self.input(&flatten_tables(jobs))?;
         let firsts = self.input(&jobs.iter().map(|j| j.first).collect::<Vec<u64>>())?;
@@ -434,7 +436,7 @@ impl OpenClDevice {
             0 => (items, 0),
             w => (items.div_ceil(w) * w, w),
         };
-        let mut kernel_nanos = [0u64; 3];
+        let mut step_nanos = [0u64; DEVICE_STEPS.len()];
         self.with_program(Id::filter_for(plan.degrees, plan.split_phases), |program| {
             let kernel =
                 Kernel::create(program, "filter_packets").map_err(api("clCreateKernel"))?;
@@ -450,7 +452,7 @@ impl OpenClDevice {
                     });
                 }
             }
-            let started = std::time::Instant::now();
+            let started = Instant::now();
             let mut exec = ExecuteKernel::new(&kernel);
             unsafe {
                 exec.set_arg(&tables)
@@ -483,21 +485,26 @@ impl OpenClDevice {
                     .map_err(api("clEnqueueNDRangeKernel"))?;
             }
             self.queue.finish().map_err(api("clFinish"))?;
-            kernel_nanos[0] = started.elapsed().as_nanos() as u64;
+            step_nanos[0] = started.elapsed().as_nanos() as u64;
             // One statistics record per packet comes back, folded on the device.
             let fold =
                 Kernel::create(program, "fold_packet_stats").map_err(api("clCreateKernel"))?;
+            let started = Instant::now();
             unsafe {
                 ExecuteKernel::new(&fold)
                     .set_arg(&stats)
                     .set_arg(&(packets as u64))
                     .set_arg(&subpackets)
                     .set_arg(&folded)
-                    .set_global_work_size(packets)
+                    .set_global_work_size(packets * FOLD_GROUP)
+                    .set_local_work_size(FOLD_GROUP)
                     .enqueue_nd_range(&self.queue)
                     .map_err(api("clEnqueueNDRangeKernel"))?;
             }
+            self.queue.finish().map_err(api("clFinish"))?;
+            step_nanos[3] = started.elapsed().as_nanos() as u64;
             let nmdm = Kernel::create(program, "warp_nmdm").map_err(api("clCreateKernel"))?;
+            let started = Instant::now();
             unsafe {
                 ExecuteKernel::new(&nmdm)
                     .set_arg(&lanes)
@@ -507,7 +514,9 @@ impl OpenClDevice {
                     .enqueue_nd_range(&self.queue)
                     .map_err(api("clEnqueueNDRangeKernel"))?;
             }
-            self.queue.finish().map_err(api("clFinish"))
+            self.queue.finish().map_err(api("clFinish"))?;
+            step_nanos[4] = started.elapsed().as_nanos() as u64;
+            Ok(())
         })?;
         let mut folded_words = self.read(&folded, packets * STATS_WORDS)?;
         if plan.split_phases {
@@ -523,17 +532,19 @@ impl OpenClDevice {
             let (counters, split_nanos) =
                 self.split_phases_2_3(plan, &deferred, failed, &candidates, capacity32, &found)?;
             add_split_counters(&mut folded_words[..STATS_WORDS], &counters);
-            kernel_nanos[1] = split_nanos[0];
-            kernel_nanos[2] = split_nanos[1];
+            step_nanos[1] = split_nanos[0];
+            step_nanos[2] = split_nanos[1];
         }
         let total = self.read(&found, 1)?[0] as usize;
         let stored = self.read(&candidates, total.min(capacity))?;
+        let warps = self.read(&warp_words, warps * WARP_NMDM_WORDS)?;
+        step_nanos[5] = crate::rest_of_call(call_started, &step_nanos);
         Ok(Launched {
             stored,
             total,
             stats: folded_words,
-            warps: self.read(&warp_words, warps * WARP_NMDM_WORDS)?,
-            kernel_nanos,
+            warps,
+            step_nanos,
         })
     }
 
@@ -558,7 +569,7 @@ impl OpenClDevice {
         let sub_cap = failed * plan.kappa as usize;
         let subdomains = self.scratch::<u64>(sub_cap * DEFER_WORDS)?;
         let sub_found = self.buffer(&[0u32], CL_MEM_READ_WRITE)?;
-        let started = std::time::Instant::now();
+        let started = Instant::now();
         self.with_program(Id::filter_for(plan.degrees, plan.split_phases), |program| {
             let k2 = Kernel::create(program, "phase2_deferred").map_err(api("clCreateKernel"))?;
             unsafe {
@@ -587,7 +598,7 @@ impl OpenClDevice {
         })?;
         nanos[0] = started.elapsed().as_nanos() as u64;
         let sub_failed = self.read(&sub_found, 1)?[0] as usize;
-        let started = std::time::Instant::now();
+        let started = Instant::now();
         if sub_failed > 0 {
             self.with_program(Id::filter_for(plan.degrees, plan.split_phases), |program| {
                 let k3 =

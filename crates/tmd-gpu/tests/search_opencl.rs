@@ -64,7 +64,7 @@ fn comparable(s: &FilterStats) -> String {
     s.generation_nanos = 0;
     s.verification_nanos = 0;
     s.device_nanos = 0;
-    s.kernel_nanos = [0; 3];
+    s.step_nanos = Default::default();
     // The NMDM of real warps exists on devices only (checked in the I0 test).
     s.nmdm_warp = Default::default();
     format!("{s:?} nmdm sum bits {:#x}", s.nmdm.sum.to_bits())

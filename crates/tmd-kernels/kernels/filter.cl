@@ -445,35 +445,64 @@ KERNEL_FQ void filter_packets(const GLOBAL_AS u64 *tables, const GLOBAL_AS u64 *
     out[15] = TMD_DOUBLE_BITS(stats.nmdm_sum);
 }
 
-/* The statistics of each packet from those of its sub-packets, in the CPU's order (one
- * work-item per packet): counts add, and the NMDM sum adds the sub-packets' group values one by
- * one from zero, as Nmdm::add_group does along a packet. Keeps the transfer back to the host
- * at one record per packet. */
+/* The statistics of each packet from those of its sub-packets, in the CPU's order: one
+ * work-group of FOLD_GROUP work-items per packet. The count words are integer sums (any order
+ * gives the same bits): each work-item adds those of sub-packets t, t + FOLD_GROUP, ... (so a
+ * group reads consecutive records, coalesced), then the group adds its partial sums by halves.
+ * The NMDM sum is a double sum that must follow Nmdm::add_group's order along the packet: the
+ * sub-packets' values are staged in work-group memory and one work-item adds them in order.
+ * (One work-item per packet reading every record in turn took milliseconds per chunk: a
+ * packet has up to FOLD_MAX_SUBPACKETS sub-packets.) Keeps the transfer back to the host at
+ * one record per packet. */
+#define FOLD_GROUP 256
+#define FOLD_MAX_SUBPACKETS 2048
 KERNEL_FQ void fold_packet_stats(const GLOBAL_AS u64 *sub_stats, const u64 packets,
                                  const u64 subpackets, GLOBAL_AS u64 *stats_out) {
-    u64 p = GLOBAL_ID0;
-    if (p >= packets) {
-        return;
-    }
+    LOCAL_ARRAY(u64, partial, FOLD_GROUP);
+    LOCAL_ARRAY(double, values, FOLD_MAX_SUBPACKETS);
+    u64 p = GROUP_ID0;
+    u32 t = LOCAL_ID0;
     u64 w[STATS_WORDS - 1];
+#pragma unroll
     for (int k = 0; k < STATS_WORDS - 1; k++) {
         w[k] = 0;
     }
-    double nmdm_sum = 0.0;
-    for (u64 j = 0; j < subpackets; j++) {
-        const GLOBAL_AS u64 *in = sub_stats + (p * subpackets + j) * STATS_WORDS;
-        for (int k = 0; k < STATS_WORDS - 1; k++) {
-            w[k] += in[k];
-        }
-        if (in[12] > 0) {
-            nmdm_sum += TMD_BITS_DOUBLE(in[15]);
+    if (p < packets) {
+        for (u64 j = t; j < subpackets; j += FOLD_GROUP) {
+            const GLOBAL_AS u64 *in = sub_stats + (p * subpackets + j) * STATS_WORDS;
+#pragma unroll
+            for (int k = 0; k < STATS_WORDS - 1; k++) {
+                w[k] += in[k];
+            }
+            /* -1: a sub-packet without an NMDM group, which adds nothing */
+            values[j] = in[12] > 0 ? TMD_BITS_DOUBLE(in[15]) : -1.0;
         }
     }
     GLOBAL_AS u64 *out = stats_out + p * STATS_WORDS;
+#pragma unroll
     for (int k = 0; k < STATS_WORDS - 1; k++) {
-        out[k] = w[k];
+        partial[t] = w[k];
+        LOCAL_BARRIER();
+        for (u32 span = FOLD_GROUP / 2; span > 0; span >>= 1) {
+            if (t < span) {
+                partial[t] += partial[t + span];
+            }
+            LOCAL_BARRIER();
+        }
+        if (t == 0 && p < packets) {
+            out[k] = partial[0];
+        }
+        LOCAL_BARRIER();
     }
-    out[15] = TMD_DOUBLE_BITS(nmdm_sum);
+    if (t == 0 && p < packets) {
+        double nmdm_sum = 0.0;
+        for (u64 j = 0; j < subpackets; j++) {
+            if (values[j] >= 0.0) {
+                nmdm_sum += values[j];
+            }
+        }
+        out[15] = TMD_DOUBLE_BITS(nmdm_sum);
+    }
 }
 
 /* Adds a work-item's phase-2 and phase-3 counts (words 4-11) to the launch's counters. */

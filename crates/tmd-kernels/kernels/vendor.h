@@ -29,6 +29,7 @@
 #define GLOBAL_ID0 ((ulong)get_global_id(0))
 #define GLOBAL_SIZE0 ((ulong)get_global_size(0))
 #define LOCAL_ID0 ((uint)get_local_id(0))
+#define GROUP_ID0 ((ulong)get_group_id(0))
 #define LOCAL_SIZE0 ((uint)get_local_size(0))
 /* An array shared by a work-group (declared in a kernel's body), and the barrier that orders
  * its accesses. */
@@ -64,6 +65,7 @@ typedef int i32;
 #define GLOBAL_ID0 ((unsigned long long)blockIdx.x * blockDim.x + threadIdx.x)
 #define GLOBAL_SIZE0 ((unsigned long long)gridDim.x * blockDim.x)
 #define LOCAL_ID0 ((unsigned int)threadIdx.x)
+#define GROUP_ID0 ((unsigned long long)blockIdx.x)
 #define LOCAL_SIZE0 ((unsigned int)blockDim.x)
 #define LOCAL_ARRAY(type, name, len) __shared__ type name[len]
 #define LOCAL_AS

@@ -149,14 +149,28 @@ pub struct DeviceOutput {
     pub device_nanos: u64,
     /// The NMDM of real warps (`FilterStats::nmdm_warp`).
     pub warp_nmdm: Nmdm,
-    /// Time of each kernel ([`KERNELS`]), measured on the host around the launch and its
+    /// Time of each step ([`DEVICE_STEPS`]), measured on the host around the step and its
     /// completion, nanoseconds.
-    pub kernel_nanos: [u64; 3],
+    pub step_nanos: [u64; DEVICE_STEPS.len()],
 }
 
-/// The kernels whose time `--stats` reports: phase 1 (with phases 2-3 inline unless split) and
-/// the split pipeline's phase-2 and phase-3 kernels.
-pub const KERNELS: [&str; 3] = ["filter_packets", "phase2_deferred", "phase3_deferred"];
+/// The steps of a device call whose time `--stats` reports: the kernels (phase 1, with phases
+/// 2-3 inline unless split; the split pipeline's phase-2 and phase-3 kernels; the statistics
+/// fold; the per-warp NMDM), then everything else: buffer allocation and the copies to and
+/// from the device.
+pub const DEVICE_STEPS: [&str; 6] = [
+    "filter_packets",
+    "phase2_deferred",
+    "phase3_deferred",
+    "fold_packet_stats",
+    "warp_nmdm",
+    "buffers_and_copies",
+];
+
+/// Work-items per work-group of `fold_packet_stats` (`FOLD_GROUP` of kernels/filter.cl), which
+/// stages up to `FOLD_MAX_SUBPACKETS` = 2048 sub-packet values per packet in work-group memory.
+pub const FOLD_GROUP: usize = 256;
+const _: () = assert!(super::MAX_PACKET_DOMAINS / SUBPACKET_DOMAINS <= 2048);
 
 /// Words per warp written by the `warp_nmdm` kernel.
 pub const WARP_NMDM_WORDS: usize = 4;

@@ -599,7 +599,7 @@ impl Context<'_> {
             stats.absorb_packet(s);
         }
         stats.device_nanos += out.device_nanos;
-        stats.kernel_nanos = out.kernel_nanos;
+        stats.step_nanos = out.step_nanos;
         stats.nmdm_warp.absorb(&out.warp_nmdm);
         Ok((out.candidates, stats))
     }

@@ -104,8 +104,8 @@ pub struct FilterStats {
     pub verification_nanos: u64,
     /// Device time of phases 1-3 (kernels and transfers), when they ran on a device.
     pub device_nanos: u64,
-    /// Of which each kernel (`device::KERNELS`), thread time summed over the calls.
-    pub kernel_nanos: [u64; 3],
+    /// Of which each kernel (`device::DEVICE_STEPS`), thread time summed over the calls.
+    pub step_nanos: [u64; super::device::DEVICE_STEPS.len()],
     pub nmdm: Nmdm,
     /// On a device: the NMDM of real warps (32 work-items side by side, each at the same step
     /// of its sub-packet; kernels/filter.cl `warp_nmdm`). Zero groups on the CPU.
@@ -165,7 +165,7 @@ impl FilterStats {
         self.candidates += o.candidates;
         self.verification_nanos += o.verification_nanos;
         self.device_nanos += o.device_nanos;
-        for (a, b) in self.kernel_nanos.iter_mut().zip(o.kernel_nanos) {
+        for (a, b) in self.step_nanos.iter_mut().zip(o.step_nanos) {
             *a += b;
         }
         self.nmdm.absorb(&o.nmdm);

@@ -636,9 +636,9 @@ fn filter_json(plan: &Plan, f: &FilterStats) -> serde_json::Value {
         "degrees_used": [f.degree_min, f.degree_max],
         "generation_thread_seconds": f.generation_nanos as f64 * 1e-9,
         "device_thread_seconds": f.device_nanos as f64 * 1e-9,
-        "device_kernel_thread_seconds": tmd_search::filter::device::KERNELS
+        "device_step_thread_seconds": tmd_search::filter::device::DEVICE_STEPS
             .iter()
-            .zip(f.kernel_nanos)
+            .zip(f.step_nanos)
             .map(|(k, n)| (k.to_string(), serde_json::json!(n as f64 * 1e-9)))
             .collect::<serde_json::Map<_, _>>(),
         "phase1": phase(&f.phase1),
