@@ -11,7 +11,8 @@
 # device machine is bare; NVIDIA's OpenCL driver (libnvidia-opencl.so.1) comes with its driver.
 # --prepare also puts references in target/gpu-bin/ref/ (see below). Sections: search (random
 # windows, I0, NMDM, I0..1023 at equal chunks), crunch (scripts/gpu-crunch.sh), final (the
-# timings in priority order), tune (knobs of the search kernel on I0), binade ([1,2) of exp at
+# timings in priority order), tune (knobs of the search kernel on I0), trace (where a device
+# call's time goes), binade ([1,2) of exp at
 # K = 45 against the published list; journaled, resumed by a later call).
 set -uo pipefail
 cd "$(dirname "$0")/.."
@@ -207,6 +208,30 @@ if [[ " $sections " == *" tune "* ]]; then
       || log "I0..1023 cuda chunk 2^$cb threads $th: cases DIFFER from the CPU backend's (or the run did not finish)"
     rm -f "$OUT/s/$tag.txt"
   done
+fi
+
+if [[ " $sections " == *" trace "* ]]; then
+  # Where a device call's time goes outside its kernels (TMD_TRACE_DEVICE: one stderr line per
+  # call with the time of each step), for I0 (one call) and I0..1023 (1024 calls).
+  mkdir -p "$OUT/s"
+  i0="exp --from 0x1p+0 --to 0x1.0008p+0 --bits 32 --breakpoints directed --chunk-bits 39"
+  big="exp --from 0x1p+0 --to 0x1.2p+0 --bits 32 --breakpoints directed --chunk-bits 39"
+  for r in 1 2 3; do
+    TMD_TRACE_DEVICE=1 "$tmd" search $i0 --backend cuda -q --out /dev/null 2>"$OUT/s/trace-I0-$r.txt"
+    log "trace I0 run $r: $(grep tmd-trace "$OUT/s/trace-I0-$r.txt")"
+  done
+  TMD_TRACE_DEVICE=1 timeout 60 "$tmd" search $big --backend cuda -q --out /dev/null 2>"$OUT/s/trace-big.txt"
+  log "trace I0..1023 (mean per call): $(python3 - "$OUT/s/trace-big.txt" <<'PY'
+import re, sys
+sums, n = {}, 0
+for line in open(sys.argv[1]):
+    if line.startswith("tmd-trace"):
+        n += 1
+        for what, us in re.findall(r"(\w+) (\d+) us", line):
+            sums[what] = sums.get(what, 0) + int(us)
+print(n, "calls:", ", ".join(f"{k} {v / max(n, 1) / 1000:.2f} ms" for k, v in sums.items()))
+PY
+)"
 fi
 
 if [[ " $sections " == *" binade "* ]]; then

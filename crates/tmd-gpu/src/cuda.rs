@@ -241,6 +241,44 @@ pub struct CudaDevice {
     crunch_modules: Mutex<HashMap<String, Arc<CudaModule>>>,
 }
 
+/// A breakdown of one device call on stderr when `TMD_TRACE_DEVICE` is set (a diagnostic for
+/// tuning runs: `--stats` has the totals).
+struct Trace {
+    on: bool,
+    last: Instant,
+    marks: Vec<(&'static str, u64)>,
+}
+
+impl Trace {
+    fn new(started: Instant) -> Trace {
+        Trace {
+            on: std::env::var_os("TMD_TRACE_DEVICE").is_some(),
+            last: started,
+            marks: Vec::new(),
+        }
+    }
+
+    fn mark(&mut self, what: &'static str) {
+        if self.on {
+            let now = Instant::now();
+            self.marks
+                .push((what, now.duration_since(self.last).as_micros() as u64));
+            self.last = now;
+        }
+    }
+
+    fn print(&self, items: usize) {
+        if self.on {
+            let parts: Vec<String> = self
+                .marks
+                .iter()
+                .map(|(what, us)| format!("{what} {us} us"))
+                .collect();
+            eprintln!("tmd-trace: {items} work-items: {}", parts.join(", "));
+        }
+    }
+}
+
 /// Nanoseconds from `started` (just before a launch) to the completion of the stream's work.
 fn nanos_at_completion(s: &Arc<CudaStream>, started: Instant) -> Result<u64, GpuError> {
     s.synchronize().map_err(driver("cuStreamSynchronize"))?;
@@ -520,6 +558,7 @@ impl CudaDevice {
         capacity: usize,
     ) -> Result<Launched, GpuError> {
         let call_started = Instant::now();
+        let mut trace = Trace::new(call_started);
         let packets = jobs.len();
         let subpackets = subpackets_per_packet(jobs);
         let items = packets * subpackets as usize;
@@ -531,34 +570,32 @@ impl CudaDevice {
         let counts: Vec<u64> = jobs.iter().map(|j| j.count).collect();
         let firsts = s.clone_htod(&firsts).map_err(up("cuMemcpyHtoD"))?;
         let counts = s.clone_htod(&counts).map_err(up("cuMemcpyHtoD"))?;
-        let mut candidates = s
-            .alloc_zeros::<u64>(capacity.max(1))
-            .map_err(up("cuMemAlloc"))?;
+        trace.mark("htod");
+        // Scratch the kernels write in full before anything reads it (statistics and lane
+        // records of every work-item, the per-warp records) or read only up to a counter
+        // (candidates, deferrals) needs no zeroing; the counters do.
+        let uninit = |n: usize| unsafe { s.alloc::<u64>(n.max(1)) }.map_err(up("cuMemAlloc"));
+        let mut candidates = uninit(capacity)?;
         let mut found = s.alloc_zeros::<u32>(1).map_err(up("cuMemAlloc"))?;
-        let mut stats = s
-            .alloc_zeros::<u64>(items * STATS_WORDS)
-            .map_err(up("cuMemAlloc"))?;
+        let mut stats = uninit(items * STATS_WORDS)?;
         let deferred_cap = if plan.split_phases {
             deferred_capacity(jobs)
         } else {
             0
         };
-        let mut deferred = s
-            .alloc_zeros::<u64>(deferred_cap.max(1) * DEFER_WORDS)
-            .map_err(up("cuMemAlloc"))?;
+        let mut deferred = uninit(deferred_cap * DEFER_WORDS)?;
         let mut deferred_found = s.alloc_zeros::<u32>(1).map_err(up("cuMemAlloc"))?;
         let deferred_cap32 = deferred_cap as u32;
-        let mut lanes = s
-            .alloc_zeros::<u32>(items * SUBPACKET_DOMAINS as usize)
+        let mut lanes = unsafe { s.alloc::<u32>(items * SUBPACKET_DOMAINS as usize) }
             .map_err(up("cuMemAlloc"))?;
         let warps = items.div_ceil(32);
-        let mut warp_words = s
-            .alloc_zeros::<u64>(warps * WARP_NMDM_WORDS)
-            .map_err(up("cuMemAlloc"))?;
+        let mut warp_words = uninit(warps * WARP_NMDM_WORDS)?;
+        trace.mark("alloc");
         let function = self
             .module(Id::filter_for(plan.degrees, plan.split_phases))?
             .load_function("filter_packets")
             .map_err(up("cuModuleGetFunction"))?;
+        trace.mark("module");
         let (t_lo, t_hi) = (plan.threshold3 as u64, (plan.threshold3 >> 64) as u64);
         let packets64 = packets as u64;
         let capacity32 = capacity as u32;
@@ -610,6 +647,7 @@ impl CudaDevice {
         let started = Instant::now();
         unsafe { launch.launch(config) }.map_err(up("cuLaunchKernel"))?;
         step_nanos[0] = nanos_at_completion(s, started)?;
+        trace.mark("filter_packets");
         let nmdm = self
             .module(Id::filter_for(plan.degrees, plan.split_phases))?
             .load_function("warp_nmdm")
@@ -625,6 +663,7 @@ impl CudaDevice {
         let started = Instant::now();
         unsafe { launch.launch(warp_config) }.map_err(up("cuLaunchKernel"))?;
         step_nanos[4] = nanos_at_completion(s, started)?;
+        trace.mark("warp_nmdm");
         // One statistics record per packet comes back, folded on the device.
         let fold = self
             .module(Id::filter_for(plan.degrees, plan.split_phases))?
@@ -647,7 +686,9 @@ impl CudaDevice {
         let started = Instant::now();
         unsafe { launch.launch(fold_config) }.map_err(up("cuLaunchKernel"))?;
         step_nanos[3] = nanos_at_completion(s, started)?;
+        trace.mark("fold");
         let mut folded_words = s.clone_dtoh(&folded).map_err(up("cuMemcpyDtoH"))?;
+        trace.mark("dtoh_folded");
         if plan.split_phases {
             let failed = s.clone_dtoh(&deferred_found).map_err(up("cuMemcpyDtoH"))?[0] as usize;
             if failed > deferred_cap {
@@ -668,10 +709,14 @@ impl CudaDevice {
             add_split_counters(&mut folded_words[..STATS_WORDS], &counters);
             step_nanos[1] = split_nanos[0];
             step_nanos[2] = split_nanos[1];
+            trace.mark("split");
         }
         let total = s.clone_dtoh(&found).map_err(up("cuMemcpyDtoH"))?[0] as usize;
         let stored = dtoh_prefix(s, &candidates, total.min(capacity))?;
+        trace.mark("dtoh_candidates");
         let warps = s.clone_dtoh(&warp_words).map_err(up("cuMemcpyDtoH"))?;
+        trace.mark("dtoh_warps");
+        trace.print(items);
         step_nanos[5] = crate::rest_of_call(call_started, &step_nanos);
         Ok(Launched {
             stored,
@@ -706,9 +751,9 @@ impl CudaDevice {
         }
         let (t_lo, t_hi) = (plan.threshold3 as u64, (plan.threshold3 >> 64) as u64);
         let sub_cap = failed * plan.kappa as usize;
-        let mut subdomains = s
-            .alloc_zeros::<u64>(sub_cap * DEFER_WORDS)
-            .map_err(up("cuMemAlloc"))?;
+        // Read only up to the counter: no zeroing needed.
+        let mut subdomains =
+            unsafe { s.alloc::<u64>(sub_cap * DEFER_WORDS) }.map_err(up("cuMemAlloc"))?;
         let mut sub_found = s.alloc_zeros::<u32>(1).map_err(up("cuMemAlloc"))?;
         let module = self.module(Id::filter_for(plan.degrees, plan.split_phases))?;
         let grid = |n: usize| LaunchConfig {
