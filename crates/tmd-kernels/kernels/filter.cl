@@ -340,7 +340,13 @@ DEVICE_FN void advance(u128_t *table, i32 degree) {
     }
 }
 
-KERNEL_FQ void filter_packets(const GLOBAL_AS u64 *tables, const GLOBAL_AS u64 *firsts,
+/* At most 96 registers per work-item on CUDA: the kernel wants about 160 (tables of degree 6
+ * and the jump's 384-bit binomials), which leaves 12 warps per multiprocessor to hide the
+ * latency of the lower-bound loop's 64-bit divisions; capped, 20 warps fit, and the spills
+ * (mostly the once-per-work-item jump) cost less than that gains: 3.9-4.0 ms instead of
+ * 4.7 ms for the phase-1 kernels of I0 on an H100 (docs/BENCHMARKS.md). */
+#define FILTER_MAX_REGISTERS 96
+KERNEL_FQ void KERNEL_MAX_REGISTERS(FILTER_MAX_REGISTERS) filter_packets(const GLOBAL_AS u64 *tables, const GLOBAL_AS u64 *firsts,
                               const GLOBAL_AS u64 *counts, const u64 packets,
                               const u64 chunk_len, const u64 n, const u64 kappa,
                               const i32 algorithm, const u32 division_threshold,

@@ -23,6 +23,7 @@
 #pragma OPENCL FP_CONTRACT OFF
 
 #define KERNEL_FQ __kernel
+#define KERNEL_MAX_REGISTERS(n)
 #define GLOBAL_AS __global
 #define CONSTANT_AS __constant
 #define DEVICE_FN static inline
@@ -59,6 +60,12 @@ typedef int i32;
 #define TMD_CUDA 1
 
 #define KERNEL_FQ extern "C" __global__
+/* A register cap for one kernel, where occupancy pays more than the spills (CUDA 12.4+). */
+#if __CUDACC_VER_MAJOR__ > 12 || (__CUDACC_VER_MAJOR__ == 12 && __CUDACC_VER_MINOR__ >= 4)
+#define KERNEL_MAX_REGISTERS(n) __maxnreg__(n)
+#else
+#define KERNEL_MAX_REGISTERS(n)
+#endif
 #define GLOBAL_AS
 #define CONSTANT_AS __constant__
 #define DEVICE_FN static __device__ __forceinline__

@@ -103,6 +103,13 @@ pub(crate) fn plan(args: &SearchArgs) -> Result<Plan, InputError> {
 const CPU_CHUNK_BITS: u32 = 34;
 const DEVICE_CHUNK_BITS: u32 = 38;
 
+/// The default `--division-threshold`: the CPU divides at once (3 subtractions first gained
+/// 3% on I0 here, within noise); a device tries 3 subtractions first, since a 64-bit division
+/// is a long software sequence on a GPU (phase-1 kernel of I0 on an H100: 4.0 ms instead of
+/// 4.7 ms, docs/BENCHMARKS.md). The output and the counts are the same either way.
+const CPU_DIVISION_THRESHOLD: u32 = 0;
+const DEVICE_DIVISION_THRESHOLD: u32 = 3;
+
 /// The engine for `--algorithm`: None for the reference search.
 fn choose_algorithm(
     args: &SearchArgs,
@@ -165,7 +172,11 @@ fn choose_algorithm(
     let filter = FilterParams {
         domain_size: args.domain_size,
         kappa: args.kappa,
-        division_threshold: args.division_threshold,
+        division_threshold: args.division_threshold.unwrap_or(if args.backend == "cpu" {
+            CPU_DIVISION_THRESHOLD
+        } else {
+            DEVICE_DIVISION_THRESHOLD
+        }),
         chunk_len: 1u64 << chunk_bits,
         split_phases: args.backend != "cpu" && !args.inline_phases,
         work_group: args.work_group.unwrap_or(0),
