@@ -190,6 +190,7 @@ if [[ " $sections " == *" tune "* ]]; then
   for cfg in ${TUNE_CONFIGS:-"|38|" "|38|--inline-phases" "|38|--work-group 64" "|38|--work-group 256" \
     "|38|--division-threshold 3" "--maxrregcount=128|38|" "|39|" "|40|"}; do
     IFS='|' read -r nvrtc cb extra <<<"$cfg"
+    extra=${extra//,/ } # TUNE_CONFIGS entries write spaces as commas
     for r in 1 2 3; do
       tag="tune-c$cb${extra// /}${nvrtc//[-=]/}-$r"
       res=$(TMD_NVRTC_OPTIONS="$nvrtc" search "$tag" cuda $i0 --chunk-bits "$cb" $extra)
