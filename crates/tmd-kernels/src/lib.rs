@@ -423,9 +423,9 @@ mod tests {
                     assert!(text.contains(&format!("DW({rest})")), "{k}");
                 } else {
                     // `KERNEL_FQ void NAME(`, maybe with attributes before the name.
-                    let declared = text.lines().any(|l| {
-                        l.starts_with("KERNEL_FQ void ") && l.contains(&format!(" {k}("))
-                    });
+                    let declared = text
+                        .lines()
+                        .any(|l| l.starts_with("KERNEL_FQ void ") && l.contains(&format!(" {k}(")));
                     assert!(declared, "{k}");
                 }
             }
