@@ -16,7 +16,7 @@
 use crate::opencl::CrunchReal;
 use crate::{AnalyseOutput, AnalysePlan, GpuError, Launched, CRUNCH_COUNT_WORDS};
 use cudarc::driver::{
-    CudaContext, CudaModule, CudaStream, DriverError, LaunchConfig, PushKernelArg,
+    CudaContext, CudaModule, CudaSlice, CudaStream, DriverError, LaunchConfig, PushKernelArg,
 };
 use cudarc::nvrtc::{result, sys, Ptx};
 use std::collections::HashMap;
@@ -26,9 +26,9 @@ use std::sync::{Arc, Mutex, OnceLock};
 use std::time::Instant;
 use tmd_kernels::Id;
 use tmd_search::filter::device::{
-    add_split_counters, deferred_capacity, flatten_tables, subpackets_per_packet, DeviceOutput,
-    KernelPlan, PacketDevice, PacketJob, DEFER_WORDS, DEVICE_STEPS, FOLD_GROUP, STATS_WORDS,
-    SUBPACKET_DOMAINS, WARP_NMDM_WORDS,
+    add_split_counters, flatten_tables, subpackets_per_packet, DeviceOutput, KernelPlan,
+    PacketDevice, PacketJob, DEFER_WORDS, DEVICE_STEPS, FOLD_GROUP, SCAN_BLOCK, SCAN_GROUP,
+    STATS_WORDS, SUBPACKET_DOMAINS, WARP_NMDM_WORDS,
 };
 
 /// Where NVRTC was found (for messages), or why it was not.
@@ -578,14 +578,8 @@ impl CudaDevice {
         let mut candidates = uninit(capacity)?;
         let mut found = s.alloc_zeros::<u32>(1).map_err(up("cuMemAlloc"))?;
         let mut stats = uninit(items * STATS_WORDS)?;
-        let deferred_cap = if plan.split_phases {
-            deferred_capacity(jobs)
-        } else {
-            0
-        };
-        let mut deferred = uninit(deferred_cap * DEFER_WORDS)?;
-        let mut deferred_found = s.alloc_zeros::<u32>(1).map_err(up("cuMemAlloc"))?;
-        let deferred_cap32 = deferred_cap as u32;
+        // One bit mask of phase-1 failures per sub-packet (written when split).
+        let mut fail_masks = unsafe { s.alloc::<u32>(items) }.map_err(up("cuMemAlloc"))?;
         let mut lanes = unsafe { s.alloc::<u32>(items * SUBPACKET_DOMAINS as usize) }
             .map_err(up("cuMemAlloc"))?;
         let warps = items.div_ceil(32);
@@ -639,9 +633,7 @@ impl CudaDevice {
             .arg(&capacity32)
             .arg(&mut found)
             .arg(&mut stats)
-            .arg(&mut deferred)
-            .arg(&deferred_cap32)
-            .arg(&mut deferred_found)
+            .arg(&mut fail_masks)
             .arg(&mut lanes);
         let mut step_nanos = [0u64; DEVICE_STEPS.len()];
         let started = Instant::now();
@@ -690,15 +682,30 @@ impl CudaDevice {
         let mut folded_words = s.clone_dtoh(&folded).map_err(up("cuMemcpyDtoH"))?;
         trace.mark("dtoh_folded");
         if plan.split_phases {
-            let failed = s.clone_dtoh(&deferred_found).map_err(up("cuMemcpyDtoH"))?[0] as usize;
-            if failed > deferred_cap {
-                // More phase-1 failures than room: the same launch, unsplit.
-                let unsplit = KernelPlan {
-                    split_phases: false,
-                    ..*plan
-                };
-                return self.launch_filter_on(s, &unsplit, jobs, capacity);
+            // The failing domains, listed in input order at offsets from a prefix sum.
+            let started = Instant::now();
+            let module = self.module(Id::filter_for(plan.degrees, plan.split_phases))?;
+            let (offsets, failed) = self.exclusive_scan(s, &module, &fail_masks, items, true)?;
+            let mut deferred = uninit(failed * DEFER_WORDS)?;
+            if failed > 0 {
+                let gather = module
+                    .load_function("gather_phase1_failures")
+                    .map_err(up("cuModuleGetFunction"))?;
+                let mut launch = s.launch_builder(&gather);
+                launch
+                    .arg(&tables)
+                    .arg(&firsts)
+                    .arg(&counts)
+                    .arg(&packets64)
+                    .arg(&plan.chunk_len)
+                    .arg(&plan.n)
+                    .arg(&subpackets)
+                    .arg(&fail_masks)
+                    .arg(&offsets)
+                    .arg(&mut deferred);
+                unsafe { launch.launch(grid(items)) }.map_err(up("cuLaunchKernel"))?;
             }
+            let gather_nanos = nanos_at_completion(s, started)?;
             let (counters, split_nanos) = self.split_phases_2_3(
                 s,
                 plan,
@@ -709,6 +716,7 @@ impl CudaDevice {
             add_split_counters(&mut folded_words[..STATS_WORDS], &counters);
             step_nanos[1] = split_nanos[0];
             step_nanos[2] = split_nanos[1];
+            step_nanos[5] = gather_nanos + split_nanos[2];
             trace.mark("split");
         }
         let total = s.clone_dtoh(&found).map_err(up("cuMemcpyDtoH"))?[0] as usize;
@@ -717,7 +725,7 @@ impl CudaDevice {
         let warps = s.clone_dtoh(&warp_words).map_err(up("cuMemcpyDtoH"))?;
         trace.mark("dtoh_warps");
         trace.print(items);
-        step_nanos[5] = crate::rest_of_call(call_started, &step_nanos);
+        step_nanos[6] = crate::rest_of_call(call_started, &step_nanos);
         Ok(Launched {
             stored,
             total,
@@ -727,44 +735,36 @@ impl CudaDevice {
         })
     }
 
-    /// Phases 2 and 3 of a split launch (see the OpenCL runner, which this mirrors).
+    /// Phases 2 and 3 of a split launch (see the OpenCL runner, which this mirrors): the
+    /// counters they add, and the nanoseconds of phase 2, phase 3 and the compaction between.
     fn split_phases_2_3(
         &self,
         s: &Arc<CudaStream>,
         plan: &KernelPlan,
-        deferred: &cudarc::driver::CudaSlice<u64>,
+        deferred: &CudaSlice<u64>,
         failed: usize,
-        out: (
-            &mut cudarc::driver::CudaSlice<u64>,
-            u32,
-            &mut cudarc::driver::CudaSlice<u32>,
-        ),
-    ) -> Result<(Vec<u64>, [u64; 2]), GpuError> {
+        out: (&mut CudaSlice<u64>, u32, &mut CudaSlice<u32>),
+    ) -> Result<(Vec<u64>, [u64; 3]), GpuError> {
         let up = |call| driver(call);
         let (candidates, capacity32, found) = out;
         let mut counters = s
             .alloc_zeros::<u64>(STATS_WORDS)
             .map_err(up("cuMemAlloc"))?;
-        let mut nanos = [0u64; 2];
+        let mut nanos = [0u64; 3];
         if failed == 0 {
             return Ok((s.clone_dtoh(&counters).map_err(up("cuMemcpyDtoH"))?, nanos));
         }
         let (t_lo, t_hi) = (plan.threshold3 as u64, (plan.threshold3 >> 64) as u64);
-        let sub_cap = failed * plan.kappa as usize;
-        // Read only up to the counter: no zeroing needed.
-        let mut subdomains =
-            unsafe { s.alloc::<u64>(sub_cap * DEFER_WORDS) }.map_err(up("cuMemAlloc"))?;
-        let mut sub_found = s.alloc_zeros::<u32>(1).map_err(up("cuMemAlloc"))?;
+        let kappa = plan.kappa as usize;
+        // Each domain's own region of kappa subdomain slots, and how many it used.
+        let mut regions =
+            unsafe { s.alloc::<u64>(failed * kappa * DEFER_WORDS) }.map_err(up("cuMemAlloc"))?;
+        let mut sub_counts = unsafe { s.alloc::<u32>(failed) }.map_err(up("cuMemAlloc"))?;
         let module = self.module(Id::filter_for(plan.degrees, plan.split_phases))?;
-        let grid = |n: usize| LaunchConfig {
-            grid_dim: ((n as u32).div_ceil(BLOCK), 1, 1),
-            block_dim: (BLOCK, 1, 1),
-            shared_mem_bytes: 0,
-        };
         let k2 = module
             .load_function("phase2_deferred")
             .map_err(up("cuModuleGetFunction"))?;
-        let (failed64, sub_cap32) = (failed as u64, sub_cap as u32);
+        let failed64 = failed as u64;
         let mut launch = s.launch_builder(&k2);
         launch
             .arg(deferred)
@@ -780,14 +780,29 @@ impl CudaDevice {
             .arg(&capacity32)
             .arg(&mut *found)
             .arg(&mut counters)
-            .arg(&mut subdomains)
-            .arg(&sub_cap32)
-            .arg(&mut sub_found);
+            .arg(&mut regions)
+            .arg(&mut sub_counts);
         let started = Instant::now();
         unsafe { launch.launch(grid(failed)) }.map_err(up("cuLaunchKernel"))?;
-        let sub_failed = s.clone_dtoh(&sub_found).map_err(up("cuMemcpyDtoH"))?[0] as usize;
-        nanos[0] = started.elapsed().as_nanos() as u64;
+        nanos[0] = nanos_at_completion(s, started)?;
+        let started = Instant::now();
+        let (offsets, sub_failed) = self.exclusive_scan(s, &module, &sub_counts, failed, false)?;
         if sub_failed > 0 {
+            let mut subdomains =
+                unsafe { s.alloc::<u64>(sub_failed * DEFER_WORDS) }.map_err(up("cuMemAlloc"))?;
+            let compact = module
+                .load_function("compact_subdomains")
+                .map_err(up("cuModuleGetFunction"))?;
+            let mut launch = s.launch_builder(&compact);
+            launch
+                .arg(&regions)
+                .arg(&sub_counts)
+                .arg(&offsets)
+                .arg(&failed64)
+                .arg(&plan.kappa)
+                .arg(&mut subdomains);
+            unsafe { launch.launch(grid(failed)) }.map_err(up("cuLaunchKernel"))?;
+            nanos[2] = nanos_at_completion(s, started)?;
             let k3 = module
                 .load_function("phase3_deferred")
                 .map_err(up("cuModuleGetFunction"))?;
@@ -804,10 +819,66 @@ impl CudaDevice {
                 .arg(&mut counters);
             let started = Instant::now();
             unsafe { launch.launch(grid(sub_failed)) }.map_err(up("cuLaunchKernel"))?;
-            s.synchronize().map_err(up("cuStreamSynchronize"))?;
-            nanos[1] = started.elapsed().as_nanos() as u64;
+            nanos[1] = nanos_at_completion(s, started)?;
+        } else {
+            nanos[2] = started.elapsed().as_nanos() as u64;
         }
         Ok((s.clone_dtoh(&counters).map_err(up("cuMemcpyDtoH"))?, nanos))
+    }
+
+    /// The exclusive prefix sum of the first `len` values of `input` (of their popcounts when
+    /// `popcount`), by `scan_blocks` and `add_block_offsets`, repeated over the block totals
+    /// while there is more than one block: the offsets and the total.
+    fn exclusive_scan(
+        &self,
+        s: &Arc<CudaStream>,
+        module: &Arc<CudaModule>,
+        input: &CudaSlice<u32>,
+        len: usize,
+        popcount: bool,
+    ) -> Result<(CudaSlice<u32>, usize), GpuError> {
+        let up = |call| driver(call);
+        let blocks = len.div_ceil(SCAN_BLOCK).max(1);
+        let mut out = unsafe { s.alloc::<u32>(len.max(1)) }.map_err(up("cuMemAlloc"))?;
+        let mut sums = unsafe { s.alloc::<u32>(blocks) }.map_err(up("cuMemAlloc"))?;
+        let scan = module
+            .load_function("scan_blocks")
+            .map_err(up("cuModuleGetFunction"))?;
+        let (len64, pop) = (len as u64, popcount as i32);
+        let mut launch = s.launch_builder(&scan);
+        launch
+            .arg(input)
+            .arg(&len64)
+            .arg(&pop)
+            .arg(&mut out)
+            .arg(&mut sums);
+        let config = LaunchConfig {
+            grid_dim: (blocks as u32, 1, 1),
+            block_dim: (SCAN_GROUP as u32, 1, 1),
+            shared_mem_bytes: 0,
+        };
+        unsafe { launch.launch(config) }.map_err(up("cuLaunchKernel"))?;
+        if blocks == 1 {
+            let total = s.clone_dtoh(&sums).map_err(up("cuMemcpyDtoH"))?[0] as usize;
+            return Ok((out, total));
+        }
+        let (block_offsets, total) = self.exclusive_scan(s, module, &sums, blocks, false)?;
+        let add = module
+            .load_function("add_block_offsets")
+            .map_err(up("cuModuleGetFunction"))?;
+        let mut launch = s.launch_builder(&add);
+        launch.arg(&mut out).arg(&len64).arg(&block_offsets);
+        unsafe { launch.launch(grid(len)) }.map_err(up("cuLaunchKernel"))?;
+        Ok((out, total))
+    }
+}
+
+/// One work-item per element, in blocks of [`BLOCK`].
+fn grid(n: usize) -> LaunchConfig {
+    LaunchConfig {
+        grid_dim: ((n as u32).div_ceil(BLOCK), 1, 1),
+        block_dim: (BLOCK, 1, 1),
+        shared_mem_bytes: 0,
     }
 }
 

@@ -18,9 +18,9 @@ use std::sync::Mutex;
 use std::time::Instant;
 use tmd_kernels::Id;
 use tmd_search::filter::device::{
-    add_split_counters, deferred_capacity, flatten_tables, subpackets_per_packet, DeviceOutput,
-    KernelPlan, PacketDevice, PacketJob, DEFER_WORDS, DEVICE_STEPS, FOLD_GROUP, STATS_WORDS,
-    SUBPACKET_DOMAINS, WARP_NMDM_WORDS,
+    add_split_counters, flatten_tables, subpackets_per_packet, DeviceOutput, KernelPlan,
+    PacketDevice, PacketJob, DEFER_WORDS, DEVICE_STEPS, FOLD_GROUP, SCAN_BLOCK, SCAN_GROUP,
+    STATS_WORDS, SUBPACKET_DOMAINS, WARP_NMDM_WORDS,
 };
 
 fn api(call: &'static str) -> impl FnOnce(ClError) -> GpuError {
@@ -415,14 +415,8 @@ impl OpenClDevice {
         let subpackets = subpackets_per_packet(jobs);
         let stats = self.scratch::<u64>(packets * subpackets as usize * STATS_WORDS)?;
         let folded = self.output::<u64>(packets * STATS_WORDS)?;
-        let deferred_cap = if plan.split_phases {
-            deferred_capacity(jobs)
-        } else {
-            0
-        };
-        let deferred = self.scratch::<u64>(deferred_cap.max(1) * DEFER_WORDS)?;
-        let deferred_found = self.buffer(&[0u32], CL_MEM_READ_WRITE)?;
-        let deferred_cap32 = deferred_cap as u32;
+        // One bit mask of phase-1 failures per sub-packet (written when split).
+        let fail_masks = self.scratch::<u32>(packets * subpackets as usize)?;
         let lanes =
             self.scratch::<u32>(packets * subpackets as usize * SUBPACKET_DOMAINS as usize)?;
         let warps = (packets * subpackets as usize).div_ceil(32);
@@ -473,9 +467,7 @@ impl OpenClDevice {
                     .set_arg(&capacity32)
                     .set_arg(&found)
                     .set_arg(&stats)
-                    .set_arg(&deferred)
-                    .set_arg(&deferred_cap32)
-                    .set_arg(&deferred_found)
+                    .set_arg(&fail_masks)
                     .set_arg(&lanes)
                     .set_global_work_size(global);
                 if local > 0 {
@@ -520,25 +512,37 @@ impl OpenClDevice {
         })?;
         let mut folded_words = self.read(&folded, packets * STATS_WORDS)?;
         if plan.split_phases {
-            let failed = self.read(&deferred_found, 1)?[0] as usize;
-            if failed > deferred_cap {
-                // More phase-1 failures than room: the same launch, unsplit.
-                let unsplit = KernelPlan {
-                    split_phases: false,
-                    ..*plan
-                };
-                return self.launch_filter(&unsplit, jobs, capacity);
+            // The failing domains, listed in input order at offsets from a prefix sum.
+            let started = Instant::now();
+            let id = Id::filter_for(plan.degrees, plan.split_phases);
+            let (offsets, failed) = self.exclusive_scan(id, &fail_masks, items, true)?;
+            let deferred = self.scratch::<u64>(failed.max(1) * DEFER_WORDS)?;
+            if failed > 0 {
+                self.run_kernel(id, "gather_phase1_failures", items, 0, |e| unsafe {
+                    e.set_arg(&tables)
+                        .set_arg(&firsts)
+                        .set_arg(&counts)
+                        .set_arg(&(packets as u64))
+                        .set_arg(&plan.chunk_len)
+                        .set_arg(&plan.n)
+                        .set_arg(&subpackets)
+                        .set_arg(&fail_masks)
+                        .set_arg(&offsets)
+                        .set_arg(&deferred);
+                })?;
             }
+            let gather_nanos = started.elapsed().as_nanos() as u64;
             let (counters, split_nanos) =
                 self.split_phases_2_3(plan, &deferred, failed, &candidates, capacity32, &found)?;
             add_split_counters(&mut folded_words[..STATS_WORDS], &counters);
             step_nanos[1] = split_nanos[0];
             step_nanos[2] = split_nanos[1];
+            step_nanos[5] = gather_nanos + split_nanos[2];
         }
         let total = self.read(&found, 1)?[0] as usize;
         let stored = self.read(&candidates, total.min(capacity))?;
         let warps = self.read(&warp_words, warps * WARP_NMDM_WORDS)?;
-        step_nanos[5] = crate::rest_of_call(call_started, &step_nanos);
+        step_nanos[6] = crate::rest_of_call(call_started, &step_nanos);
         Ok(Launched {
             stored,
             total,
@@ -548,9 +552,11 @@ impl OpenClDevice {
         })
     }
 
-    /// Phases 2 and 3 of a split launch: `phase2_deferred` over the `failed` domains, then
-    /// `phase3_deferred` over the subdomains it deferred (at most kappa per domain, so their
-    /// list never overflows). Returns the phase-2/3 counters (statistics words 4..12).
+    /// Phases 2 and 3 of a split launch: `phase2_deferred` over the `failed` domains (each
+    /// writing its failing subdomains to its own region of kappa slots), the prefix sum and
+    /// `compact_subdomains` that list them, then `phase3_deferred` over that list. Returns the
+    /// phase-2/3 counters (statistics words 4..12) and the nanoseconds of phase 2, phase 3 and
+    /// the compaction.
     fn split_phases_2_3(
         &self,
         plan: &KernelPlan,
@@ -559,69 +565,138 @@ impl OpenClDevice {
         candidates: &Buffer<u64>,
         capacity32: u32,
         found: &Buffer<u32>,
-    ) -> Result<(Vec<u64>, [u64; 2]), GpuError> {
+    ) -> Result<(Vec<u64>, [u64; 3]), GpuError> {
         let counters = self.buffer(&[0u64; STATS_WORDS], CL_MEM_READ_WRITE)?;
-        let mut nanos = [0u64; 2];
+        let mut nanos = [0u64; 3];
         if failed == 0 {
             return Ok((self.read(&counters, STATS_WORDS)?, nanos));
         }
+        let id = Id::filter_for(plan.degrees, plan.split_phases);
         let (t_lo, t_hi) = (plan.threshold3 as u64, (plan.threshold3 >> 64) as u64);
-        let sub_cap = failed * plan.kappa as usize;
-        let subdomains = self.scratch::<u64>(sub_cap * DEFER_WORDS)?;
-        let sub_found = self.buffer(&[0u32], CL_MEM_READ_WRITE)?;
+        let regions = self.scratch::<u64>(failed * plan.kappa as usize * DEFER_WORDS)?;
+        let sub_counts = self.scratch::<u32>(failed)?;
         let started = Instant::now();
-        self.with_program(Id::filter_for(plan.degrees, plan.split_phases), |program| {
-            let k2 = Kernel::create(program, "phase2_deferred").map_err(api("clCreateKernel"))?;
-            unsafe {
-                ExecuteKernel::new(&k2)
-                    .set_arg(deferred)
+        self.run_kernel(id, "phase2_deferred", failed, 0, |e| unsafe {
+            e.set_arg(deferred)
+                .set_arg(&(failed as u64))
+                .set_arg(&plan.n)
+                .set_arg(&plan.kappa)
+                .set_arg(&plan.algorithm)
+                .set_arg(&plan.division_threshold)
+                .set_arg(&plan.base2)
+                .set_arg(&t_lo)
+                .set_arg(&t_hi)
+                .set_arg(candidates)
+                .set_arg(&capacity32)
+                .set_arg(found)
+                .set_arg(&counters)
+                .set_arg(&regions)
+                .set_arg(&sub_counts);
+        })?;
+        nanos[0] = started.elapsed().as_nanos() as u64;
+        let started = Instant::now();
+        let (offsets, sub_failed) = self.exclusive_scan(id, &sub_counts, failed, false)?;
+        if sub_failed > 0 {
+            let subdomains = self.scratch::<u64>(sub_failed * DEFER_WORDS)?;
+            self.run_kernel(id, "compact_subdomains", failed, 0, |e| unsafe {
+                e.set_arg(&regions)
+                    .set_arg(&sub_counts)
+                    .set_arg(&offsets)
                     .set_arg(&(failed as u64))
-                    .set_arg(&plan.n)
                     .set_arg(&plan.kappa)
-                    .set_arg(&plan.algorithm)
-                    .set_arg(&plan.division_threshold)
-                    .set_arg(&plan.base2)
+                    .set_arg(&subdomains);
+            })?;
+            nanos[2] = started.elapsed().as_nanos() as u64;
+            let started = Instant::now();
+            self.run_kernel(id, "phase3_deferred", sub_failed, 0, |e| unsafe {
+                e.set_arg(&subdomains)
+                    .set_arg(&(sub_failed as u64))
                     .set_arg(&t_lo)
                     .set_arg(&t_hi)
                     .set_arg(candidates)
                     .set_arg(&capacity32)
                     .set_arg(found)
-                    .set_arg(&counters)
-                    .set_arg(&subdomains)
-                    .set_arg(&(sub_cap as u32))
-                    .set_arg(&sub_found)
-                    .set_global_work_size(failed)
-                    .enqueue_nd_range(&self.queue)
-                    .map_err(api("clEnqueueNDRangeKernel"))?;
-            }
-            self.queue.finish().map_err(api("clFinish"))
-        })?;
-        nanos[0] = started.elapsed().as_nanos() as u64;
-        let sub_failed = self.read(&sub_found, 1)?[0] as usize;
-        let started = Instant::now();
-        if sub_failed > 0 {
-            self.with_program(Id::filter_for(plan.degrees, plan.split_phases), |program| {
-                let k3 =
-                    Kernel::create(program, "phase3_deferred").map_err(api("clCreateKernel"))?;
-                unsafe {
-                    ExecuteKernel::new(&k3)
-                        .set_arg(&subdomains)
-                        .set_arg(&(sub_failed as u64))
-                        .set_arg(&t_lo)
-                        .set_arg(&t_hi)
-                        .set_arg(candidates)
-                        .set_arg(&capacity32)
-                        .set_arg(found)
-                        .set_arg(&counters)
-                        .set_global_work_size(sub_failed)
-                        .enqueue_nd_range(&self.queue)
-                        .map_err(api("clEnqueueNDRangeKernel"))?;
-                }
-                self.queue.finish().map_err(api("clFinish"))
+                    .set_arg(&counters);
             })?;
+            nanos[1] = started.elapsed().as_nanos() as u64;
+        } else {
+            nanos[2] = started.elapsed().as_nanos() as u64;
         }
-        nanos[1] = started.elapsed().as_nanos() as u64;
         Ok((self.read(&counters, STATS_WORDS)?, nanos))
+    }
+
+    /// The exclusive prefix sums of `values` (of their popcounts when `popcount`) computed by
+    /// the split pipeline's scan kernels, and their total: for tests of the compaction.
+    pub fn prefix_sums(
+        &self,
+        values: &[u32],
+        popcount: bool,
+    ) -> Result<(Vec<u32>, usize), GpuError> {
+        let id = Id::filter_for([2, 1, 0], true);
+        let input = self.input(values)?;
+        let (offsets, total) = self.exclusive_scan(id, &input, values.len(), popcount)?;
+        Ok((self.read(&offsets, values.len())?, total))
+    }
+
+    /// The exclusive prefix sum of the first `len` values of `input` (of their popcounts when
+    /// `popcount`), by `scan_blocks` and `add_block_offsets` of program `id`, repeated over
+    /// the block totals while there is more than one block: the offsets and the total.
+    fn exclusive_scan(
+        &self,
+        id: Id,
+        input: &Buffer<u32>,
+        len: usize,
+        popcount: bool,
+    ) -> Result<(Buffer<u32>, usize), GpuError> {
+        let blocks = len.div_ceil(SCAN_BLOCK).max(1);
+        let out = self.scratch::<u32>(len.max(1))?;
+        let sums = self.scratch::<u32>(blocks)?;
+        let (len64, pop) = (len as u64, popcount as i32);
+        self.run_kernel(
+            id,
+            "scan_blocks",
+            blocks * SCAN_GROUP,
+            SCAN_GROUP,
+            |e| unsafe {
+                e.set_arg(input)
+                    .set_arg(&len64)
+                    .set_arg(&pop)
+                    .set_arg(&out)
+                    .set_arg(&sums);
+            },
+        )?;
+        if blocks == 1 {
+            let total = self.read(&sums, 1)?[0] as usize;
+            return Ok((out, total));
+        }
+        let (block_offsets, total) = self.exclusive_scan(id, &sums, blocks, false)?;
+        self.run_kernel(id, "add_block_offsets", len, 0, |e| unsafe {
+            e.set_arg(&out).set_arg(&len64).set_arg(&block_offsets);
+        })?;
+        Ok((out, total))
+    }
+
+    /// Runs kernel `name` of program `id` over `global` work-items (in work-groups of `local`,
+    /// or the driver's choice for 0), its arguments set by `args`, and waits for it.
+    fn run_kernel(
+        &self,
+        id: Id,
+        name: &str,
+        global: usize,
+        local: usize,
+        args: impl FnOnce(&mut ExecuteKernel),
+    ) -> Result<(), GpuError> {
+        self.with_program(id, |program| {
+            let kernel = Kernel::create(program, name).map_err(api("clCreateKernel"))?;
+            let mut exec = ExecuteKernel::new(&kernel);
+            args(&mut exec);
+            exec.set_global_work_size(global);
+            if local > 0 {
+                exec.set_local_work_size(local);
+            }
+            unsafe { exec.enqueue_nd_range(&self.queue) }.map_err(api("clEnqueueNDRangeKernel"))?;
+            self.queue.finish().map_err(api("clFinish"))
+        })
     }
 }
 

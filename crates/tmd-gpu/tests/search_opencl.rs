@@ -269,3 +269,51 @@ fn issue5_opencl_i0_gives_the_cpu_cases_and_counts() {
         )
     );
 }
+
+/// The split pipeline's lists are compacted by exclusive prefix sums (issue 5): the scan
+/// kernels against a sequential scan, at lengths of one, two and three levels of blocks, on
+/// counts and on bit masks (popcounts).
+#[test]
+fn issue5_prefix_sums_equal_a_sequential_scan() {
+    let device = OpenClDevice::nth(0).unwrap_or_else(|e| panic!("{e}"));
+    let mut state = 0x9e37_79b9_7f4a_7c15u64;
+    let mut next = move || {
+        state ^= state << 13;
+        state ^= state >> 7;
+        state ^= state << 17;
+        state
+    };
+    for len in [1usize, 1023, 1024, 1025, 300_001, 1_100_000] {
+        for popcount in [false, true] {
+            let values: Vec<u32> = (0..len)
+                .map(|_| {
+                    let r = next();
+                    // sparse, as the lists are: mostly zero
+                    if r % 4 == 0 {
+                        (r >> 32) as u32 & if popcount { u32::MAX } else { 63 }
+                    } else {
+                        0
+                    }
+                })
+                .collect();
+            let mut expected = Vec::with_capacity(len);
+            let mut total = 0usize;
+            for &v in &values {
+                expected.push(total as u32);
+                total += if popcount {
+                    v.count_ones() as usize
+                } else {
+                    v as usize
+                };
+            }
+            let (offsets, device_total) = device
+                .prefix_sums(&values, popcount)
+                .unwrap_or_else(|e| panic!("{e}"));
+            assert_eq!(device_total, total, "length {len}, popcount {popcount}");
+            assert!(
+                offsets == expected,
+                "length {len}, popcount {popcount}: offsets differ"
+            );
+        }
+    }
+}

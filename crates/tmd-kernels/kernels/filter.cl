@@ -217,30 +217,34 @@ DEVICE_FN void phase3(const plan_t *plan, u128_t r0, u128_t r1, u128_t r2, u64 s
     stats_fail(stats, 2, hits > 0 ? 1 : 0, hits);
 }
 
-/* Work deferred to a later kernel (the split pipeline): a domain or subdomain as 8 words,
- * start, len, r0, r1, r2 (lo, hi), appended to a list through an atomic counter. A list that
- * overflows is detected by the host, which then reruns the launch unsplit. */
+/* Work deferred to a later kernel (the split pipeline): a subdomain as 8 words, start, len,
+ * r0, r1, r2 (lo, hi), written to the next free slot of the deferring work-item's own region
+ * (no atomics: the host compacts the regions by a prefix sum of the slots used). capacity 0:
+ * no deferral, the next phase runs inline. */
 #define DEFER_WORDS 8
 
 typedef struct {
     GLOBAL_AS u64 *items;
-    u32 capacity; /* 0: no deferral, run the next phase inline */
-    GLOBAL_AS u32 *found;
+    u32 capacity;
+    u32 used;
 } defer_t;
 
-DEVICE_FN void defer_push(const defer_t *d, u64 start, u64 len, u128_t r0, u128_t r1,
-                          u128_t r2) {
-    u32 slot = TMD_ATOMIC_INC(d->found);
+DEVICE_FN void defer_write(GLOBAL_AS u64 *w, u64 start, u64 len, u128_t r0, u128_t r1,
+                           u128_t r2) {
+    w[0] = start;
+    w[1] = len;
+    w[2] = r0.lo;
+    w[3] = r0.hi;
+    w[4] = r1.lo;
+    w[5] = r1.hi;
+    w[6] = r2.lo;
+    w[7] = r2.hi;
+}
+
+DEVICE_FN void defer_push(defer_t *d, u64 start, u64 len, u128_t r0, u128_t r1, u128_t r2) {
+    u32 slot = d->used++;
     if (slot < d->capacity) {
-        GLOBAL_AS u64 *w = d->items + (u64)slot * DEFER_WORDS;
-        w[0] = start;
-        w[1] = len;
-        w[2] = r0.lo;
-        w[3] = r0.hi;
-        w[4] = r1.lo;
-        w[5] = r1.hi;
-        w[6] = r2.lo;
-        w[7] = r2.hi;
+        defer_write(d->items + (u64)slot * DEFER_WORDS, start, len, r0, r1, r2);
     }
 }
 
@@ -248,7 +252,7 @@ DEVICE_FN void defer_push(const defer_t *d, u64 start, u64 len, u128_t r0, u128_
  * subdomains go to phase 3 inline, or to `later` for the phase-3 kernel. */
 DEVICE_FN void phase2(const plan_t *plan, u128_t r0, u128_t r1, u128_t r2, u64 start, u64 len,
                       stats_t *stats, GLOBAL_AS u64 *candidates, u32 capacity,
-                      GLOBAL_AS u32 *found, const defer_t *later) {
+                      GLOBAL_AS u32 *found, defer_t *later) {
     u64 m = plan->n / plan->kappa;
     if (m < 1) m = 1;
     for (u64 s = 0; s < len; s += m) {
@@ -340,6 +344,36 @@ DEVICE_FN void advance(u128_t *table, i32 degree) {
     }
 }
 
+/* The tables of sub-packet `skip / SUBPACKET_DOMAINS` of packet p: the packet's, loaded and
+ * jumped `skip` domains ahead; *first and *count: its first domain and how many it runs. */
+DEVICE_FN void subpacket_tables(const GLOBAL_AS u64 *tables, const GLOBAL_AS u64 *firsts,
+                                const GLOBAL_AS u64 *counts, u64 p, u64 skip, u128_t *t0,
+                                u128_t *t1, u128_t *t2, u64 *first, u64 *count) {
+    const GLOBAL_AS u64 *mine = tables + p * 3 * TABLE_LEN * 2;
+#pragma unroll
+    for (int l = 0; l <= TD0; l++) {
+        t0[l] = u128_make(mine[2 * l], mine[2 * l + 1]);
+    }
+#pragma unroll
+    for (int l = 0; l <= TD1; l++) {
+        t1[l] = u128_make(mine[2 * (TABLE_LEN + l)], mine[2 * (TABLE_LEN + l) + 1]);
+    }
+#pragma unroll
+    for (int l = 0; l <= TD2; l++) {
+        t2[l] = u128_make(mine[2 * (2 * TABLE_LEN + l)], mine[2 * (2 * TABLE_LEN + l) + 1]);
+    }
+    *first = firsts[p] + skip;
+    u64 c = counts[p] > skip ? counts[p] - skip : 0;
+    *count = c < SUBPACKET_DOMAINS ? c : SUBPACKET_DOMAINS;
+    if (skip > 0 && *count > 0) {
+        u128_t binom[TD0 + 1];
+        binomials_mod128(skip, TD0, binom);
+        jump_table(t0, TD0, binom);
+        jump_table(t1, TD1, binom);
+        jump_table(t2, TD2, binom);
+    }
+}
+
 /* At most 96 registers per work-item on CUDA: the kernel wants about 160 (tables of degree 6
  * and the jump's 384-bit binomials), which leaves 12 warps per multiprocessor to hide the
  * latency of the lower-bound loop's 64-bit divisions; capped, 20 warps fit, and the spills
@@ -354,8 +388,7 @@ KERNEL_FQ void KERNEL_MAX_REGISTERS(FILTER_MAX_REGISTERS) filter_packets(const G
                               const u64 threshold3_hi, const u64 subpackets,
                               GLOBAL_AS u64 *candidates, const u32 capacity,
                               GLOBAL_AS u32 *found, GLOBAL_AS u64 *stats_out,
-                              GLOBAL_AS u64 *deferred, const u32 deferred_capacity,
-                              GLOBAL_AS u32 *deferred_found,
+                              GLOBAL_AS u32 *fail_masks,
                               GLOBAL_AS u32 *lane_iterations) {
     u64 g = GLOBAL_ID0;
     if (g >= packets * subpackets) {
@@ -372,40 +405,18 @@ KERNEL_FQ void KERNEL_MAX_REGISTERS(FILTER_MAX_REGISTERS) filter_packets(const G
     plan.threshold3 = u128_make(threshold3_lo, threshold3_hi);
 
     u128_t t0[TD0 + 1], t1[TD1 + 1], t2[TD2 + 1];
-    const GLOBAL_AS u64 *mine = tables + p * 3 * TABLE_LEN * 2;
-#pragma unroll
-    for (int l = 0; l <= TD0; l++) {
-        t0[l] = u128_make(mine[2 * l], mine[2 * l + 1]);
-    }
-#pragma unroll
-    for (int l = 0; l <= TD1; l++) {
-        t1[l] = u128_make(mine[2 * (TABLE_LEN + l)], mine[2 * (TABLE_LEN + l) + 1]);
-    }
-#pragma unroll
-    for (int l = 0; l <= TD2; l++) {
-        t2[l] = u128_make(mine[2 * (2 * TABLE_LEN + l)], mine[2 * (2 * TABLE_LEN + l) + 1]);
-    }
+    u64 first, count;
+    subpacket_tables(tables, firsts, counts, p, skip, t0, t1, t2, &first, &count);
     stats_t stats;
     stats_zero(&stats);
 
-    /* Split pipeline: domains failing phase 1 go to `later` (phase2_deferred); unsplit, phase
-     * 2 and 3 run inline (`inline3`: no deferral). */
-    defer_t later;
-    later.items = deferred;
-    later.capacity = deferred_capacity;
-    later.found = deferred_found;
-    defer_t inline3 = later;
+    /* Unsplit, phases 2 and 3 run inline (`inline3`: no deferral); split, the domains failing
+     * phase 1 are marked in fail_masks for gather_phase1_failures. */
+    defer_t inline3;
+    inline3.items = candidates;
     inline3.capacity = 0;
-    u64 first = firsts[p] + skip;
-    u64 count = counts[p] > skip ? counts[p] - skip : 0;
-    count = count < SUBPACKET_DOMAINS ? count : SUBPACKET_DOMAINS;
-    if (skip > 0 && count > 0) {
-        u128_t binom[TD0 + 1];
-        binomials_mod128(skip, TD0, binom);
-        jump_table(t0, TD0, binom);
-        jump_table(t1, TD1, binom);
-        jump_table(t2, TD2, binom);
-    }
+    inline3.used = 0;
+    u32 fail_mask = 0;
     /* Per step k of this work-item: 1 + the phase-1 loop iterations of its k-th domain, 0 when
      * it has none (read by warp_nmdm). Stored step-major, entry k * items + g, so that the
      * stores of a warp at one step are contiguous. */
@@ -429,7 +440,7 @@ KERNEL_FQ void KERNEL_MAX_REGISTERS(FILTER_MAX_REGISTERS) filter_packets(const G
                 stats_fail(&stats, 0, 1, len);
 #if SPLIT_PHASES
                 /* split pipeline: phase 2 runs in its own kernel */
-                defer_push(&later, start, len, r0, r1, r2);
+                fail_mask |= (u32)1 << (i - first);
 #else
                 phase2(&plan, r0, r1, r2, start, len, &stats, candidates, capacity, found,
                        &inline3);
@@ -444,6 +455,9 @@ KERNEL_FQ void KERNEL_MAX_REGISTERS(FILTER_MAX_REGISTERS) filter_packets(const G
         advance(t2, TD2);
     }
     stats_close_group(&stats);
+#if SPLIT_PHASES
+    fail_masks[g] = fail_mask;
+#endif
     GLOBAL_AS u64 *out = stats_out + g * STATS_WORDS;
     for (int k = 0; k < 15; k++) {
         out[k] = stats.w[k];
@@ -520,20 +534,53 @@ DEVICE_FN void counters_add(GLOBAL_AS u64 *counters, const stats_t *stats) {
     }
 }
 
-/* The split pipeline (seed 000 section 4.3.1): phase 1 over the sub-packets (filter_packets
- * with a deferral list), then this kernel with one work-item per domain that failed phase 1,
- * deferring its failing subdomains, then phase3_deferred with one work-item per subdomain. The
- * work of phases 2 and 3 is thus spread over work-items instead of stalling the warp of the
- * sub-packet that met it. Candidates and counts are the same as unsplit (order aside: the host
- * sorts the candidates, and counts are sums). */
+/* The split pipeline (seed 000 section 4.3.1), every list compacted by a prefix sum:
+ *   filter_packets marks the domains failing phase 1 in one bit mask per sub-packet;
+ *   scan_blocks / add_block_offsets turn the masks' popcounts into each sub-packet's offset;
+ *   gather_phase1_failures rebuilds each marked domain's polynomial and writes it there;
+ *   phase2_deferred runs one work-item per such domain, writing its failing subdomains to
+ *   the domain's own region of kappa slots and their number to sub_counts;
+ *   a prefix sum of sub_counts and compact_subdomains make the list of subdomains;
+ *   phase3_deferred runs one work-item per subdomain.
+ * The lists are thus in input order, whatever the scheduling; the work of phases 2 and 3 is
+ * spread over work-items instead of stalling the warp of the sub-packet that met it.
+ * Candidates and counts are the same as unsplit (the candidates, appended by an atomic
+ * counter, are sorted by the host; counts are sums). */
+KERNEL_FQ void gather_phase1_failures(const GLOBAL_AS u64 *tables, const GLOBAL_AS u64 *firsts,
+                                      const GLOBAL_AS u64 *counts, const u64 packets,
+                                      const u64 chunk_len, const u64 n, const u64 subpackets,
+                                      const GLOBAL_AS u32 *fail_masks,
+                                      const GLOBAL_AS u32 *offsets, GLOBAL_AS u64 *deferred) {
+    u64 g = GLOBAL_ID0;
+    if (g >= packets * subpackets || fail_masks[g] == 0) {
+        return;
+    }
+    u32 mask = fail_masks[g];
+    u128_t t0[TD0 + 1], t1[TD1 + 1], t2[TD2 + 1];
+    u64 first, count;
+    subpacket_tables(tables, firsts, counts, g / subpackets, (g % subpackets) * SUBPACKET_DOMAINS,
+                     t0, t1, t2, &first, &count);
+    u64 slot = offsets[g];
+    for (u64 k = 0; k < count; k++) {
+        if ((mask >> k) & 1) {
+            u64 start = (first + k) * n;
+            u64 len = n < chunk_len - start ? n : chunk_len - start;
+            defer_write(deferred + slot * DEFER_WORDS, start, len, t0[0], t1[0], t2[0]);
+            slot += 1;
+        }
+        advance(t0, TD0);
+        advance(t1, TD1);
+        advance(t2, TD2);
+    }
+}
+
 KERNEL_FQ void phase2_deferred(const GLOBAL_AS u64 *items, const u64 count, const u64 n,
                                const u64 kappa, const i32 algorithm,
                                const u32 division_threshold, const u64 base2,
                                const u64 threshold3_lo, const u64 threshold3_hi,
                                GLOBAL_AS u64 *candidates, const u32 capacity,
                                GLOBAL_AS u32 *found, GLOBAL_AS u64 *counters,
-                               GLOBAL_AS u64 *deferred, const u32 deferred_capacity,
-                               GLOBAL_AS u32 *deferred_found) {
+                               GLOBAL_AS u64 *regions, GLOBAL_AS u32 *sub_counts) {
     u64 i = GLOBAL_ID0;
     if (i >= count) {
         return;
@@ -546,15 +593,84 @@ KERNEL_FQ void phase2_deferred(const GLOBAL_AS u64 *items, const u64 count, cons
     plan.base2 = base2;
     plan.threshold3 = u128_make(threshold3_lo, threshold3_hi);
     defer_t later;
-    later.items = deferred;
-    later.capacity = deferred_capacity;
-    later.found = deferred_found;
+    later.items = regions + i * kappa * DEFER_WORDS;
+    later.capacity = (u32)kappa;
+    later.used = 0;
     const GLOBAL_AS u64 *w = items + i * DEFER_WORDS;
     stats_t stats;
     stats_zero(&stats);
     phase2(&plan, u128_make(w[2], w[3]), u128_make(w[4], w[5]), u128_make(w[6], w[7]), w[0],
            w[1], &stats, candidates, capacity, found, &later);
+    sub_counts[i] = later.used;
     counters_add(counters, &stats);
+}
+
+/* Copies each domain's failing subdomains from its region to its place in the list. */
+KERNEL_FQ void compact_subdomains(const GLOBAL_AS u64 *regions, const GLOBAL_AS u32 *sub_counts,
+                                  const GLOBAL_AS u32 *offsets, const u64 count,
+                                  const u64 kappa, GLOBAL_AS u64 *out) {
+    u64 i = GLOBAL_ID0;
+    if (i >= count) {
+        return;
+    }
+    for (u64 j = 0; j < sub_counts[i]; j++) {
+        const GLOBAL_AS u64 *from = regions + (i * kappa + j) * DEFER_WORDS;
+        GLOBAL_AS u64 *to = out + ((u64)offsets[i] + j) * DEFER_WORDS;
+        for (int k = 0; k < DEFER_WORDS; k++) {
+            to[k] = from[k];
+        }
+    }
+}
+
+/* Exclusive prefix sums, in two kernels (the host repeats them over the block sums until one
+ * block is left): scan_blocks scans blocks of SCAN_BLOCK values, one work-group of SCAN_GROUP
+ * work-items per block (each adds SCAN_BLOCK / SCAN_GROUP consecutive values, then the group
+ * scans those sums in work-group memory), and writes each block's total; add_block_offsets adds
+ * the scanned totals back. The values are in[i], or popcount(in[i]) for bit masks. */
+#define SCAN_GROUP 256
+#define SCAN_PER_ITEM 4
+#define SCAN_BLOCK (SCAN_GROUP * SCAN_PER_ITEM)
+KERNEL_FQ void scan_blocks(const GLOBAL_AS u32 *in, const u64 len, const i32 popcount_in,
+                           GLOBAL_AS u32 *out, GLOBAL_AS u32 *block_sums) {
+    LOCAL_ARRAY(u32, sums, SCAN_GROUP);
+    u32 t = LOCAL_ID0;
+    u64 base = GROUP_ID0 * SCAN_BLOCK + (u64)t * SCAN_PER_ITEM;
+    u32 v[SCAN_PER_ITEM];
+    u32 mine = 0;
+#pragma unroll
+    for (int k = 0; k < SCAN_PER_ITEM; k++) {
+        u32 x = base + k < len ? in[base + k] : 0;
+        v[k] = popcount_in ? TMD_POPCOUNT32(x) : x;
+        mine += v[k];
+    }
+    sums[t] = mine;
+    LOCAL_BARRIER();
+    /* Hillis-Steele inclusive scan of the work-items' sums */
+    for (u32 d = 1; d < SCAN_GROUP; d <<= 1) {
+        u32 add = t >= d ? sums[t - d] : 0;
+        LOCAL_BARRIER();
+        sums[t] += add;
+        LOCAL_BARRIER();
+    }
+    u32 running = sums[t] - mine;
+#pragma unroll
+    for (int k = 0; k < SCAN_PER_ITEM; k++) {
+        if (base + k < len) {
+            out[base + k] = running;
+        }
+        running += v[k];
+    }
+    if (t == SCAN_GROUP - 1) {
+        block_sums[GROUP_ID0] = sums[t];
+    }
+}
+
+KERNEL_FQ void add_block_offsets(GLOBAL_AS u32 *out, const u64 len,
+                                 const GLOBAL_AS u32 *block_offsets) {
+    u64 i = GLOBAL_ID0;
+    if (i < len) {
+        out[i] += block_offsets[i / SCAN_BLOCK];
+    }
 }
 
 KERNEL_FQ void phase3_deferred(const GLOBAL_AS u64 *items, const u64 count,

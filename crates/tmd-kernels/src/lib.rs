@@ -97,8 +97,12 @@ impl Id {
             Id::Filter { .. } => &[
                 "filter_packets",
                 "fold_packet_stats",
+                "gather_phase1_failures",
                 "phase2_deferred",
+                "compact_subdomains",
                 "phase3_deferred",
+                "scan_blocks",
+                "add_block_offsets",
                 "warp_nmdm",
             ],
         }

@@ -86,12 +86,11 @@ pub fn subpackets_per_packet(jobs: &[PacketJob]) -> u64 {
 /// Words per deferred domain or subdomain of the split pipeline (kernels/filter.cl).
 pub const DEFER_WORDS: usize = 8;
 
-/// Room for domains failing phase 1 in a split launch over `jobs`: an eighth of the domains
-/// (about 1.7% fail on I0); a launch that needs more is rerun unsplit.
-pub fn deferred_capacity(jobs: &[PacketJob]) -> usize {
-    let domains: u64 = jobs.iter().map(|j| j.count).sum();
-    (domains / 8 + 4096) as usize
-}
+/// Work-items per work-group of `scan_blocks` (`SCAN_GROUP` of kernels/filter.cl), and the
+/// values each group scans (`SCAN_BLOCK`): the split pipeline's lists are compacted by these
+/// exclusive prefix sums.
+pub const SCAN_GROUP: usize = 256;
+pub const SCAN_BLOCK: usize = 1024;
 
 /// Adds the phase-2 and phase-3 counters of a split launch (words 4..12 of a statistics
 /// record) to the first packet's record, so that the totals equal an unsplit launch's.
@@ -156,14 +155,15 @@ pub struct DeviceOutput {
 
 /// The steps of a device call whose time `--stats` reports: the kernels (phase 1, with phases
 /// 2-3 inline unless split; the split pipeline's phase-2 and phase-3 kernels; the statistics
-/// fold; the per-warp NMDM), then everything else: buffer allocation and the copies to and
-/// from the device.
-pub const DEVICE_STEPS: [&str; 6] = [
+/// fold; the per-warp NMDM; the split pipeline's compaction of its lists: prefix sums, gather
+/// and copy), then everything else: buffer allocation and the copies to and from the device.
+pub const DEVICE_STEPS: [&str; 7] = [
     "filter_packets",
     "phase2_deferred",
     "phase3_deferred",
     "fold_packet_stats",
     "warp_nmdm",
+    "compaction",
     "buffers_and_copies",
 ];
 
