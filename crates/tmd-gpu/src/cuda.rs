@@ -233,7 +233,12 @@ pub struct CudaDevice {
     ctx: Arc<CudaContext>,
     /// Streams not in use: each call takes one (or makes one), so calls from several host
     /// threads overlap on the device instead of queueing on one stream.
-    streams: Mutex<Vec<Arc<CudaStream>>>,
+    /// Streams not in use, as (bulk, urgent) pairs; each call takes a pair. The phase-1
+    /// kernel, which fills the device for milliseconds, runs on the bulk stream (lowest
+    /// priority); the short kernels after it (statistics, compaction, phases 2-3) run on the
+    /// urgent one (highest priority), so that the block scheduler starts them before the
+    /// queued blocks of other threads' phase-1 kernels instead of after them.
+    streams: Mutex<Vec<(Arc<CudaStream>, Arc<CudaStream>)>>,
     capability: (u32, u32),
     name: String,
     modules: Mutex<HashMap<Id, Arc<CudaModule>>>,
@@ -381,16 +386,33 @@ impl CudaDevice {
         &self,
         work: impl FnOnce(&Arc<CudaStream>) -> Result<T, GpuError>,
     ) -> Result<T, GpuError> {
+        self.with_streams(|bulk, _| work(bulk))
+    }
+
+    /// Runs `work` on a (bulk, urgent) pair of streams of its own (see `streams`).
+    fn with_streams<T>(
+        &self,
+        work: impl FnOnce(&Arc<CudaStream>, &Arc<CudaStream>) -> Result<T, GpuError>,
+    ) -> Result<T, GpuError> {
         let idle = self.streams.lock().expect("stream list poisoned").pop();
-        let stream = match idle {
-            Some(s) => s,
-            None => self.ctx.new_stream().map_err(driver("cuStreamCreate"))?,
+        let pair = match idle {
+            Some(pair) => pair,
+            None => {
+                let (_, greatest) = cudarc::driver::result::stream::get_priority_range()
+                    .map_err(driver("cuCtxGetStreamPriorityRange"))?;
+                let bulk = self.ctx.new_stream().map_err(driver("cuStreamCreate"))?;
+                let urgent = self
+                    .ctx
+                    .new_stream_with_priority(greatest)
+                    .map_err(driver("cuStreamCreateWithPriority"))?;
+                (bulk, urgent)
+            }
         };
-        let result = work(&stream);
+        let result = work(&pair.0, &pair.1);
         self.streams
             .lock()
             .expect("stream list poisoned")
-            .push(stream);
+            .push(pair);
         result
     }
 
@@ -547,11 +569,12 @@ impl CudaDevice {
         jobs: &[PacketJob],
         capacity: usize,
     ) -> Result<Launched, GpuError> {
-        self.with_stream(|s| self.launch_filter_on(s, plan, jobs, capacity))
+        self.with_streams(|bulk, urgent| self.launch_filter_on(bulk, urgent, plan, jobs, capacity))
     }
 
     fn launch_filter_on(
         &self,
+        bulk: &Arc<CudaStream>,
         s: &Arc<CudaStream>,
         plan: &KernelPlan,
         jobs: &[PacketJob],
@@ -613,7 +636,9 @@ impl CudaDevice {
             block_dim: (block, 1, 1),
             shared_mem_bytes: 0,
         };
-        let mut launch = s.launch_builder(&function);
+        // The buffers were filled on `s`: the bulk stream starts after that.
+        s.synchronize().map_err(up("cuStreamSynchronize"))?;
+        let mut launch = bulk.launch_builder(&function);
         launch
             .arg(&tables)
             .arg(&firsts)
@@ -638,7 +663,7 @@ impl CudaDevice {
         let mut step_nanos = [0u64; DEVICE_STEPS.len()];
         let started = Instant::now();
         unsafe { launch.launch(config) }.map_err(up("cuLaunchKernel"))?;
-        step_nanos[0] = nanos_at_completion(s, started)?;
+        step_nanos[0] = nanos_at_completion(bulk, started)?;
         trace.mark("filter_packets");
         let nmdm = self
             .module(Id::filter_for(plan.degrees, plan.split_phases))?
