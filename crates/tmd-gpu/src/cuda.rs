@@ -239,6 +239,8 @@ pub struct CudaDevice {
     /// urgent one (highest priority), so that the block scheduler starts them before the
     /// queued blocks of other threads' phase-1 kernels instead of after them.
     streams: Mutex<Vec<(Arc<CudaStream>, Arc<CudaStream>)>>,
+    /// The highest stream priority of the device (the urgent streams').
+    urgent_priority: i32,
     capability: (u32, u32),
     name: String,
     modules: Mutex<HashMap<Id, Arc<CudaModule>>>,
@@ -362,7 +364,11 @@ impl CudaDevice {
             .map_err(driver("cuDeviceGetAttribute"))?;
         let name = ctx.name().map_err(driver("cuDeviceGetName"))?;
         keep_pool_memory(&ctx)?;
+        ctx.bind_to_thread().map_err(driver("cuCtxSetCurrent"))?;
+        let (_, urgent_priority) = cudarc::driver::result::stream::get_priority_range()
+            .map_err(driver("cuCtxGetStreamPriorityRange"))?;
         Ok(CudaDevice {
+            urgent_priority,
             streams: Mutex::new(Vec::new()),
             ctx,
             capability: (major as u32, minor as u32),
@@ -398,12 +404,10 @@ impl CudaDevice {
         let pair = match idle {
             Some(pair) => pair,
             None => {
-                let (_, greatest) = cudarc::driver::result::stream::get_priority_range()
-                    .map_err(driver("cuCtxGetStreamPriorityRange"))?;
                 let bulk = self.ctx.new_stream().map_err(driver("cuStreamCreate"))?;
                 let urgent = self
                     .ctx
-                    .new_stream_with_priority(greatest)
+                    .new_stream_with_priority(self.urgent_priority)
                     .map_err(driver("cuStreamCreateWithPriority"))?;
                 (bulk, urgent)
             }
