@@ -26,9 +26,9 @@ use std::sync::{Arc, Mutex, OnceLock};
 use std::time::Instant;
 use tmd_kernels::Id;
 use tmd_search::filter::device::{
-    add_split_counters, flatten_tables, subpackets_per_packet, DeviceOutput, KernelPlan,
-    PacketDevice, PacketJob, DEFER_WORDS, DEVICE_STEPS, FOLD_GROUP, SCAN_BLOCK, SCAN_GROUP,
-    STATS_WORDS, SUBPACKET_DOMAINS, WARP_NMDM_WORDS,
+    add_split_counters, flatten_tables, item_record_words, subpackets_per_packet, DeviceOutput,
+    KernelPlan, PacketDevice, PacketJob, DEFER_WORDS, DEVICE_STEPS, FOLD_GROUP, SCAN_BLOCK,
+    SCAN_GROUP, STATS_WORDS, WARP_NMDM_WORDS,
 };
 
 /// Where NVRTC was found (for messages), or why it was not.
@@ -587,7 +587,7 @@ impl CudaDevice {
         let call_started = Instant::now();
         let mut trace = Trace::new(call_started);
         let packets = jobs.len();
-        let subpackets = subpackets_per_packet(jobs);
+        let subpackets = subpackets_per_packet(jobs, plan.domains_per_item);
         let items = packets * subpackets as usize;
         let up = |call| driver(call);
         let tables = s
@@ -604,16 +604,21 @@ impl CudaDevice {
         let uninit = |n: usize| unsafe { s.alloc::<u64>(n.max(1)) }.map_err(up("cuMemAlloc"));
         let mut candidates = uninit(capacity)?;
         let mut found = s.alloc_zeros::<u32>(1).map_err(up("cuMemAlloc"))?;
-        let mut stats = uninit(items * STATS_WORDS)?;
+        let per_item = plan.domains_per_item as usize;
+        let mask_words = items * per_item / 32;
+        let mut stats = uninit(items * item_record_words(plan.domains_per_item))?;
         // One bit mask of phase-1 failures per sub-packet (written when split).
-        let mut fail_masks = unsafe { s.alloc::<u32>(items) }.map_err(up("cuMemAlloc"))?;
-        let mut lanes = unsafe { s.alloc::<u32>(items * SUBPACKET_DOMAINS as usize) }
-            .map_err(up("cuMemAlloc"))?;
+        let mut fail_masks = unsafe { s.alloc::<u32>(mask_words) }.map_err(up("cuMemAlloc"))?;
+        let mut lanes = unsafe { s.alloc::<u32>(items * per_item) }.map_err(up("cuMemAlloc"))?;
         let warps = items.div_ceil(32);
         let mut warp_words = uninit(warps * WARP_NMDM_WORDS)?;
         trace.mark("alloc");
         let function = self
-            .module(Id::filter_for(plan.degrees, plan.split_phases))?
+            .module(Id::filter_for(
+                plan.degrees,
+                plan.split_phases,
+                plan.domains_per_item,
+            ))?
             .load_function("filter_packets")
             .map_err(up("cuModuleGetFunction"))?;
         trace.mark("module");
@@ -670,7 +675,11 @@ impl CudaDevice {
         step_nanos[0] = nanos_at_completion(bulk, started)?;
         trace.mark("filter_packets");
         let nmdm = self
-            .module(Id::filter_for(plan.degrees, plan.split_phases))?
+            .module(Id::filter_for(
+                plan.degrees,
+                plan.split_phases,
+                plan.domains_per_item,
+            ))?
             .load_function("warp_nmdm")
             .map_err(up("cuModuleGetFunction"))?;
         let items64 = items as u64;
@@ -687,7 +696,11 @@ impl CudaDevice {
         trace.mark("warp_nmdm");
         // One statistics record per packet comes back, folded on the device.
         let fold = self
-            .module(Id::filter_for(plan.degrees, plan.split_phases))?
+            .module(Id::filter_for(
+                plan.degrees,
+                plan.split_phases,
+                plan.domains_per_item,
+            ))?
             .load_function("fold_packet_stats")
             .map_err(up("cuModuleGetFunction"))?;
         let mut folded = s
@@ -713,8 +726,13 @@ impl CudaDevice {
         if plan.split_phases {
             // The failing domains, listed in input order at offsets from a prefix sum.
             let started = Instant::now();
-            let module = self.module(Id::filter_for(plan.degrees, plan.split_phases))?;
-            let (offsets, failed) = self.exclusive_scan(s, &module, &fail_masks, items, true)?;
+            let module = self.module(Id::filter_for(
+                plan.degrees,
+                plan.split_phases,
+                plan.domains_per_item,
+            ))?;
+            let (offsets, failed) =
+                self.exclusive_scan(s, &module, &fail_masks, mask_words, true)?;
             let mut deferred = uninit(failed * DEFER_WORDS)?;
             if failed > 0 {
                 let gather = module
@@ -789,7 +807,11 @@ impl CudaDevice {
         let mut regions =
             unsafe { s.alloc::<u64>(failed * kappa * DEFER_WORDS) }.map_err(up("cuMemAlloc"))?;
         let mut sub_counts = unsafe { s.alloc::<u32>(failed) }.map_err(up("cuMemAlloc"))?;
-        let module = self.module(Id::filter_for(plan.degrees, plan.split_phases))?;
+        let module = self.module(Id::filter_for(
+            plan.degrees,
+            plan.split_phases,
+            plan.domains_per_item,
+        ))?;
         let k2 = module
             .load_function("phase2_deferred")
             .map_err(up("cuModuleGetFunction"))?;

@@ -18,9 +18,9 @@ use std::sync::Mutex;
 use std::time::Instant;
 use tmd_kernels::Id;
 use tmd_search::filter::device::{
-    add_split_counters, flatten_tables, subpackets_per_packet, DeviceOutput, KernelPlan,
-    PacketDevice, PacketJob, DEFER_WORDS, DEVICE_STEPS, FOLD_GROUP, SCAN_BLOCK, SCAN_GROUP,
-    STATS_WORDS, SUBPACKET_DOMAINS, WARP_NMDM_WORDS,
+    add_split_counters, flatten_tables, item_record_words, subpackets_per_packet, DeviceOutput,
+    KernelPlan, PacketDevice, PacketJob, DEFER_WORDS, DEVICE_STEPS, FOLD_GROUP, SCAN_BLOCK,
+    SCAN_GROUP, STATS_WORDS, WARP_NMDM_WORDS,
 };
 
 fn api(call: &'static str) -> impl FnOnce(ClError) -> GpuError {
@@ -412,110 +412,114 @@ impl OpenClDevice {
         let counts = self.input(&jobs.iter().map(|j| j.count).collect::<Vec<u64>>())?;
         let candidates = self.output::<u64>(capacity)?;
         let found = self.buffer(&[0u32], CL_MEM_READ_WRITE)?;
-        let subpackets = subpackets_per_packet(jobs);
-        let stats = self.scratch::<u64>(packets * subpackets as usize * STATS_WORDS)?;
+        let subpackets = subpackets_per_packet(jobs, plan.domains_per_item);
+        let per_item = plan.domains_per_item as usize;
+        let items = packets * subpackets as usize;
+        let mask_words = items * per_item / 32;
+        let stats = self.scratch::<u64>(items * item_record_words(plan.domains_per_item))?;
         let folded = self.output::<u64>(packets * STATS_WORDS)?;
         // One bit mask of phase-1 failures per sub-packet (written when split).
-        let fail_masks = self.scratch::<u32>(packets * subpackets as usize)?;
-        let lanes =
-            self.scratch::<u32>(packets * subpackets as usize * SUBPACKET_DOMAINS as usize)?;
-        let warps = (packets * subpackets as usize).div_ceil(32);
+        let fail_masks = self.scratch::<u32>(mask_words)?;
+        let lanes = self.scratch::<u32>(items * per_item)?;
+        let warps = items.div_ceil(32);
         let warp_words = self.output::<u64>(warps * WARP_NMDM_WORDS)?;
         let (t_lo, t_hi) = (plan.threshold3 as u64, (plan.threshold3 >> 64) as u64);
         let capacity32 = capacity as u32;
         // Work-items past the last sub-packet return at once, so the global size may be
         // padded to a multiple of the work-group size (OpenCL 1.x requires it).
-        let items = packets * subpackets as usize;
         let (global, local) = match plan.work_group as usize {
             0 => (items, 0),
             w => (items.div_ceil(w) * w, w),
         };
         let mut step_nanos = [0u64; DEVICE_STEPS.len()];
-        self.with_program(Id::filter_for(plan.degrees, plan.split_phases), |program| {
-            let kernel =
-                Kernel::create(program, "filter_packets").map_err(api("clCreateKernel"))?;
-            if local > 0 {
-                let max = kernel
-                    .get_work_group_size(self.device.id())
-                    .map_err(api("clGetKernelWorkGroupInfo"))?;
-                if local > max {
-                    return Err(GpuError::WorkGroup {
-                        kernel: "filter_packets",
-                        requested: local as u32,
-                        max: max as u32,
-                    });
-                }
-            }
-            let started = Instant::now();
-            let mut exec = ExecuteKernel::new(&kernel);
-            unsafe {
-                exec.set_arg(&tables)
-                    .set_arg(&firsts)
-                    .set_arg(&counts)
-                    .set_arg(&(packets as u64))
-                    .set_arg(&plan.chunk_len)
-                    .set_arg(&plan.n)
-                    .set_arg(&plan.kappa)
-                    .set_arg(&plan.algorithm)
-                    .set_arg(&plan.division_threshold)
-                    .set_arg(&plan.base1)
-                    .set_arg(&plan.base2)
-                    .set_arg(&t_lo)
-                    .set_arg(&t_hi)
-                    .set_arg(&subpackets)
-                    .set_arg(&candidates)
-                    .set_arg(&capacity32)
-                    .set_arg(&found)
-                    .set_arg(&stats)
-                    .set_arg(&fail_masks)
-                    .set_arg(&lanes)
-                    .set_global_work_size(global);
+        self.with_program(
+            Id::filter_for(plan.degrees, plan.split_phases, plan.domains_per_item),
+            |program| {
+                let kernel =
+                    Kernel::create(program, "filter_packets").map_err(api("clCreateKernel"))?;
                 if local > 0 {
-                    exec.set_local_work_size(local);
+                    let max = kernel
+                        .get_work_group_size(self.device.id())
+                        .map_err(api("clGetKernelWorkGroupInfo"))?;
+                    if local > max {
+                        return Err(GpuError::WorkGroup {
+                            kernel: "filter_packets",
+                            requested: local as u32,
+                            max: max as u32,
+                        });
+                    }
                 }
-                exec.enqueue_nd_range(&self.queue)
-                    .map_err(api("clEnqueueNDRangeKernel"))?;
-            }
-            self.queue.finish().map_err(api("clFinish"))?;
-            step_nanos[0] = started.elapsed().as_nanos() as u64;
-            // One statistics record per packet comes back, folded on the device.
-            let fold =
-                Kernel::create(program, "fold_packet_stats").map_err(api("clCreateKernel"))?;
-            let started = Instant::now();
-            unsafe {
-                ExecuteKernel::new(&fold)
-                    .set_arg(&stats)
-                    .set_arg(&(packets as u64))
-                    .set_arg(&subpackets)
-                    .set_arg(&folded)
-                    .set_global_work_size(packets * FOLD_GROUP)
-                    .set_local_work_size(FOLD_GROUP)
-                    .enqueue_nd_range(&self.queue)
-                    .map_err(api("clEnqueueNDRangeKernel"))?;
-            }
-            self.queue.finish().map_err(api("clFinish"))?;
-            step_nanos[3] = started.elapsed().as_nanos() as u64;
-            let nmdm = Kernel::create(program, "warp_nmdm").map_err(api("clCreateKernel"))?;
-            let started = Instant::now();
-            unsafe {
-                ExecuteKernel::new(&nmdm)
-                    .set_arg(&lanes)
-                    .set_arg(&(items as u64))
-                    .set_arg(&warp_words)
-                    .set_global_work_size(warps)
-                    .enqueue_nd_range(&self.queue)
-                    .map_err(api("clEnqueueNDRangeKernel"))?;
-            }
-            self.queue.finish().map_err(api("clFinish"))?;
-            step_nanos[4] = started.elapsed().as_nanos() as u64;
-            Ok(())
-        })?;
+                let started = Instant::now();
+                let mut exec = ExecuteKernel::new(&kernel);
+                unsafe {
+                    exec.set_arg(&tables)
+                        .set_arg(&firsts)
+                        .set_arg(&counts)
+                        .set_arg(&(packets as u64))
+                        .set_arg(&plan.chunk_len)
+                        .set_arg(&plan.n)
+                        .set_arg(&plan.kappa)
+                        .set_arg(&plan.algorithm)
+                        .set_arg(&plan.division_threshold)
+                        .set_arg(&plan.base1)
+                        .set_arg(&plan.base2)
+                        .set_arg(&t_lo)
+                        .set_arg(&t_hi)
+                        .set_arg(&subpackets)
+                        .set_arg(&candidates)
+                        .set_arg(&capacity32)
+                        .set_arg(&found)
+                        .set_arg(&stats)
+                        .set_arg(&fail_masks)
+                        .set_arg(&lanes)
+                        .set_global_work_size(global);
+                    if local > 0 {
+                        exec.set_local_work_size(local);
+                    }
+                    exec.enqueue_nd_range(&self.queue)
+                        .map_err(api("clEnqueueNDRangeKernel"))?;
+                }
+                self.queue.finish().map_err(api("clFinish"))?;
+                step_nanos[0] = started.elapsed().as_nanos() as u64;
+                // One statistics record per packet comes back, folded on the device.
+                let fold =
+                    Kernel::create(program, "fold_packet_stats").map_err(api("clCreateKernel"))?;
+                let started = Instant::now();
+                unsafe {
+                    ExecuteKernel::new(&fold)
+                        .set_arg(&stats)
+                        .set_arg(&(packets as u64))
+                        .set_arg(&subpackets)
+                        .set_arg(&folded)
+                        .set_global_work_size(packets * FOLD_GROUP)
+                        .set_local_work_size(FOLD_GROUP)
+                        .enqueue_nd_range(&self.queue)
+                        .map_err(api("clEnqueueNDRangeKernel"))?;
+                }
+                self.queue.finish().map_err(api("clFinish"))?;
+                step_nanos[3] = started.elapsed().as_nanos() as u64;
+                let nmdm = Kernel::create(program, "warp_nmdm").map_err(api("clCreateKernel"))?;
+                let started = Instant::now();
+                unsafe {
+                    ExecuteKernel::new(&nmdm)
+                        .set_arg(&lanes)
+                        .set_arg(&(items as u64))
+                        .set_arg(&warp_words)
+                        .set_global_work_size(warps)
+                        .enqueue_nd_range(&self.queue)
+                        .map_err(api("clEnqueueNDRangeKernel"))?;
+                }
+                self.queue.finish().map_err(api("clFinish"))?;
+                step_nanos[4] = started.elapsed().as_nanos() as u64;
+                Ok(())
+            },
+        )?;
         let mut folded_words = self.read(&folded, packets * STATS_WORDS)?;
         if plan.split_phases {
             // The failing domains, listed in input order at offsets from a prefix sum.
             let started = Instant::now();
-            let id = Id::filter_for(plan.degrees, plan.split_phases);
-            let (offsets, failed) = self.exclusive_scan(id, &fail_masks, items, true)?;
+            let id = Id::filter_for(plan.degrees, plan.split_phases, plan.domains_per_item);
+            let (offsets, failed) = self.exclusive_scan(id, &fail_masks, mask_words, true)?;
             let deferred = self.scratch::<u64>(failed.max(1) * DEFER_WORDS)?;
             if failed > 0 {
                 self.run_kernel(id, "gather_phase1_failures", items, 0, |e| unsafe {
@@ -571,7 +575,7 @@ impl OpenClDevice {
         if failed == 0 {
             return Ok((self.read(&counters, STATS_WORDS)?, nanos));
         }
-        let id = Id::filter_for(plan.degrees, plan.split_phases);
+        let id = Id::filter_for(plan.degrees, plan.split_phases, plan.domains_per_item);
         let (t_lo, t_hi) = (plan.threshold3 as u64, (plan.threshold3 >> 64) as u64);
         let regions = self.scratch::<u64>(failed * plan.kappa as usize * DEFER_WORDS)?;
         let sub_counts = self.scratch::<u32>(failed)?;
@@ -632,7 +636,7 @@ impl OpenClDevice {
         values: &[u32],
         popcount: bool,
     ) -> Result<(Vec<u32>, usize), GpuError> {
-        let id = Id::filter_for([2, 1, 0], true);
+        let id = Id::filter_for([2, 1, 0], true, 32);
         let input = self.input(values)?;
         let (offsets, total) = self.exclusive_scan(id, &input, values.len(), popcount)?;
         Ok((self.read(&offsets, values.len())?, total))

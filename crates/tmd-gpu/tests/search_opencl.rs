@@ -164,7 +164,13 @@ fn issue5_opencl_search_equals_cpu_backend() {
     ));
     let mut split = FilterParams::new(Method::Filter(Algorithm::RegularUnrolled));
     split.split_phases = true;
-    configs.push(("RegularUnrolled, split".into(), split));
+    configs.push(("RegularUnrolled, split".into(), split.clone()));
+    // More domains per work-item (issue 5's knob): the same output, counts and NMDM bits.
+    split.domains_per_item = 128;
+    configs.push(("RegularUnrolled, split, 128 domains per item".into(), split));
+    let mut wide = FilterParams::new(Method::Filter(Algorithm::Lefevre));
+    wide.domains_per_item = 64;
+    configs.push(("Lefevre, inline, 64 domains per item".into(), wide));
     let mut failures = Vec::new();
     let mut compared = 0;
     for w in &windows {
@@ -248,6 +254,12 @@ fn issue5_opencl_i0_gives_the_cpu_cases_and_counts() {
     let (split_cases, _, split_stats) = run(&i0, &dev);
     assert_eq!(cpu_cases, split_cases);
     assert_eq!(comparable(&cpu_stats), comparable(&split_stats));
+    // Two NMDM groups and two mask words per work-item.
+    let mut wide = dev.clone();
+    wide.domains_per_item = 64;
+    let (wide_cases, _, wide_stats) = run(&i0, &wide);
+    assert_eq!(cpu_cases, wide_cases);
+    assert_eq!(comparable(&cpu_stats), comparable(&wide_stats));
     // The NMDM of real warps: every (warp, step) with work, a mean in [0, 1), the same
     // whatever the pipeline (phase 1 is the same work), none on the CPU.
     let warp = dev_stats.nmdm_warp;

@@ -1,7 +1,8 @@
 /*
  * filter.cl: phases 1-3 of the filtered search over packets of domains, the kernel twin of
  * crates/tmd-search/src/filter/phases.rs (docs/error-analysis.md section 4 proves the bounds).
- * One work-item runs one sub-packet: SUBPACKET_DOMAINS (32) consecutive domains of a packet.
+ * One work-item runs one sub-packet: ITEM_DOMAINS (a multiple of 32, host-defined; 32 by
+ * default) consecutive domains of a packet.
  * It loads the packet's exact tables of r0, r1, r2 (128-bit fractions, computed on the host),
  * jumps them to its first domain (jump_table: the s-step tabulated-difference update in closed
  * form, bit-identical to s single steps), steps them by tabulated differences (additions
@@ -42,7 +43,18 @@
 #define TD2 (TABLE_DEGREE > 2 ? TABLE_DEGREE - 2 : 0)
 #define NMDM_GROUP 32
 #define STATS_WORDS 16
-#define SUBPACKET_DOMAINS 32
+/* Domains per work-item (`--domains-per-item`), a multiple of the NMDM group: ITEM_GROUPS
+ * groups of 32, and as many 32-bit words of phase-1 failure mask. A work-item's statistics
+ * record has the 15 count words of a packet's, then the NMDM value of each of its groups
+ * (ITEM_RECORD_WORDS in all), so that the fold adds the groups one by one as the CPU does. */
+#ifndef ITEM_DOMAINS
+#define ITEM_DOMAINS 32
+#endif
+#define ITEM_GROUPS (ITEM_DOMAINS / NMDM_GROUP)
+#define MASK_WORDS (ITEM_DOMAINS / 32)
+#define ITEM_RECORD_WORDS (STATS_WORDS - 1 + ITEM_GROUPS)
+/* A group without an NMDM value (no loop iteration): -1.0, below every value. */
+#define NO_NMDM_VALUE 0xbff0000000000000UL
 
 typedef struct {
     u64 lo;
@@ -94,7 +106,7 @@ typedef struct {
     u128_t threshold3;
 } plan_t;
 
-/* Counts of one work-item: 32-bit words suffice (at most SUBPACKET_DOMAINS domains of at most
+/* Counts of one work-item: 32-bit words suffice (at most ITEM_DOMAINS <= 128 domains of at most
  * 2^24 arguments, or one deferred domain) and take half the registers of 64-bit ones; they
  * are widened when written out. */
 typedef struct {
@@ -103,7 +115,9 @@ typedef struct {
     u32 group_len;
     u32 group_total;
     u32 group_max;
-    double nmdm_sum;
+    /* where filter_packets records each closed group's value, and how many it has closed */
+    GLOBAL_AS u64 *group_values;
+    u32 groups_closed;
 } stats_t;
 
 DEVICE_FN void stats_zero(stats_t *s) {
@@ -113,7 +127,8 @@ DEVICE_FN void stats_zero(stats_t *s) {
     s->group_len = 0;
     s->group_total = 0;
     s->group_max = 0;
-    s->nmdm_sum = 0.0;
+    s->group_values = 0;
+    s->groups_closed = 0;
 }
 
 /* stats words: 0-3 phase 1, 4-7 phase 2, 8-11 phase 3 (domains in, args in, domains failed,
@@ -135,11 +150,16 @@ DEVICE_FN void stats_close_group(stats_t *s) {
     }
     s->w[13] += s->group_total;
     s->w[14] += s->group_len;
+    u64 value = NO_NMDM_VALUE;
     if (s->group_max > 0) {
         double mean = (double)s->group_total / (double)s->group_len;
-        s->nmdm_sum += 1.0 - mean / (double)s->group_max;
+        value = TMD_DOUBLE_BITS(1.0 - mean / (double)s->group_max);
         s->w[12] += 1;
     }
+    if (s->group_values) {
+        s->group_values[s->groups_closed] = value;
+    }
+    s->groups_closed += 1;
     s->group_len = 0;
     s->group_total = 0;
     s->group_max = 0;
@@ -344,7 +364,7 @@ DEVICE_FN void advance(u128_t *table, i32 degree) {
     }
 }
 
-/* The tables of sub-packet `skip / SUBPACKET_DOMAINS` of packet p: the packet's, loaded and
+/* The tables of sub-packet `skip / ITEM_DOMAINS` of packet p: the packet's, loaded and
  * jumped `skip` domains ahead; *first and *count: its first domain and how many it runs. */
 DEVICE_FN void subpacket_tables(const GLOBAL_AS u64 *tables, const GLOBAL_AS u64 *firsts,
                                 const GLOBAL_AS u64 *counts, u64 p, u64 skip, u128_t *t0,
@@ -364,7 +384,7 @@ DEVICE_FN void subpacket_tables(const GLOBAL_AS u64 *tables, const GLOBAL_AS u64
     }
     *first = firsts[p] + skip;
     u64 c = counts[p] > skip ? counts[p] - skip : 0;
-    *count = c < SUBPACKET_DOMAINS ? c : SUBPACKET_DOMAINS;
+    *count = c < ITEM_DOMAINS ? c : ITEM_DOMAINS;
     if (skip > 0 && *count > 0) {
         u128_t binom[TD0 + 1];
         binomials_mod128(skip, TD0, binom);
@@ -395,7 +415,7 @@ KERNEL_FQ void KERNEL_MAX_REGISTERS(FILTER_MAX_REGISTERS) filter_packets(const G
         return;
     }
     u64 p = g / subpackets;
-    u64 skip = (g % subpackets) * SUBPACKET_DOMAINS;
+    u64 skip = (g % subpackets) * ITEM_DOMAINS;
     plan_t plan;
     plan.n = n;
     plan.kappa = kappa;
@@ -409,6 +429,8 @@ KERNEL_FQ void KERNEL_MAX_REGISTERS(FILTER_MAX_REGISTERS) filter_packets(const G
     subpacket_tables(tables, firsts, counts, p, skip, t0, t1, t2, &first, &count);
     stats_t stats;
     stats_zero(&stats);
+    GLOBAL_AS u64 *out = stats_out + g * ITEM_RECORD_WORDS;
+    stats.group_values = out + STATS_WORDS - 1;
 
     /* Unsplit, phases 2 and 3 run inline (`inline3`: no deferral); split, the domains failing
      * phase 1 are marked in fail_masks for gather_phase1_failures. */
@@ -416,12 +438,12 @@ KERNEL_FQ void KERNEL_MAX_REGISTERS(FILTER_MAX_REGISTERS) filter_packets(const G
     inline3.items = candidates;
     inline3.capacity = 0;
     inline3.used = 0;
-    u32 fail_mask = 0;
+    u32 fail_mask = 0; /* the current 32 domains' word of the mask */
     /* Per step k of this work-item: 1 + the phase-1 loop iterations of its k-th domain, 0 when
      * it has none (read by warp_nmdm). Stored step-major, entry k * items + g, so that the
      * stores of a warp at one step are contiguous. */
     u64 items = packets * subpackets;
-    for (u64 k = count; k < SUBPACKET_DOMAINS; k++) {
+    for (u64 k = count; k < ITEM_DOMAINS; k++) {
         lane_iterations[k * items + g] = 0;
     }
     for (u64 i = first; i < first + count; i++) {
@@ -440,7 +462,7 @@ KERNEL_FQ void KERNEL_MAX_REGISTERS(FILTER_MAX_REGISTERS) filter_packets(const G
                 stats_fail(&stats, 0, 1, len);
 #if SPLIT_PHASES
                 /* split pipeline: phase 2 runs in its own kernel */
-                fail_mask |= (u32)1 << (i - first);
+                fail_mask |= (u32)1 << ((i - first) % 32);
 #else
                 phase2(&plan, r0, r1, r2, start, len, &stats, candidates, capacity, found,
                        &inline3);
@@ -450,19 +472,29 @@ KERNEL_FQ void KERNEL_MAX_REGISTERS(FILTER_MAX_REGISTERS) filter_packets(const G
             phase3(&plan, r0, r1, r2, start, len, &stats, candidates, capacity, found);
         }
         lane_iterations[(i - first) * items + g] = lane_value;
+#if SPLIT_PHASES
+        if ((i - first) % 32 == 31 || i + 1 == first + count) {
+            fail_masks[g * MASK_WORDS + (i - first) / 32] = fail_mask;
+            fail_mask = 0;
+        }
+#endif
         advance(t0, TD0);
         advance(t1, TD1);
         advance(t2, TD2);
     }
     stats_close_group(&stats);
 #if SPLIT_PHASES
-    fail_masks[g] = fail_mask;
+    /* the mask words of domains past the packet's end */
+    for (u64 word = (count + 31) / 32; word < MASK_WORDS; word++) {
+        fail_masks[g * MASK_WORDS + word] = 0;
+    }
 #endif
-    GLOBAL_AS u64 *out = stats_out + g * STATS_WORDS;
-    for (int k = 0; k < 15; k++) {
+    for (u32 q = stats.groups_closed; q < ITEM_GROUPS; q++) {
+        out[STATS_WORDS - 1 + q] = NO_NMDM_VALUE;
+    }
+    for (int k = 0; k < STATS_WORDS - 1; k++) {
         out[k] = stats.w[k];
     }
-    out[15] = TMD_DOUBLE_BITS(stats.nmdm_sum);
 }
 
 /* The statistics of each packet from those of its sub-packets, in the CPU's order: one
@@ -470,16 +502,16 @@ KERNEL_FQ void KERNEL_MAX_REGISTERS(FILTER_MAX_REGISTERS) filter_packets(const G
  * gives the same bits): each work-item adds those of sub-packets t, t + FOLD_GROUP, ... (so a
  * group reads consecutive records, coalesced), then the group adds its partial sums by halves.
  * The NMDM sum is a double sum that must follow Nmdm::add_group's order along the packet: the
- * sub-packets' values are staged in work-group memory and one work-item adds them in order.
- * (One work-item per packet reading every record in turn took milliseconds per chunk: a
- * packet has up to FOLD_MAX_SUBPACKETS sub-packets.) Keeps the transfer back to the host at
- * one record per packet. */
+ * groups' values are staged in work-group memory and one work-item adds them in order. (One
+ * work-item per packet reading every record in turn took milliseconds per chunk: a packet has
+ * up to FOLD_MAX_GROUPS groups.) Keeps the transfer back to the host at one record per
+ * packet. */
 #define FOLD_GROUP 256
-#define FOLD_MAX_SUBPACKETS 2048
+#define FOLD_MAX_GROUPS 2048
 KERNEL_FQ void fold_packet_stats(const GLOBAL_AS u64 *sub_stats, const u64 packets,
                                  const u64 subpackets, GLOBAL_AS u64 *stats_out) {
     LOCAL_ARRAY(u64, partial, FOLD_GROUP);
-    LOCAL_ARRAY(double, values, FOLD_MAX_SUBPACKETS);
+    LOCAL_ARRAY(double, values, FOLD_MAX_GROUPS);
     u64 p = GROUP_ID0;
     u32 t = LOCAL_ID0;
     u64 w[STATS_WORDS - 1];
@@ -489,13 +521,16 @@ KERNEL_FQ void fold_packet_stats(const GLOBAL_AS u64 *sub_stats, const u64 packe
     }
     if (p < packets) {
         for (u64 j = t; j < subpackets; j += FOLD_GROUP) {
-            const GLOBAL_AS u64 *in = sub_stats + (p * subpackets + j) * STATS_WORDS;
+            const GLOBAL_AS u64 *in = sub_stats + (p * subpackets + j) * ITEM_RECORD_WORDS;
 #pragma unroll
             for (int k = 0; k < STATS_WORDS - 1; k++) {
                 w[k] += in[k];
             }
-            /* -1: a sub-packet without an NMDM group, which adds nothing */
-            values[j] = in[12] > 0 ? TMD_BITS_DOUBLE(in[15]) : -1.0;
+            /* NO_NMDM_VALUE (-1) for a group without a value, which adds nothing */
+#pragma unroll
+            for (int q = 0; q < ITEM_GROUPS; q++) {
+                values[j * ITEM_GROUPS + q] = TMD_BITS_DOUBLE(in[STATS_WORDS - 1 + q]);
+            }
         }
     }
     GLOBAL_AS u64 *out = stats_out + p * STATS_WORDS;
@@ -516,7 +551,7 @@ KERNEL_FQ void fold_packet_stats(const GLOBAL_AS u64 *sub_stats, const u64 packe
     }
     if (t == 0 && p < packets) {
         double nmdm_sum = 0.0;
-        for (u64 j = 0; j < subpackets; j++) {
+        for (u64 j = 0; j < subpackets * ITEM_GROUPS; j++) {
             if (values[j] >= 0.0) {
                 nmdm_sum += values[j];
             }
@@ -552,17 +587,25 @@ KERNEL_FQ void gather_phase1_failures(const GLOBAL_AS u64 *tables, const GLOBAL_
                                       const GLOBAL_AS u32 *fail_masks,
                                       const GLOBAL_AS u32 *offsets, GLOBAL_AS u64 *deferred) {
     u64 g = GLOBAL_ID0;
-    if (g >= packets * subpackets || fail_masks[g] == 0) {
+    if (g >= packets * subpackets) {
         return;
     }
-    u32 mask = fail_masks[g];
+    u32 any = 0;
+    for (int word = 0; word < MASK_WORDS; word++) {
+        any |= fail_masks[g * MASK_WORDS + word];
+    }
+    if (any == 0) {
+        return;
+    }
     u128_t t0[TD0 + 1], t1[TD1 + 1], t2[TD2 + 1];
     u64 first, count;
-    subpacket_tables(tables, firsts, counts, g / subpackets, (g % subpackets) * SUBPACKET_DOMAINS,
+    subpacket_tables(tables, firsts, counts, g / subpackets, (g % subpackets) * ITEM_DOMAINS,
                      t0, t1, t2, &first, &count);
-    u64 slot = offsets[g];
+    /* the offsets of one work-item's mask words follow each other: its failures are listed
+     * from its first word's offset on, in domain order */
+    u64 slot = offsets[g * MASK_WORDS];
     for (u64 k = 0; k < count; k++) {
-        if ((mask >> k) & 1) {
+        if ((fail_masks[g * MASK_WORDS + k / 32] >> (k % 32)) & 1) {
             u64 start = (first + k) * n;
             u64 len = n < chunk_len - start ? n : chunk_len - start;
             defer_write(deferred + slot * DEFER_WORDS, start, len, t0[0], t1[0], t2[0]);
@@ -706,7 +749,7 @@ KERNEL_FQ void warp_nmdm(const GLOBAL_AS u32 *lane_iterations, const u64 items,
     }
     u64 groups = 0, total_iterations = 0, lanes_at_work = 0;
     double sum = 0.0;
-    for (u64 k = 0; k < SUBPACKET_DOMAINS; k++) {
+    for (u64 k = 0; k < ITEM_DOMAINS; k++) {
         u64 max = 0, total = 0, lanes = 0;
         for (u64 j = 0; j < 32; j++) {
             u64 g = 32 * w + j;

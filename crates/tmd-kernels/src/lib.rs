@@ -40,6 +40,8 @@ pub enum Id {
         table_degree: u8,
         /// Phases 2 and 3 in kernels of their own (`SPLIT_PHASES` 1) or inline (0).
         split_phases: bool,
+        /// Domains per work-item (`ITEM_DOMAINS`): 32, 64 or 128.
+        item_domains: u16,
     },
 }
 
@@ -55,21 +57,24 @@ impl Id {
         Id::Filter {
             table_degree: 5,
             split_phases: true,
+            item_domains: 32,
         },
         Id::Filter {
             table_degree: 5,
             split_phases: false,
+            item_domains: 128,
         },
         Id::Filter {
             table_degree: FILTER_MAX_DEGREE,
             split_phases: false,
+            item_domains: 32,
         },
     ];
 
     /// The filter program for tables of degrees `[d0, d1, d2]` (r0, r1, r2): the least table
     /// degree whose three tables hold them, at least 2. Larger degrees than needed give the
     /// same results (the tables are zero beyond their degrees), only slower.
-    pub fn filter_for(degrees: [usize; 3], split_phases: bool) -> Id {
+    pub fn filter_for(degrees: [usize; 3], split_phases: bool, item_domains: u64) -> Id {
         let [d0, d1, d2] = degrees;
         let needed = d0.max(d1 + 1).max(d2 + 2).max(2);
         assert!(
@@ -79,6 +84,7 @@ impl Id {
         Id::Filter {
             table_degree: needed as u8,
             split_phases,
+            item_domains: item_domains as u16,
         }
     }
 
@@ -273,9 +279,11 @@ pub fn source(id: Id) -> String {
         Id::Filter {
             table_degree,
             split_phases,
+            item_domains,
         } => {
             s.push_str(&format!(
-                "#define TABLE_DEGREE {table_degree}\n#define SPLIT_PHASES {}\n",
+                "#define TABLE_DEGREE {table_degree}\n#define SPLIT_PHASES {}\n\
+                 #define ITEM_DOMAINS {item_domains}\n",
                 split_phases as u8
             ));
             s.push_str(LOWER_BOUND_CL);

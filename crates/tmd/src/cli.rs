@@ -165,6 +165,10 @@ pub struct SearchArgs {
     /// warp waits for it), instead of --split-phases.
     #[arg(long)]
     pub inline_phases: bool,
+    /// On a device: domains per work-item of the phase-1 kernel, 32, 64 or 128 (default 32:
+    /// more per work-item means fewer table jumps, less parallelism). Same output and counts.
+    #[arg(long)]
+    pub domains_per_item: Option<u64>,
     /// On a device: work-items per work-group (CUDA block size) of the phase-1 kernel, a power
     /// of two from 32 to 1024; default: 128 on CUDA, the driver's choice on OpenCL.
     #[arg(long)]

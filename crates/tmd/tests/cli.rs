@@ -539,6 +539,14 @@ fn issue_5_backend_misuse_is_bad_input() {
         "are for --backend opencl or cuda",
     );
     assert_bad_input(
+        &with(&["--domains-per-item", "64"]),
+        "are for --backend opencl or cuda",
+    );
+    assert_bad_input(
+        &with(&["--backend", "opencl", "--domains-per-item", "48"]),
+        "--domains-per-item 48: expected 32, 64 or 128",
+    );
+    assert_bad_input(
         &with(&["--backend", "opencl", "--split-phases", "--inline-phases"]),
         "cannot be used with",
     );

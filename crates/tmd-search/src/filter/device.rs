@@ -39,6 +39,8 @@ pub struct KernelPlan {
     pub split_phases: bool,
     /// Work-items per work-group of the phase-1 kernel (0: the runner's default).
     pub work_group: u32,
+    /// Domains per work-item (`FilterParams::domains_per_item`).
+    pub domains_per_item: u64,
 }
 
 impl KernelPlan {
@@ -62,6 +64,7 @@ impl KernelPlan {
             degrees,
             split_phases: false,
             work_group: 0,
+            domains_per_item: SUBPACKET_DOMAINS,
         }
     }
 }
@@ -69,15 +72,26 @@ impl KernelPlan {
 /// Words of per-packet statistics the kernels write (see kernels/filter.cl).
 pub const STATS_WORDS: usize = 16;
 
-/// Domains per device work-item (kernels/filter.cl): packets are split into sub-packets of
-/// this many domains, each one NMDM group ([`super::phases::NMDM_GROUP`]), so that a packet's
-/// statistics fold back to exactly the CPU's (kernel `fold_packet_stats`).
+/// Domains per device work-item by default (kernels/filter.cl, `ITEM_DOMAINS`): packets are
+/// split into sub-packets of `domains_per_item` domains, a multiple of this, the NMDM group
+/// ([`super::phases::NMDM_GROUP`]), so that a packet's statistics fold back to exactly the
+/// CPU's (kernel `fold_packet_stats`).
 pub const SUBPACKET_DOMAINS: u64 = 32;
 
+/// The values `--domains-per-item` may take: multiples of the NMDM group, at most 128 (the
+/// work-item's 32-bit counts hold 128 domains of up to 2^24 arguments).
+pub const DOMAINS_PER_ITEM_CHOICES: [u64; 3] = [32, 64, 128];
+
+/// Words of a work-item's statistics record: the 15 count words, then one NMDM value per
+/// group of 32 domains (`ITEM_RECORD_WORDS` of kernels/filter.cl).
+pub fn item_record_words(domains_per_item: u64) -> usize {
+    STATS_WORDS - 1 + (domains_per_item / SUBPACKET_DOMAINS) as usize
+}
+
 /// Sub-packets (work-items) per packet for a launch over `jobs`.
-pub fn subpackets_per_packet(jobs: &[PacketJob]) -> u64 {
+pub fn subpackets_per_packet(jobs: &[PacketJob], domains_per_item: u64) -> u64 {
     jobs.iter()
-        .map(|j| j.count.div_ceil(SUBPACKET_DOMAINS))
+        .map(|j| j.count.div_ceil(domains_per_item))
         .max()
         .unwrap_or(1)
         .max(1)

@@ -98,6 +98,8 @@ pub struct FilterParams {
     pub split_phases: bool,
     /// On a device, work-items per work-group (CUDA block); 0 for the runner's default.
     pub work_group: u32,
+    /// On a device, domains per work-item: 32, 64 or 128 (`device::DOMAINS_PER_ITEM_CHOICES`).
+    pub domains_per_item: u64,
 }
 
 impl FilterParams {
@@ -110,6 +112,7 @@ impl FilterParams {
             kappa: 8,
             split_phases: false,
             work_group: 0,
+            domains_per_item: device::SUBPACKET_DOMAINS,
             division_threshold: 0,
             chunk_len: 1 << 34,
             device: None,
@@ -203,6 +206,12 @@ pub fn check_params(f: &FilterParams) -> Result<(), FilterError> {
         return Err(FilterError::Parameter(format!(
             "chunk length {}: must be a power of two from 2^12 to 2^44",
             f.chunk_len
+        )));
+    }
+    if !device::DOMAINS_PER_ITEM_CHOICES.contains(&f.domains_per_item) {
+        return Err(FilterError::Parameter(format!(
+            "--domains-per-item {}: expected 32, 64 or 128",
+            f.domains_per_item
         )));
     }
     Ok(())
@@ -593,6 +602,7 @@ impl Context<'_> {
         let mut kernel_plan = KernelPlan::new(plan, chunk.len, jobs[0].tables.degrees);
         kernel_plan.split_phases = self.filter.split_phases;
         kernel_plan.work_group = self.filter.work_group;
+        kernel_plan.domains_per_item = self.filter.domains_per_item;
         let out = device.run_packets(&kernel_plan, &jobs)?;
         self.progress.fetch_add(chunk.len, Ordering::Relaxed);
         for s in &out.packet_stats {

@@ -149,11 +149,15 @@ fn choose_algorithm(
     } else {
         DEVICE_CHUNK_BITS
     });
-    if (args.split_phases || args.inline_phases || args.work_group.is_some())
+    if (args.split_phases
+        || args.inline_phases
+        || args.work_group.is_some()
+        || args.domains_per_item.is_some())
         && args.backend == "cpu"
     {
         return Err(InputError::Usage(
-            "--split-phases, --inline-phases and --work-group are for --backend opencl or cuda"
+            "--split-phases, --inline-phases, --work-group and --domains-per-item are for \
+             --backend opencl or cuda"
                 .into(),
         ));
     }
@@ -180,6 +184,9 @@ fn choose_algorithm(
         chunk_len: 1u64 << chunk_bits,
         split_phases: args.backend != "cpu" && !args.inline_phases,
         work_group: args.work_group.unwrap_or(0),
+        domains_per_item: args
+            .domains_per_item
+            .unwrap_or(tmd_search::filter::device::SUBPACKET_DOMAINS),
         ..FilterParams::new(method)
     };
     check_filter_params(&filter).map_err(|e| InputError::Usage(e.to_string()))?;
