@@ -9,10 +9,11 @@
  * only), and for each domain runs the affine test (phase 1), on failure the kappa subdomains
  * (phase 2) and on their failure the exhaustive evaluation (phase 3). Splitting packets keeps
  * the host's exact table set-ups few (one per packet of up to 2^16 domains) while giving the
- * device one work-item per 32 domains instead of one per packet. Candidates go to a global
- * list through an atomic counter (the host sorts them); per-sub-packet statistics (domains and arguments in and failed per
- * phase; the sub-packet is exactly one NMDM group of 32 domains) are folded per packet in
- * the CPU's order (fold_packet_stats below), so they equal the CPU's.
+ * device one work-item per ITEM_DOMAINS domains instead of one per packet. Candidates go to
+ * a global list through an atomic counter (the host sorts them); per-sub-packet statistics
+ * (domains and arguments in and failed per phase, and the value of each NMDM group of 32
+ * domains) are folded per packet in the CPU's order (fold_packet_stats below), so they equal
+ * the CPU's.
  *
  * With algorithm < 0 every domain goes to phase 3 (the fast exhaustive search).
  */
