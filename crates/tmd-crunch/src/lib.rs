@@ -43,7 +43,7 @@ pub mod saturation;
 pub mod summary;
 pub mod target;
 
-pub use driver::{estimate, run, CrunchError, Estimate, Plan, Report};
+pub use driver::{estimate, estimate_adaptive, run, CrunchError, Estimate, Plan, Report};
 pub use format::CrunchFormat;
 pub use function::RefFunc;
 pub use target::{resolve, ClosureTarget, Target};

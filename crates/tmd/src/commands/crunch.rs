@@ -140,13 +140,16 @@ pub fn run(args: &CrunchArgs) -> anyhow::Result<()> {
         .build()
         .context("starting worker threads")?;
     if args.estimate {
-        // A device needs larger windows than the cores for its launches not to dominate.
-        let window = if args.backend == "cpu" {
-            1 << 14
+        // 64 windows, grown until the sample takes a second: a device needs larger windows
+        // than the cores for its launches not to dominate.
+        let (first, max) = if args.backend == "cpu" {
+            (1 << 14, 1 << 24)
         } else {
-            1 << 20
+            (1 << 20, 1 << 28)
         };
-        let est = pool.install(|| tmd_crunch::estimate(target.as_ref(), &plan, 64, window));
+        let est = pool.install(|| {
+            tmd_crunch::estimate_adaptive(target.as_ref(), &plan, 64, first, max, 1.0)
+        });
         if args.json {
             println!("{}", serde_json::to_string(&est)?);
         } else {
