@@ -147,9 +147,8 @@ pub fn run(args: &CrunchArgs) -> anyhow::Result<()> {
         } else {
             (1 << 20, 1 << 28)
         };
-        let est = pool.install(|| {
-            tmd_crunch::estimate_adaptive(target.as_ref(), &plan, 64, first, max, 1.0)
-        });
+        let est = pool
+            .install(|| tmd_crunch::estimate_adaptive(target.as_ref(), &plan, 64, first, max, 1.0));
         if args.json {
             println!("{}", serde_json::to_string(&est)?);
         } else {
