@@ -2,17 +2,20 @@
 //!
 //! # Design
 //!
-//! A runner owns a device, compiles the programs it is asked for (lazily, once per program:
-//! [`opencl::OpenClDevice::program`]) and moves data in and out. The OpenCL runner uses the
-//! `opencl3` crate with its `dynamic` feature: `libOpenCL.so.1` (the ICD loader) is opened at
-//! run time, so the crate builds and its users run on machines without OpenCL, and a missing
-//! runtime is a [`GpuError::Runtime`] that names what to install — never a panic or a link
-//! error. On a machine without a GPU, PoCL (Debian `pocl-opencl-icd`) provides an OpenCL CPU
+//! A runner owns a device, compiles the programs it is asked for (lazily, once per program)
+//! and moves data in and out. The OpenCL runner uses the `opencl3` crate with its `dynamic`
+//! feature: `libOpenCL.so.1` (the ICD loader) is opened at run time, so the crate builds and
+//! its users run on machines without OpenCL, and a missing runtime is a
+//! [`GpuError::Runtime`] that names what to install — never a panic or a link error. On a machine without a GPU, PoCL (Debian `pocl-opencl-icd`) provides an OpenCL CPU
 //! device, which is how CI runs every kernel.
 //!
-//! The CUDA side ([`cuda`]) compiles the same sources with NVRTC (cudarc, library loaded at run
-//! time) to a cubin for the device's architecture; running them on a device is issue 5's part,
-//! and until then `--backend cuda` is refused by the CLI.
+//! The CUDA side ([`cuda`]) compiles the same sources with NVRTC (cudarc, libraries loaded at
+//! run time) to a cubin for the device's architecture, cached on disk by source, options and
+//! NVRTC version. Each host thread's device call takes a pair of streams of its own: the
+//! phase-1 kernel, which fills the device for milliseconds, goes on a lowest-priority stream,
+//! the short kernels after it (statistics, the prefix sums of the split pipeline, phases 2-3)
+//! on a highest-priority one, so that they do not queue behind other threads' phase-1 blocks.
+//! A missing driver or NVRTC is a [`GpuError::Runtime`] naming what to install.
 //!
 //! What the kernels compute is checked against the CPU crates bit for bit
 //! (`tests/xfloat_opencl.rs`): a device result that differs is a bug, not a tolerance.

@@ -32,10 +32,11 @@
 #ifndef TABLE_DEGREE
 #define TABLE_DEGREE MAX_DEGREE
 #endif
-/* SPLIT_PHASES 1 (host-defined, like TABLE_DEGREE): filter_packets defers the domains failing
- * phase 1 to phase2_deferred (the deferral list must have room: deferred_capacity > 0); 0: it
- * runs phases 2 and 3 inline. A program of its own per choice, so that the split phase-1
- * kernel carries none of the inline code's registers (168 instead of 196 at degree 6, sm_90). */
+/* SPLIT_PHASES 1 (host-defined, like TABLE_DEGREE): filter_packets marks the domains failing
+ * phase 1 in fail_masks for the split pipeline (gather_phase1_failures, phase2_deferred, ...
+ * below); 0: it runs phases 2 and 3 inline. A program of its own per choice, so that the
+ * split phase-1 kernel carries none of the inline code's registers (168 instead of 196 at
+ * degree 6, sm_90, before the register cap below). */
 #ifndef SPLIT_PHASES
 #define SPLIT_PHASES 0
 #endif
