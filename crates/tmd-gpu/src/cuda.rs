@@ -613,12 +613,8 @@ impl CudaDevice {
         let warps = items.div_ceil(32);
         let mut warp_words = uninit(warps * WARP_NMDM_WORDS)?;
         trace.mark("alloc");
-        let function = self
-            .module(Id::filter_for(
-                plan.degrees,
-                plan.split_phases,
-                plan.domains_per_item,
-            ))?
+        let module = self.module(crate::filter_id(plan))?;
+        let function = module
             .load_function("filter_packets")
             .map_err(up("cuModuleGetFunction"))?;
         trace.mark("module");
@@ -674,12 +670,7 @@ impl CudaDevice {
         unsafe { launch.launch(config) }.map_err(up("cuLaunchKernel"))?;
         step_nanos[0] = nanos_at_completion(bulk, started)?;
         trace.mark("filter_packets");
-        let nmdm = self
-            .module(Id::filter_for(
-                plan.degrees,
-                plan.split_phases,
-                plan.domains_per_item,
-            ))?
+        let nmdm = module
             .load_function("warp_nmdm")
             .map_err(up("cuModuleGetFunction"))?;
         let items64 = items as u64;
@@ -695,12 +686,7 @@ impl CudaDevice {
         step_nanos[4] = nanos_at_completion(s, started)?;
         trace.mark("warp_nmdm");
         // One statistics record per packet comes back, folded on the device.
-        let fold = self
-            .module(Id::filter_for(
-                plan.degrees,
-                plan.split_phases,
-                plan.domains_per_item,
-            ))?
+        let fold = module
             .load_function("fold_packet_stats")
             .map_err(up("cuModuleGetFunction"))?;
         let mut folded = s
@@ -726,11 +712,6 @@ impl CudaDevice {
         if plan.split_phases {
             // The failing domains, listed in input order at offsets from a prefix sum.
             let started = Instant::now();
-            let module = self.module(Id::filter_for(
-                plan.degrees,
-                plan.split_phases,
-                plan.domains_per_item,
-            ))?;
             let (offsets, failed) =
                 self.exclusive_scan(s, &module, &fail_masks, mask_words, true)?;
             let mut deferred = uninit(failed * DEFER_WORDS)?;
@@ -807,11 +788,7 @@ impl CudaDevice {
         let mut regions =
             unsafe { s.alloc::<u64>(failed * kappa * DEFER_WORDS) }.map_err(up("cuMemAlloc"))?;
         let mut sub_counts = unsafe { s.alloc::<u32>(failed) }.map_err(up("cuMemAlloc"))?;
-        let module = self.module(Id::filter_for(
-            plan.degrees,
-            plan.split_phases,
-            plan.domains_per_item,
-        ))?;
+        let module = self.module(crate::filter_id(plan))?;
         let k2 = module
             .load_function("phase2_deferred")
             .map_err(up("cuModuleGetFunction"))?;

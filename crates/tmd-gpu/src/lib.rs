@@ -124,6 +124,12 @@ pub(crate) struct Launched {
     pub step_nanos: [u64; tmd_search::filter::device::DEVICE_STEPS.len()],
 }
 
+/// The filter program a launch of `plan` needs (its table degree, pipeline and domains per
+/// work-item), for both runners.
+pub(crate) fn filter_id(plan: &tmd_search::filter::device::KernelPlan) -> tmd_kernels::Id {
+    tmd_kernels::Id::filter_for(plan.degrees, plan.split_phases, plan.domains_per_item)
+}
+
 /// The `buffers_and_copies` step of a device call: its time not spent in its kernels (the
 /// steps before the last of `step_nanos`).
 pub(crate) fn rest_of_call(call_started: std::time::Instant, step_nanos: &[u64]) -> u64 {

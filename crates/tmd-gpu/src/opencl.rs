@@ -432,93 +432,90 @@ impl OpenClDevice {
             w => (items.div_ceil(w) * w, w),
         };
         let mut step_nanos = [0u64; DEVICE_STEPS.len()];
-        self.with_program(
-            Id::filter_for(plan.degrees, plan.split_phases, plan.domains_per_item),
-            |program| {
-                let kernel =
-                    Kernel::create(program, "filter_packets").map_err(api("clCreateKernel"))?;
+        self.with_program(crate::filter_id(plan), |program| {
+            let kernel =
+                Kernel::create(program, "filter_packets").map_err(api("clCreateKernel"))?;
+            if local > 0 {
+                let max = kernel
+                    .get_work_group_size(self.device.id())
+                    .map_err(api("clGetKernelWorkGroupInfo"))?;
+                if local > max {
+                    return Err(GpuError::WorkGroup {
+                        kernel: "filter_packets",
+                        requested: local as u32,
+                        max: max as u32,
+                    });
+                }
+            }
+            let started = Instant::now();
+            let mut exec = ExecuteKernel::new(&kernel);
+            unsafe {
+                exec.set_arg(&tables)
+                    .set_arg(&firsts)
+                    .set_arg(&counts)
+                    .set_arg(&(packets as u64))
+                    .set_arg(&plan.chunk_len)
+                    .set_arg(&plan.n)
+                    .set_arg(&plan.kappa)
+                    .set_arg(&plan.algorithm)
+                    .set_arg(&plan.division_threshold)
+                    .set_arg(&plan.base1)
+                    .set_arg(&plan.base2)
+                    .set_arg(&t_lo)
+                    .set_arg(&t_hi)
+                    .set_arg(&subpackets)
+                    .set_arg(&candidates)
+                    .set_arg(&capacity32)
+                    .set_arg(&found)
+                    .set_arg(&stats)
+                    .set_arg(&fail_masks)
+                    .set_arg(&lanes)
+                    .set_global_work_size(global);
                 if local > 0 {
-                    let max = kernel
-                        .get_work_group_size(self.device.id())
-                        .map_err(api("clGetKernelWorkGroupInfo"))?;
-                    if local > max {
-                        return Err(GpuError::WorkGroup {
-                            kernel: "filter_packets",
-                            requested: local as u32,
-                            max: max as u32,
-                        });
-                    }
+                    exec.set_local_work_size(local);
                 }
-                let started = Instant::now();
-                let mut exec = ExecuteKernel::new(&kernel);
-                unsafe {
-                    exec.set_arg(&tables)
-                        .set_arg(&firsts)
-                        .set_arg(&counts)
-                        .set_arg(&(packets as u64))
-                        .set_arg(&plan.chunk_len)
-                        .set_arg(&plan.n)
-                        .set_arg(&plan.kappa)
-                        .set_arg(&plan.algorithm)
-                        .set_arg(&plan.division_threshold)
-                        .set_arg(&plan.base1)
-                        .set_arg(&plan.base2)
-                        .set_arg(&t_lo)
-                        .set_arg(&t_hi)
-                        .set_arg(&subpackets)
-                        .set_arg(&candidates)
-                        .set_arg(&capacity32)
-                        .set_arg(&found)
-                        .set_arg(&stats)
-                        .set_arg(&fail_masks)
-                        .set_arg(&lanes)
-                        .set_global_work_size(global);
-                    if local > 0 {
-                        exec.set_local_work_size(local);
-                    }
-                    exec.enqueue_nd_range(&self.queue)
-                        .map_err(api("clEnqueueNDRangeKernel"))?;
-                }
-                self.queue.finish().map_err(api("clFinish"))?;
-                step_nanos[0] = started.elapsed().as_nanos() as u64;
-                // One statistics record per packet comes back, folded on the device.
-                let fold =
-                    Kernel::create(program, "fold_packet_stats").map_err(api("clCreateKernel"))?;
-                let started = Instant::now();
-                unsafe {
-                    ExecuteKernel::new(&fold)
-                        .set_arg(&stats)
-                        .set_arg(&(packets as u64))
-                        .set_arg(&subpackets)
-                        .set_arg(&folded)
-                        .set_global_work_size(packets * FOLD_GROUP)
-                        .set_local_work_size(FOLD_GROUP)
-                        .enqueue_nd_range(&self.queue)
-                        .map_err(api("clEnqueueNDRangeKernel"))?;
-                }
-                self.queue.finish().map_err(api("clFinish"))?;
-                step_nanos[3] = started.elapsed().as_nanos() as u64;
-                let nmdm = Kernel::create(program, "warp_nmdm").map_err(api("clCreateKernel"))?;
-                let started = Instant::now();
-                unsafe {
-                    ExecuteKernel::new(&nmdm)
-                        .set_arg(&lanes)
-                        .set_arg(&(items as u64))
-                        .set_arg(&warp_words)
-                        .set_global_work_size(warps)
-                        .enqueue_nd_range(&self.queue)
-                        .map_err(api("clEnqueueNDRangeKernel"))?;
-                }
-                self.queue.finish().map_err(api("clFinish"))?;
-                step_nanos[4] = started.elapsed().as_nanos() as u64;
-                Ok(())
-            },
-        )?;
+                exec.enqueue_nd_range(&self.queue)
+                    .map_err(api("clEnqueueNDRangeKernel"))?;
+            }
+            self.queue.finish().map_err(api("clFinish"))?;
+            step_nanos[0] = started.elapsed().as_nanos() as u64;
+            // One statistics record per packet comes back, folded on the device.
+            let fold =
+                Kernel::create(program, "fold_packet_stats").map_err(api("clCreateKernel"))?;
+            let started = Instant::now();
+            unsafe {
+                ExecuteKernel::new(&fold)
+                    .set_arg(&stats)
+                    .set_arg(&(packets as u64))
+                    .set_arg(&subpackets)
+                    .set_arg(&folded)
+                    .set_global_work_size(packets * FOLD_GROUP)
+                    .set_local_work_size(FOLD_GROUP)
+                    .enqueue_nd_range(&self.queue)
+                    .map_err(api("clEnqueueNDRangeKernel"))?;
+            }
+            self.queue.finish().map_err(api("clFinish"))?;
+            step_nanos[3] = started.elapsed().as_nanos() as u64;
+            let nmdm = Kernel::create(program, "warp_nmdm").map_err(api("clCreateKernel"))?;
+            let started = Instant::now();
+            unsafe {
+                ExecuteKernel::new(&nmdm)
+                    .set_arg(&lanes)
+                    .set_arg(&(items as u64))
+                    .set_arg(&warp_words)
+                    .set_global_work_size(warps)
+                    .enqueue_nd_range(&self.queue)
+                    .map_err(api("clEnqueueNDRangeKernel"))?;
+            }
+            self.queue.finish().map_err(api("clFinish"))?;
+            step_nanos[4] = started.elapsed().as_nanos() as u64;
+            Ok(())
+        })?;
         let mut folded_words = self.read(&folded, packets * STATS_WORDS)?;
         if plan.split_phases {
             // The failing domains, listed in input order at offsets from a prefix sum.
             let started = Instant::now();
-            let id = Id::filter_for(plan.degrees, plan.split_phases, plan.domains_per_item);
+            let id = crate::filter_id(plan);
             let (offsets, failed) = self.exclusive_scan(id, &fail_masks, mask_words, true)?;
             let deferred = self.scratch::<u64>(failed.max(1) * DEFER_WORDS)?;
             if failed > 0 {
@@ -575,7 +572,7 @@ impl OpenClDevice {
         if failed == 0 {
             return Ok((self.read(&counters, STATS_WORDS)?, nanos));
         }
-        let id = Id::filter_for(plan.degrees, plan.split_phases, plan.domains_per_item);
+        let id = crate::filter_id(plan);
         let (t_lo, t_hi) = (plan.threshold3 as u64, (plan.threshold3 >> 64) as u64);
         let regions = self.scratch::<u64>(failed * plan.kappa as usize * DEFER_WORDS)?;
         let sub_counts = self.scratch::<u32>(failed)?;

@@ -35,8 +35,8 @@
 /* SPLIT_PHASES 1 (host-defined, like TABLE_DEGREE): filter_packets marks the domains failing
  * phase 1 in fail_masks for the split pipeline (gather_phase1_failures, phase2_deferred, ...
  * below); 0: it runs phases 2 and 3 inline. A program of its own per choice, so that the
- * split phase-1 kernel carries none of the inline code's registers (168 instead of 196 at
- * degree 6, sm_90, before the register cap below). */
+ * split phase-1 kernel carries none of the inline code's registers (157 instead of 166 at
+ * degree 6, sm_90, ptxas -v, before the register cap below). */
 #ifndef SPLIT_PHASES
 #define SPLIT_PHASES 0
 #endif
@@ -107,6 +107,18 @@ typedef struct {
     u64 base2;  /* affine_base64(plan, n / kappa) */
     u128_t threshold3;
 } plan_t;
+
+DEVICE_FN plan_t plan_make(u64 n, u64 kappa, i32 algorithm, u32 division_threshold, u64 base2,
+                           u64 threshold3_lo, u64 threshold3_hi) {
+    plan_t plan;
+    plan.n = n;
+    plan.kappa = kappa;
+    plan.algorithm = algorithm;
+    plan.division_threshold = division_threshold;
+    plan.base2 = base2;
+    plan.threshold3 = u128_make(threshold3_lo, threshold3_hi);
+    return plan;
+}
 
 /* Counts of one work-item: 32-bit words suffice (at most ITEM_DOMAINS <= 128 domains of at most
  * 2^24 arguments, or one deferred domain) and take half the registers of 64-bit ones; they
@@ -418,13 +430,8 @@ KERNEL_FQ void KERNEL_MAX_REGISTERS(FILTER_MAX_REGISTERS) filter_packets(const G
     }
     u64 p = g / subpackets;
     u64 skip = (g % subpackets) * ITEM_DOMAINS;
-    plan_t plan;
-    plan.n = n;
-    plan.kappa = kappa;
-    plan.algorithm = algorithm;
-    plan.division_threshold = division_threshold;
-    plan.base2 = base2;
-    plan.threshold3 = u128_make(threshold3_lo, threshold3_hi);
+    plan_t plan = plan_make(n, kappa, algorithm, division_threshold, base2, threshold3_lo,
+                            threshold3_hi);
 
     u128_t t0[TD0 + 1], t1[TD1 + 1], t2[TD2 + 1];
     u64 first, count;
@@ -630,13 +637,8 @@ KERNEL_FQ void phase2_deferred(const GLOBAL_AS u64 *items, const u64 count, cons
     if (i >= count) {
         return;
     }
-    plan_t plan;
-    plan.n = n;
-    plan.kappa = kappa;
-    plan.algorithm = algorithm;
-    plan.division_threshold = division_threshold;
-    plan.base2 = base2;
-    plan.threshold3 = u128_make(threshold3_lo, threshold3_hi);
+    plan_t plan = plan_make(n, kappa, algorithm, division_threshold, base2, threshold3_lo,
+                            threshold3_hi);
     defer_t later;
     later.items = regions + i * kappa * DEFER_WORDS;
     later.capacity = (u32)kappa;
