@@ -9,6 +9,8 @@
 # - `--features mpi` (mpirun -np P tmd crunch) links OpenMPI and generates its bindings with
 #   libclang; the tests build it and run mpirun: openmpi-bin, libopenmpi-dev, libclang-dev.
 set -euo pipefail
+fix_dev_null="$(dirname "$0")/fix-dev-null.sh"
+bash "$fix_dev_null"
 need=()
 command -v m4 >/dev/null || need+=(m4)
 command -v make >/dev/null || need+=(make)
@@ -45,3 +47,5 @@ if ! has_nvrtc_wheel &&
   python3 -m pip install --quiet --disable-pip-version-check nvidia-cuda-nvrtc-cu12 2>/dev/null ||
     python3 -m pip install --quiet --disable-pip-version-check --break-system-packages nvidia-cuda-nvrtc-cu12
 fi
+# Last: commands above wrote to /dev/null; where it could not be made a device, empty it.
+bash "$fix_dev_null"
