@@ -13,6 +13,7 @@
 //! later lookup by name finds the already loaded `libnvrtc.so.12`. Nothing found is a
 //! [`GpuError::Runtime`] naming what to install.
 
+use crate::fft::{self, DeviceFft, FftDeviceScalar};
 use crate::opencl::CrunchReal;
 use crate::{AnalyseOutput, AnalysePlan, GpuError, Launched, CRUNCH_COUNT_WORDS};
 use cudarc::driver::{
@@ -25,6 +26,7 @@ use std::path::PathBuf;
 use std::sync::{Arc, Mutex, OnceLock};
 use std::time::Instant;
 use tmd_kernels::Id;
+use tmd_xfloat::fft::Complex;
 use tmd_search::filter::device::{
     add_split_counters, flatten_tables, item_record_words, subpackets_per_packet, DeviceOutput,
     KernelPlan, PacketDevice, PacketJob, DEFER_WORDS, DEVICE_STEPS, FOLD_GROUP, SCAN_BLOCK,
@@ -923,5 +925,65 @@ impl PacketDevice for CudaDevice {
 
     fn run_packets(&self, plan: &KernelPlan, jobs: &[PacketJob]) -> Result<DeviceOutput, String> {
         crate::run_with_capacity(|capacity| self.launch_filter(plan, jobs, capacity))
+    }
+}
+
+impl CudaDevice {
+    /// The forward FFT of `data` (power-of-two length) on the device, `kernels/fft.cl`, with
+    /// the twiddles `w` of `tmd_xfloat::fft::fill_twiddles`, as the OpenCL runner does.
+    pub fn fft_forward<T: FftDeviceScalar>(
+        &self,
+        data: &[Complex<T>],
+        w: &[Complex<T>],
+    ) -> Result<DeviceFft<T>, GpuError> {
+        let n = data.len();
+        assert!(n.is_power_of_two() && w.len() + 1 == n, "twiddles of the data's length");
+        if n == 1 {
+            return Ok(DeviceFft {
+                output: data.to_vec(),
+                kernel_seconds: 0.0,
+            });
+        }
+        let function = self
+            .module(Id::XfloatFft)?
+            .load_function(&format!("{}_stockham_pass", T::PREFIX))
+            .map_err(driver("cuModuleGetFunction"))?;
+        self.with_stream(|s| {
+            let mut from = s
+                .clone_htod(&fft::to_words(data))
+                .map_err(driver("cuMemcpyHtoD"))?;
+            let mut to = s
+                .alloc_zeros::<T::Word>(from.len())
+                .map_err(driver("cuMemAlloc"))?;
+            let twiddles = s
+                .clone_htod(&fft::to_words(w))
+                .map_err(driver("cuMemcpyHtoD"))?;
+            s.synchronize().map_err(driver("cuStreamSynchronize"))?;
+            let count = n as u64;
+            let config = LaunchConfig {
+                grid_dim: ((n as u32 / 2).div_ceil(256), 1, 1),
+                block_dim: (256, 1, 1),
+                shared_mem_bytes: 0,
+            };
+            let start = Instant::now();
+            for log2_l_half in fft::passes(n) {
+                let mut launch = s.launch_builder(&function);
+                launch
+                    .arg(&from)
+                    .arg(&mut to)
+                    .arg(&twiddles)
+                    .arg(&count)
+                    .arg(&log2_l_half);
+                unsafe { launch.launch(config) }.map_err(driver("cuLaunchKernel"))?;
+                std::mem::swap(&mut from, &mut to);
+            }
+            s.synchronize().map_err(driver("cuStreamSynchronize"))?;
+            let kernel_seconds = start.elapsed().as_secs_f64();
+            let words = s.clone_dtoh(&from).map_err(driver("cuMemcpyDtoH"))?;
+            Ok(DeviceFft {
+                output: fft::from_words(&words),
+                kernel_seconds,
+            })
+        })
     }
 }

@@ -21,6 +21,7 @@
 //! (`tests/xfloat_opencl.rs`): a device result that differs is a bug, not a tolerance.
 
 pub mod cuda;
+pub mod fft;
 pub mod opencl;
 
 use thiserror::Error;

@@ -1,5 +1,6 @@
 //! The OpenCL runner (opencl3, runtime loaded at run time).
 
+use crate::fft::{self, DeviceFft, FftDeviceScalar};
 use crate::{AnalyseOutput, AnalysePlan, GpuError, Launched, CRUNCH_COUNT_WORDS};
 use opencl3::command_queue::CommandQueue;
 use opencl3::context::Context;
@@ -17,6 +18,7 @@ use std::ffi::c_void;
 use std::sync::Mutex;
 use std::time::Instant;
 use tmd_kernels::Id;
+use tmd_xfloat::fft::Complex;
 use tmd_search::filter::device::{
     add_split_counters, flatten_tables, item_record_words, subpackets_per_packet, DeviceOutput,
     KernelPlan, PacketDevice, PacketJob, DEFER_WORDS, DEVICE_STEPS, FOLD_GROUP, SCAN_BLOCK,
@@ -56,21 +58,26 @@ impl CrunchReal for f64 {
     const C_TYPE: &'static str = "double";
 }
 
-/// A base format of the double-word kernels.
+/// A base format of the double- and quad-word kernels.
 pub trait DwWord: Copy + Default {
-    /// The kernel's instance prefix.
+    /// The double-word kernels' instance prefix.
     const PREFIX: &'static str;
+    /// The quad-word kernels' instance prefix.
+    const QUAD_PREFIX: &'static str;
 }
 
 impl DwWord for f32 {
     const PREFIX: &'static str = "df64";
+    const QUAD_PREFIX: &'static str = "qf128";
 }
 
 impl DwWord for f64 {
     const PREFIX: &'static str = "dd";
+    const QUAD_PREFIX: &'static str = "qd";
 }
 
-/// The operations of the `*_elementwise` kernels (their `op` argument).
+/// The operations of the `*_elementwise` kernels of double and quad words (their `op`
+/// argument, the same codes in double_word_ops.cl and quad_word_ops.cl).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum DwOp {
     Add = 0,
@@ -266,6 +273,49 @@ impl OpenClDevice {
         let hi = self.read(&r_hi, n)?;
         let lo = self.read(&r_lo, n)?;
         Ok(hi.into_iter().zip(lo).collect())
+    }
+
+    /// Runs the quad-word kernel `op` element-wise (program [`Id::XfloatQuadWord`]):
+    /// `r[i] = a[i] op b[i]` (or `op a[i]` for the unary ones), words most significant first.
+    /// Returns the result words.
+    pub fn quad_word_elementwise<W: DwWord>(
+        &self,
+        op: DwOp,
+        a: &[[W; 4]],
+        b: &[[W; 4]],
+    ) -> Result<Vec<[W; 4]>, GpuError> {
+        assert_eq!(a.len(), b.len(), "operands of equal length");
+        let n = a.len();
+        // Structure of arrays: one buffer per word, a0..a3 then b0..b3.
+        let mut inputs = Vec::with_capacity(8);
+        for operand in [a, b] {
+            for k in 0..4 {
+                let word: Vec<W> = operand.iter().map(|w| w[k]).collect();
+                inputs.push(self.input(&word)?);
+            }
+        }
+        let outputs = [
+            self.output::<W>(n)?,
+            self.output::<W>(n)?,
+            self.output::<W>(n)?,
+            self.output::<W>(n)?,
+        ];
+        let name = format!("{}_elementwise", W::QUAD_PREFIX);
+        let count = n as u64;
+        let op = op as i32;
+        self.run_kernel(Id::XfloatQuadWord, &name, n, 0, |exec| unsafe {
+            for buffer in inputs.iter().chain(&outputs) {
+                exec.set_arg(buffer);
+            }
+            exec.set_arg(&count).set_arg(&op);
+        })?;
+        let mut result = vec![[W::default(); 4]; n];
+        for (k, buffer) in outputs.iter().enumerate() {
+            for (r, w) in result.iter_mut().zip(self.read(buffer, n)?) {
+                r[k] = w;
+            }
+        }
+        Ok(result)
     }
 }
 
@@ -714,5 +764,56 @@ impl PacketDevice for OpenClDevice {
 
     fn run_packets(&self, plan: &KernelPlan, jobs: &[PacketJob]) -> Result<DeviceOutput, String> {
         crate::run_with_capacity(|capacity| self.launch_filter(plan, jobs, capacity))
+    }
+}
+
+impl OpenClDevice {
+    /// The forward FFT of `data` (power-of-two length) on the device, `kernels/fft.cl`, with
+    /// the twiddles `w` of `tmd_xfloat::fft::fill_twiddles` for that length; equal bit for bit
+    /// to `tmd_xfloat::fft::fft_forward`.
+    pub fn fft_forward<T: FftDeviceScalar>(
+        &self,
+        data: &[Complex<T>],
+        w: &[Complex<T>],
+    ) -> Result<DeviceFft<T>, GpuError> {
+        let n = data.len();
+        assert!(n.is_power_of_two() && w.len() + 1 == n, "twiddles of the data's length");
+        if n == 1 {
+            return Ok(DeviceFft {
+                output: data.to_vec(),
+                kernel_seconds: 0.0,
+            });
+        }
+        let words = fft::to_words(data);
+        let len = words.len();
+        let mut from = self.buffer(&words, CL_MEM_READ_WRITE)?;
+        let mut to = self.scratch::<T::Word>(len)?;
+        let twiddles = self.input(&fft::to_words(w))?;
+        let name = format!("{}_stockham_pass", T::PREFIX);
+        let kernel_seconds = self.with_program(Id::XfloatFft, |program| {
+            let kernel = Kernel::create(program, &name).map_err(api("clCreateKernel"))?;
+            let count = n as u64;
+            let start = Instant::now();
+            for log2_l_half in fft::passes(n) {
+                unsafe {
+                    ExecuteKernel::new(&kernel)
+                        .set_arg(&from)
+                        .set_arg(&to)
+                        .set_arg(&twiddles)
+                        .set_arg(&count)
+                        .set_arg(&log2_l_half)
+                        .set_global_work_size(n / 2)
+                        .enqueue_nd_range(&self.queue)
+                        .map_err(api("clEnqueueNDRangeKernel"))?;
+                }
+                std::mem::swap(&mut from, &mut to);
+            }
+            self.queue.finish().map_err(api("clFinish"))?;
+            Ok(start.elapsed().as_secs_f64())
+        })?;
+        Ok(DeviceFft {
+            output: fft::from_words(&self.read(&from, len)?),
+            kernel_seconds,
+        })
     }
 }

@@ -10,87 +10,15 @@
 //! PoCL's CPU device (Debian `pocl-opencl-icd`, installed by scripts/setup.sh). Without any
 //! OpenCL runtime the test fails with the runner's message saying what to install.
 
+mod common;
+
+use common::{device, extensive, random_word, specials, Word};
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 use std::time::Instant;
-use tmd_gpu::opencl::{DwOp, DwWord, OpenClDevice};
+use tmd_gpu::opencl::{DwOp, OpenClDevice};
 use tmd_kernels::Id;
 use tmd_xfloat::{BaseFloat, DoubleWord};
-
-fn extensive() -> bool {
-    std::env::var("TMD_EXTENSIVE").is_ok_and(|value| value == "1")
-}
-
-fn device() -> OpenClDevice {
-    match OpenClDevice::nth(0) {
-        Ok(d) => d,
-        Err(e) => panic!("{e}"),
-    }
-}
-
-/// What the tests need of a base format besides `BaseFloat`.
-trait Word: BaseFloat + DwWord {
-    fn bits(self) -> u64;
-    fn from_bits_u64(bits: u64) -> Self;
-    /// Exponent field width and fraction width.
-    const FIELDS: (u32, u32);
-}
-
-impl Word for f64 {
-    fn bits(self) -> u64 {
-        self.to_bits()
-    }
-    fn from_bits_u64(bits: u64) -> Self {
-        f64::from_bits(bits)
-    }
-    const FIELDS: (u32, u32) = (11, 52);
-}
-
-impl Word for f32 {
-    fn bits(self) -> u64 {
-        self.to_bits() as u64
-    }
-    fn from_bits_u64(bits: u64) -> Self {
-        f32::from_bits(bits as u32)
-    }
-    const FIELDS: (u32, u32) = (8, 23);
-}
-
-/// A random base float: sign, fraction and a biased exponent drawn from `exp_range`.
-fn random_word<W: Word>(rng: &mut ChaCha8Rng, exp_range: std::ops::RangeInclusive<u64>) -> W {
-    let (_, frac_bits) = W::FIELDS;
-    let sign = rng.gen::<bool>() as u64;
-    let exp = rng.gen_range(exp_range);
-    let frac = rng.gen::<u64>() & ((1u64 << frac_bits) - 1);
-    W::from_bits_u64((sign << (W::FIELDS.0 + frac_bits)) | (exp << frac_bits) | frac)
-}
-
-/// Special leading words, and what makes them special.
-fn specials<W: Word>() -> Vec<W> {
-    let (exp_bits, frac_bits) = W::FIELDS;
-    let max_exp = (1u64 << exp_bits) - 1;
-    let b = |bits: u64| W::from_bits_u64(bits);
-    let mut v = vec![
-        W::ZERO,
-        -W::ZERO,
-        W::INFINITY,
-        -W::INFINITY,
-        W::NAN,
-        W::ONE,
-        -W::ONE,
-        W::MAX,
-        -W::MAX,
-        b(1),                                                 // smallest subnormal
-        b((1u64 << frac_bits) - 1),                           // largest subnormal
-        b(1u64 << frac_bits),                                 // smallest normal
-        b(((max_exp - 1) << frac_bits) | 12345),              // near the top
-        b(((1u64 << frac_bits) * 100) | 0x5555),              // tiny normal
-        b((((1u64 << (exp_bits - 1)) - 1) << frac_bits) | 1), // 1 + ulp
-    ];
-    let negated: Vec<W> = v.iter().map(|&x| -x).collect();
-    v.extend(negated);
-    v
-}
 
 /// A random double word: a leading word, then a trailing word at most half its ulp (through
 /// `from_sum`, which normalises), or a special value.

@@ -112,6 +112,7 @@ pub mod consts;
 mod convert;
 mod double_word;
 pub mod eft;
+pub mod fft;
 pub mod math;
 mod methods;
 mod multi;
