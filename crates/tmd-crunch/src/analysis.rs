@@ -15,8 +15,9 @@
 //! with f computed by MPFR at 256 bits (worst cases of these functions are far from 2^-200 of
 //! a breakpoint, and exact values are recognised by MPFR's ternary value). Decisions
 //! (correctly rounded / faithful / worse, the class, the histogram bin) are therefore exact;
-//! the error value itself is within `tol` ulps (at most 2^-23 for binary32 and 2^-42
-//! for binary64), and the reported maximum is recomputed exactly (see `crate::summary`).
+//! the error value itself is within `tol` ulps (at most 2^-23 for binary32, 2^-42 for binary64
+//! with a double-double reference, 2^-24 for binary64 exp decided by its 2^-78 first reference,
+//! `crate::fast_exp`), and the reported maximum is recomputed exactly (see `crate::summary`).
 
 use crate::format::{exponent, pow2, CrunchFormat};
 use crate::function::RefFunc;
@@ -62,7 +63,8 @@ pub struct Verdict {
 /// Bound (in ulps) on `|fast error - exact error|` for a fast error `err`: at most
 /// `2 eps |f| / ulp + 2^-51 err` from [`classify_fast`]'s margin, where `|f| / ulp < 2^p`:
 /// `2^-23` for binary32 (`eps <= 2^-48`, p = 24), `2^-42` for binary64 (`eps = 2^-96`,
-/// p = 53), and `2^-24` in the power-of-two case of `classify_fast`.
+/// p = 53), `2^-24` for binary64 exp's first reference (`eps = 2^-78`), and `2^-24` in the
+/// power-of-two case of `classify_fast`.
 pub fn fast_error_tolerance(err: f64) -> f64 {
     1.0 / (1u64 << 23) as f64 + err / (1u64 << 50) as f64
 }

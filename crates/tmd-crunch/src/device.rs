@@ -135,8 +135,13 @@ mod tests {
             } else if a.is_nan() {
                 None
             } else {
-                let r = func.dd().unwrap()(Dd::from(x));
-                classify_fast(fmt, a, r.hi(), r.lo(), EPS_DD)
+                // the kernel's two stages: the fast reference, then the double-double one
+                let (fast, eps) = func.fast_f64().unwrap();
+                let (h, l) = fast(x);
+                classify_fast(fmt, a, h, l, eps).or_else(|| {
+                    let r = func.dd().unwrap()(Dd::from(x));
+                    classify_fast(fmt, a, r.hi(), r.lo(), EPS_DD)
+                })
             };
             let Some(v) = verdict else {
                 undecided.push((ord, a));

@@ -178,11 +178,16 @@ pub fn reference_name(func: RefFunc, format: CrunchFormat) -> String {
             func.name(),
             func.eps_f64().log2()
         ),
-        CrunchFormat::Binary64 if func.dd().is_some() => format!(
-            "xfloat double-double {} (relative bound 2^{}) + MPFR",
-            func.name(),
-            EPS_DD.log2()
-        ),
+        CrunchFormat::Binary64 if func.dd().is_some() => {
+            let fast = func.fast_f64().map_or(String::new(), |(_, eps)| {
+                format!("table-driven {} (relative bound 2^{}), then ", func.name(), eps.log2())
+            });
+            format!(
+                "{fast}xfloat double-double {} (relative bound 2^{}) + MPFR",
+                func.name(),
+                EPS_DD.log2()
+            )
+        }
         CrunchFormat::Binary64 => format!("MPFR {} per input", func.name()),
     }
 }
@@ -224,8 +229,9 @@ pub fn crunch_chunk(target: &dyn Target, lo: i64, hi: i64) -> Summary {
     summary
 }
 
-/// The verdict on a binary64 result `a` at `x`: the saturation rules, then the
-/// double-double reference where the function has one, MPFR where it does not decide.
+/// The verdict on a binary64 result `a` at `x`: the saturation rules, then the cheap first
+/// reference where the function has one ([`RefFunc::fast_f64`]), then the double-double
+/// reference where the function has one, MPFR where they do not decide.
 /// Returns whether MPFR was used.
 pub fn verdict_binary64(
     func: RefFunc,
@@ -235,6 +241,12 @@ pub fn verdict_binary64(
 ) -> (crate::analysis::Verdict, bool) {
     if let Some(v) = saturated.judge(func, x, a) {
         return (v, false);
+    }
+    if let Some((fast, eps)) = func.fast_f64() {
+        let (hi, lo) = fast(x);
+        if let Some(v) = crate::analysis::classify_fast(CrunchFormat::Binary64, a, hi, lo, eps) {
+            return (v, false);
+        }
     }
     let r = match func.dd() {
         Some(f) => {

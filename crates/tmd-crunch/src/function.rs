@@ -101,6 +101,18 @@ impl RefFunc {
         REF_FUNCS.iter().copied().find(|f| f.name() == name)
     }
 
+    /// The cheap first reference of binary64 targets, tried before [`RefFunc::dd`]: a function
+    /// giving `(hi, lo)` and its relative bound. Only `exp` has one ([`crate::fast_exp`]).
+    pub fn fast_f64(self) -> Option<(fn(f64) -> (f64, f64), f64)> {
+        match self {
+            RefFunc::Exp => Some((
+                crate::fast_exp::exp_fast as fn(f64) -> (f64, f64),
+                crate::fast_exp::EPS_FAST_EXP,
+            )),
+            _ => None,
+        }
+    }
+
     /// Relative error bound of the binary64 value used as the binary32 reference.
     pub fn eps_f64(self) -> f64 {
         match self {

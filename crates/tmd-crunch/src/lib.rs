@@ -11,8 +11,9 @@
 //! [`analysis`] defines the error (`|a - f(x)| / ulp(f(x))`), the classes (correctly rounded,
 //! faithful, worse) and the special classes (NaN, poles, overflow, spurious NaN/inf,
 //! subnormal results). Each input is judged by a fast reference with a relative error bound
-//! ([`function`]: binary64 libm for binary32 targets, xfloat double-double for binary64) where
-//! that bound decides every question asked, and by MPFR otherwise; so every count is exact.
+//! ([`function`]: binary64 libm for binary32 targets, xfloat double-double for binary64, and for
+//! binary64 `exp` first the cheaper [`fast_exp`]) where that bound decides every question asked,
+//! and by MPFR otherwise; so every count is exact.
 //! Error values from the fast path are within a tiny window of the truth; every input within
 //! that window of the maximum is kept and recomputed with MPFR at the end, so the reported
 //! maximum and its argument are exact to the printed digits (`Report::max_verified`).
@@ -35,6 +36,7 @@ pub mod cluster;
 pub mod device;
 pub mod driver;
 pub mod emul;
+pub mod fast_exp;
 pub mod format;
 pub mod function;
 pub mod oracle;

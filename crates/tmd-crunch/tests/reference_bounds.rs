@@ -98,3 +98,51 @@ fn issue6_double_double_references_are_within_their_bound() {
         );
     }
 }
+
+/// The cheap binary64 exp reference (docs/error-analysis.md §6): within 2^-78 of MPFR on
+/// random inputs over its whole domain [-665, 708], on arguments near multiples of ln2/256 (where
+/// the reduced argument cancels) and at the ends of the domain; refuses beyond it.
+#[test]
+fn issue6_fast_exp_reference_is_within_its_bound() {
+    use tmd_crunch::fast_exp::{exp_fast, EPS_FAST_EXP, FAST_EXP_MAX, FAST_EXP_MIN};
+    let n = if extensive() { 1 << 22 } else { 1 << 16 };
+    let mut rng = ChaCha8Rng::seed_from_u64(78);
+    let mut inputs: Vec<f64> = Vec::with_capacity(n + 4096);
+    for _ in 0..n / 2 {
+        inputs.push(rng.gen_range(FAST_EXP_MIN..=FAST_EXP_MAX));
+    }
+    for _ in 0..n / 2 {
+        // log-uniform magnitudes from 2^-70 to 2^9, both signs
+        let e = rng.gen_range(-70..9);
+        let x = (1.0 + rng.gen::<f64>()) * 2f64.powi(e);
+        inputs.push(if rng.gen() { x } else { -x });
+    }
+    // Binary64 neighbours of k ln2/256: the reduced argument is tiny and cancels to the last
+    // word of the reduction.
+    let ln2_256 = Float::with_val(300, rug::float::Constant::Log2) / 256u32;
+    for k in (-245_000i64..=261_000).step_by(509) {
+        let v = Float::with_val(300, &ln2_256 * k).to_f64();
+        inputs.extend([v, v.next_up(), v.next_down()]);
+    }
+    inputs.extend([0.0, -0.0, FAST_EXP_MAX, FAST_EXP_MIN, 1e-300, -1e-300]);
+    let mut worst = 0f64;
+    for &x in &inputs {
+        let (hi, lo) = exp_fast(x);
+        let r = Float::with_val(120, hi) + lo;
+        let err = relative_error(tmd_crunch::RefFunc::Exp, x, &r).expect("finite exp");
+        assert!(
+            err <= EPS_FAST_EXP,
+            "exp_fast({x:e} = {:#x}): relative error {err:e} > 2^-78",
+            x.to_bits()
+        );
+        worst = worst.max(err);
+    }
+    eprintln!(
+        "exp: worst relative error of the fast reference over {} inputs 2^{:.1}",
+        inputs.len(),
+        worst.log2()
+    );
+    for x in [708.5, -665.5, 1e300, -1e300, f64::INFINITY, f64::NAN] {
+        assert_eq!(exp_fast(x), (f64::INFINITY, 0.0), "beyond the domain at {x}");
+    }
+}

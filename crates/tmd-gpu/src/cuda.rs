@@ -26,12 +26,12 @@ use std::path::PathBuf;
 use std::sync::{Arc, Mutex, OnceLock};
 use std::time::Instant;
 use tmd_kernels::Id;
-use tmd_xfloat::fft::Complex;
 use tmd_search::filter::device::{
     add_split_counters, flatten_tables, item_record_words, subpackets_per_packet, DeviceOutput,
     KernelPlan, PacketDevice, PacketJob, DEFER_WORDS, DEVICE_STEPS, FOLD_GROUP, SCAN_BLOCK,
     SCAN_GROUP, STATS_WORDS, WARP_NMDM_WORDS,
 };
+use tmd_xfloat::fft::Complex;
 
 /// Where NVRTC was found (for messages), or why it was not.
 static NVRTC: OnceLock<Result<String, String>> = OnceLock::new();
@@ -937,7 +937,10 @@ impl CudaDevice {
         w: &[Complex<T>],
     ) -> Result<DeviceFft<T>, GpuError> {
         let n = data.len();
-        assert!(n.is_power_of_two() && w.len() + 1 == n, "twiddles of the data's length");
+        assert!(
+            n.is_power_of_two() && w.len() + 1 == n,
+            "twiddles of the data's length"
+        );
         if n == 1 {
             return Ok(DeviceFft {
                 output: data.to_vec(),

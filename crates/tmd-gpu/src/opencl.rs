@@ -18,12 +18,12 @@ use std::ffi::c_void;
 use std::sync::Mutex;
 use std::time::Instant;
 use tmd_kernels::Id;
-use tmd_xfloat::fft::Complex;
 use tmd_search::filter::device::{
     add_split_counters, flatten_tables, item_record_words, subpackets_per_packet, DeviceOutput,
     KernelPlan, PacketDevice, PacketJob, DEFER_WORDS, DEVICE_STEPS, FOLD_GROUP, SCAN_BLOCK,
     SCAN_GROUP, STATS_WORDS, WARP_NMDM_WORDS,
 };
+use tmd_xfloat::fft::Complex;
 
 fn api(call: &'static str) -> impl FnOnce(ClError) -> GpuError {
     move |e| GpuError::Api {
@@ -324,7 +324,17 @@ impl OpenClDevice {
     /// `tmd_kernels::crunch_source`) on every input; the program is built once per target.
     /// A build failure (a bad user snippet) is `GpuError::Build` with the compiler's log.
     pub fn crunch_eval<T: CrunchReal>(&self, target: &str, xs: &[T]) -> Result<Vec<T>, GpuError> {
-        let source = tmd_kernels::crunch_source(T::C_TYPE, target);
+        self.crunch_eval_source(tmd_kernels::crunch_source(T::C_TYPE, target), xs)
+    }
+
+    /// `crunch_eval` of a complete program `source` (one that defines `crunch_target` and
+    /// includes `kernels/crunch.cl`, as `tmd_kernels::crunch_analyse_source` does): the tests
+    /// run the analysis program's own helpers through it (the fast exp reference).
+    pub fn crunch_eval_source<T: CrunchReal>(
+        &self,
+        source: String,
+        xs: &[T],
+    ) -> Result<Vec<T>, GpuError> {
         let output = self.with_crunch_program(source, "crunch", |program| {
             if xs.is_empty() {
                 return Ok(None);
@@ -777,7 +787,10 @@ impl OpenClDevice {
         w: &[Complex<T>],
     ) -> Result<DeviceFft<T>, GpuError> {
         let n = data.len();
-        assert!(n.is_power_of_two() && w.len() + 1 == n, "twiddles of the data's length");
+        assert!(
+            n.is_power_of_two() && w.len() + 1 == n,
+            "twiddles of the data's length"
+        );
         if n == 1 {
             return Ok(DeviceFft {
                 output: data.to_vec(),

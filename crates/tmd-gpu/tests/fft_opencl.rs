@@ -52,7 +52,11 @@ where
 #[test]
 fn issue3_fft_kernels_equal_cpu_bit_for_bit() {
     let dev = device();
-    assert!(dev.has_fp64(), "{}: no fp64, the f64 and dd FFTs cannot run", dev.name());
+    assert!(
+        dev.has_fp64(),
+        "{}: no fp64, the f64 and dd FFTs cannot run",
+        dev.name()
+    );
     let mut sizes: Vec<u32> = (0..=12).collect();
     sizes.push(if extensive() { 20 } else { 16 });
     let mut failures = Vec::new();

@@ -18,7 +18,7 @@ use rand_chacha::ChaCha8Rng;
 use std::time::Instant;
 use tmd_gpu::opencl::{DwOp, OpenClDevice};
 use tmd_kernels::Id;
-use tmd_xfloat::{BaseFloat, DoubleWord};
+use tmd_xfloat::DoubleWord;
 
 /// A random double word: a leading word, then a trailing word at most half its ulp (through
 /// `from_sum`, which normalises), or a special value.
@@ -180,4 +180,57 @@ fn every_program_builds_on_opencl() {
     for id in Id::ALL {
         dev.build(id).unwrap_or_else(|e| panic!("{e}"));
     }
+}
+
+/// Issue 6: the fast binary64 exp reference of the device analysis
+/// (kernels/crunch_fast_exp.cl) gives the bits of `tmd_crunch::fast_exp::exp_fast`, both
+/// words, on random arguments over its domain, near multiples of ln2/256, at its ends and
+/// beyond them (where both answer `(inf, 0)`).
+#[test]
+fn issue6_fast_exp_kernel_equals_cpu_bit_for_bit() {
+    use tmd_crunch::fast_exp::{exp_fast, FAST_EXP_MAX, FAST_EXP_MIN};
+    let dev = device();
+    let mut rng = ChaCha8Rng::seed_from_u64(78);
+    let n = if extensive() { 1 << 22 } else { 1 << 18 };
+    let mut xs: Vec<f64> = (0..n)
+        .map(|i| match i % 4 {
+            0 => rng.gen_range(FAST_EXP_MIN..=FAST_EXP_MAX),
+            1 => rng.gen_range(-1.0..1.0),
+            2 => {
+                let k = rng.gen_range(-245_000i64..=261_000) as f64;
+                let v = k * (std::f64::consts::LN_2 / 256.0);
+                f64::from_bits(v.to_bits().wrapping_add(rng.gen_range(0..5)) - 2)
+            }
+            _ => rng.gen_range(-1e-3..1e-3) * 2f64.powi(-rng.gen_range(0..60)),
+        })
+        .collect();
+    xs.extend([0.0, -0.0, FAST_EXP_MIN, FAST_EXP_MAX, 708.5, -666.0, f64::INFINITY, f64::NAN]);
+    let program = |word: &str| {
+        tmd_kernels::crunch_analyse_source(
+            "exp",
+            &format!(
+                "DEVICE_FN double crunch_target(double x) {{ return crunch_exp_fast(x).{word}; }}"
+            ),
+        )
+        .expect("exp has a device reference")
+    };
+    let hi = dev.crunch_eval_source(program("hi"), &xs).unwrap_or_else(|e| panic!("{e}"));
+    let lo = dev.crunch_eval_source(program("lo"), &xs).unwrap_or_else(|e| panic!("{e}"));
+    let mut mismatches = Vec::new();
+    for (i, &x) in xs.iter().enumerate() {
+        let (h, l) = exp_fast(x);
+        let same = |a: f64, b: f64| a.to_bits() == b.to_bits() || (a.is_nan() && b.is_nan());
+        if !(same(h, hi[i]) && same(l, lo[i])) {
+            mismatches.push(format!(
+                "x = {:#018x}: CPU ({:#018x}, {:#018x}), OpenCL ({:#018x}, {:#018x})",
+                x.to_bits(),
+                h.to_bits(),
+                l.to_bits(),
+                hi[i].to_bits(),
+                lo[i].to_bits()
+            ));
+        }
+    }
+    println!("fast exp: {} inputs, {} mismatches", xs.len(), mismatches.len());
+    assert!(mismatches.is_empty(), "\n{}", mismatches[..mismatches.len().min(5)].join("\n"));
 }

@@ -10,7 +10,10 @@
  *                             tmd-crunch uses on the CPU (RefFunc::dd), with relative bound
  *                             CRUNCH_EPS (2^-96);
  *   CRUNCH_OUTSIDE_DOMAIN(x)  1 where f(x) is NaN (RefFunc::outside_domain);
- *   CRUNCH_OVERFLOW_SIGN(x)   the sign of f beyond the overflow threshold (sinh: sign of x).
+ *   CRUNCH_OVERFLOW_SIGN(x)   the sign of f beyond the overflow threshold (sinh: sign of x);
+ *   CRUNCH_FAST_REFERENCE(x), CRUNCH_FAST_EPS   optionally, a cheaper first reference (dd_t)
+ *                             and its bound, tried before CRUNCH_REFERENCE (exp:
+ *                             crunch_fast_exp.cl, RefFunc::fast_f64 on the CPU).
  *
  * Each work-item crunches inputs lo + i for i = id, id + stride, ... and keeps its counts in
  * registers; at the end it adds them to the global counters (64-bit atomics). An input goes to
@@ -203,8 +206,19 @@ KERNEL_FQ void crunch_analyse(const i64 lo, const u64 n, const double eps,
             c.w[CW_NAN_WRONG] += cls != V_CORRECT;
             has_err = 0;
         } else if (a == a) {
+#ifdef CRUNCH_FAST_REFERENCE
+            /* the cheap first reference, then the double-double one where it does not decide
+             * (tmd_crunch::driver::verdict_binary64) */
+            dd_t r1 = CRUNCH_FAST_REFERENCE(x);
+            cls = ca_classify_fast(a, r1.hi, r1.lo, CRUNCH_FAST_EPS, &err, &subnormal);
+            if (cls == V_UNDECIDED) {
+                dd_t r = CRUNCH_REFERENCE(x);
+                cls = ca_classify_fast(a, r.hi, r.lo, eps, &err, &subnormal);
+            }
+#else
             dd_t r = CRUNCH_REFERENCE(x);
             cls = ca_classify_fast(a, r.hi, r.lo, eps, &err, &subnormal);
+#endif
         }
         if (cls == V_UNDECIDED) {
             u32 slot = TMD_ATOMIC_INC(host_found);

@@ -110,13 +110,55 @@ DEVICE_FN DW(t) DW(mul_fp)(DW(t) x, REAL y) {
     return DW(settle)(z.hi, z.lo, c.hi);
 }
 
+/* 2^n for REAL_MIN_EXP <= n < REAL_MAX_EXP, from its bits. */
+DEVICE_FN REAL DW(pow2)(i32 n) {
+#if REAL_DIGITS == 24
+    return TMD_BITS_FLOAT((u32)(n + REAL_MAX_EXP - 1) << (REAL_DIGITS - 1));
+#else
+    return TMD_BITS_DOUBLE((u64)(n + REAL_MAX_EXP - 1) << (REAL_DIGITS - 1));
+#endif
+}
+
+/* x 2^n as Rust's BaseFloat::scalbn computes it (libm 0.2's generic scalbn), multiplication
+ * for multiplication: prescalings by 2^(emax) or 2^(emin + p) while n is out of the normal
+ * range, then one multiplication by 2^n. Not the built-in ldexp: PoCL's float ldexp was seen
+ * to round a subnormal result incorrectly (a tie broken against a sticky bit), and libm's
+ * prescaling may itself round twice; repeating libm's steps gives its bits on every device. */
+DEVICE_FN REAL DW(scalbn)(REAL x, i32 n) {
+    if (n > REAL_MAX_EXP - 1) {
+        x = x * DW(pow2)(REAL_MAX_EXP - 1);
+        n -= REAL_MAX_EXP - 1;
+        if (n > REAL_MAX_EXP - 1) {
+            x = x * DW(pow2)(REAL_MAX_EXP - 1);
+            n -= REAL_MAX_EXP - 1;
+            if (n > REAL_MAX_EXP - 1) {
+                n = REAL_MAX_EXP - 1;
+            }
+        }
+    } else if (n < REAL_MIN_EXP) {
+        /* 2^emin 2^p, an exact product of two powers of two. */
+        REAL mul = DW(pow2)(REAL_MIN_EXP + REAL_DIGITS);
+        i32 add = -REAL_MIN_EXP - REAL_DIGITS;
+        x = x * mul;
+        n += add;
+        if (n < REAL_MIN_EXP) {
+            x = x * mul;
+            n += add;
+            if (n < REAL_MIN_EXP) {
+                n = REAL_MIN_EXP;
+            }
+        }
+    }
+    return x * DW(pow2)(n);
+}
+
 /* x * 2^n word by word, renormalised (exact unless a word leaves the exponent range). */
 DEVICE_FN DW(t) DW(ldexp_words)(DW(t) x, i32 n) {
-    REAL hi = ldexp(x.hi, n);
+    REAL hi = DW(scalbn)(x.hi, n);
     if (!DW(is_finite)(hi) || hi == (REAL)0) {
         return DW(make)(hi, (REAL)0);
     }
-    REAL lo = ldexp(x.lo, n);
+    REAL lo = DW(scalbn)(x.lo, n);
     return DW(fast_two_sum)(hi, lo);
 }
 
@@ -143,16 +185,24 @@ DEVICE_FN int DW(division_scale)(REAL y, i32 *scale) {
     return 0;
 }
 
-/* DWDivDW3, JMP17 Algorithm 17. */
+/* DWDivDW3, JMP17 Algorithm 17. A divisor near the ends of the exponent range brings both
+ * operands to [1, 2), each by its own power of two, and the quotient is scaled back
+ * (DoubleWord::div_dw). */
 DEVICE_FN DW(t) DW(div)(DW(t) x, DW(t) y) {
     i32 s;
-    if (DW(division_scale)(y.hi, &s)) {
-        x = DW(ldexp_words)(x, s);
+    i32 t = 0;
+    int scaled = DW(division_scale)(y.hi, &s);
+    if (scaled) {
+        if (DW(is_finite)(x.hi) && x.hi != (REAL)0) {
+            t = -ilogb(x.hi);
+        }
+        x = DW(ldexp_words)(x, t);
         y = DW(ldexp_words)(y, s);
     }
     DW(t) m = DW(recip_core)(y);
     DW(t) z = DW(mul)(x, m);
-    return DW(settle)(z.hi, z.lo, x.hi / y.hi);
+    DW(t) q = DW(settle)(z.hi, z.lo, x.hi / y.hi);
+    return scaled ? DW(ldexp_words)(q, s - t) : q;
 }
 
 /* 1/y by lines 1-6 of DWDivDW3. */

@@ -34,7 +34,7 @@ DEVICE_FN void FFT(complex_store)(GLOBAL_AS FFT_WORD *p, u64 i, FFT(complex_t) z
     FFT_STORE(p, 2 * i + 1, z.im);
 }
 
-/* tau = w y as (w.re y.re - w.im y.im) + (w.re y.im + w.im y.re) i (Complex::mul). */
+/* tau = w y as (w.re y.re - w.im y.im) + (w.re y.im + w.im y.re) i (`Complex * Complex`). */
 DEVICE_FN FFT(complex_t) FFT(complex_mul)(FFT(complex_t) w, FFT(complex_t) y) {
     FFT(complex_t) r;
     r.re = FFT_SUB(FFT_MUL(w.re, y.re), FFT_MUL(w.im, y.im));

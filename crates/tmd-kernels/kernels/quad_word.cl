@@ -51,47 +51,8 @@ DEVICE_FN i32 QW(exponent)(REAL x) {
     return ilogb(x);
 }
 
-/* 2^n for REAL_MIN_EXP <= n < REAL_MAX_EXP, from its bits. */
-DEVICE_FN REAL QW(pow2)(i32 n) {
-#if REAL_DIGITS == 24
-    return TMD_BITS_FLOAT((u32)(n + REAL_MAX_EXP - 1) << (REAL_DIGITS - 1));
-#else
-    return TMD_BITS_DOUBLE((u64)(n + REAL_MAX_EXP - 1) << (REAL_DIGITS - 1));
-#endif
-}
-
-/* x 2^n as Rust's BaseFloat::scalbn computes it (libm 0.2's generic scalbn), multiplication
- * for multiplication: prescalings by 2^(emax) or 2^(emin + p) while n is out of the normal
- * range, then one multiplication by 2^n. Not the built-in ldexp: PoCL's float ldexp was seen
- * to round a subnormal result incorrectly (a tie broken against a sticky bit), and libm's
- * prescaling may itself round twice; repeating libm's steps gives its bits on every device. */
-DEVICE_FN REAL QW(scalbn)(REAL x, i32 n) {
-    if (n > REAL_MAX_EXP - 1) {
-        x = x * QW(pow2)(REAL_MAX_EXP - 1);
-        n -= REAL_MAX_EXP - 1;
-        if (n > REAL_MAX_EXP - 1) {
-            x = x * QW(pow2)(REAL_MAX_EXP - 1);
-            n -= REAL_MAX_EXP - 1;
-            if (n > REAL_MAX_EXP - 1) {
-                n = REAL_MAX_EXP - 1;
-            }
-        }
-    } else if (n < REAL_MIN_EXP) {
-        /* 2^emin 2^p, an exact product of two powers of two. */
-        REAL mul = QW(pow2)(REAL_MIN_EXP + REAL_DIGITS);
-        i32 add = -REAL_MIN_EXP - REAL_DIGITS;
-        x = x * mul;
-        n += add;
-        if (n < REAL_MIN_EXP) {
-            x = x * mul;
-            n += add;
-            if (n < REAL_MIN_EXP) {
-                n = REAL_MIN_EXP;
-            }
-        }
-    }
-    return x * QW(pow2)(n);
-}
+/* Scaling by powers of two: double_word.cl's DW(scalbn) (libm's steps, not the built-in
+ * ldexp). */
 
 /* Renormalisation of n <= 8 words t[0..n) into 4 non-overlapping words (JMMP16 Alg. 6): a
  * bottom-up 2Sum pass (VecSum, exact), then a top-down Fast2Sum pass that skips zero error
@@ -262,7 +223,7 @@ DEVICE_FN QW(t) QW(mul_fp)(QW(t) a, REAL b) {
 
 /* Long division (HLB00 section 2.4, accurate variant with five quotient terms): each quotient
  * word is RN(r0 / b0) of the current remainder r = a - b (q0 + ...). */
-DEVICE_FN QW(t) QW(div)(QW(t) a, QW(t) b) {
+DEVICE_FN QW(t) QW(div_core)(QW(t) a, QW(t) b) {
     REAL q[5];
     q[0] = a.w[0] / b.w[0];
     if (!DW(is_finite)(q[0]) || q[0] == (REAL)0 || !DW(is_finite)(b.w[0])) {
@@ -277,20 +238,36 @@ DEVICE_FN QW(t) QW(div)(QW(t) a, QW(t) b) {
     return QW(settle)(QW(renorm)(q, 5), q0);
 }
 
-DEVICE_FN QW(t) QW(recip)(QW(t) b) { return QW(div)(QW(one)(), b); }
 
 /* x 2^n word by word (renormalised, as words may round when they become subnormal). */
 DEVICE_FN QW(t) QW(ldexp_words)(QW(t) x, i32 n) {
-    REAL w0 = QW(scalbn)(x.w[0], n);
+    REAL w0 = DW(scalbn)(x.w[0], n);
     if (!DW(is_finite)(w0) || w0 == (REAL)0) {
         return QW(from_base)(w0);
     }
-    REAL w[4] = {w0, QW(scalbn)(x.w[1], n), QW(scalbn)(x.w[2], n), QW(scalbn)(x.w[3], n)};
+    REAL w[4] = {w0, DW(scalbn)(x.w[1], n), DW(scalbn)(x.w[2], n), DW(scalbn)(x.w[3], n)};
     if (w[3] != (REAL)0 && QW(exponent)(w[3]) > REAL_MIN_EXP) {
         return QW(make)(w[0], w[1], w[2], w[3]);
     }
     return QW(renorm)(w, 4);
 }
+
+/* QuadWord::div_qw: a divisor near the ends of the exponent range brings both operands to
+ * [1, 2), each by its own power of two, and the quotient is scaled back; else the long division. */
+DEVICE_FN QW(t) QW(div)(QW(t) a, QW(t) b) {
+    REAL b0 = b.w[0];
+    i32 e = QW(exponent)(b0);
+    if (DW(is_finite)(b0) && b0 != (REAL)0 &&
+        (e <= REAL_MIN_EXP + 4 * REAL_DIGITS || e >= REAL_MAX_EXP - 2)) {
+        REAL a0 = a.w[0];
+        i32 t = (DW(is_finite)(a0) && a0 != (REAL)0) ? -QW(exponent)(a0) : 0;
+        QW(t) q = QW(div_core)(QW(ldexp_words)(a, t), QW(ldexp_words)(b, -e));
+        return QW(ldexp_words)(q, -e - t);
+    }
+    return QW(div_core)(a, b);
+}
+
+DEVICE_FN QW(t) QW(recip)(QW(t) b) { return QW(div)(QW(one)(), b); }
 
 /* Square root: after scaling by an even power of two, three Newton steps
  * y += y (1 - a y^2) / 2 for 1/sqrt(a) from the base-format start value, then Karp's step

@@ -144,6 +144,7 @@ const LOWER_BOUND_CL: &str = include_str!("../kernels/lower_bound.cl");
 const FILTER_CL: &str = include_str!("../kernels/filter.cl");
 const CRUNCH_CL: &str = include_str!("../kernels/crunch.cl");
 const CRUNCH_ANALYSE_CL: &str = include_str!("../kernels/crunch_analyse.cl");
+const CRUNCH_FAST_EXP_CL: &str = include_str!("../kernels/crunch_fast_exp.cl");
 
 /// A base format that type-generic kernel files are instantiated for.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -442,15 +443,63 @@ pub fn crunch_reference(function: &str) -> Option<(&'static str, &'static str, &
     }
 }
 
+/// The cheap first reference of a binary64 crunch analysis, tried before
+/// [`crunch_reference`] (the CPU's `RefFunc::fast_f64`): the C definitions it needs, the
+/// expression in `x` and its relative bound. Only `exp` has one (`kernels/crunch_fast_exp.cl`,
+/// twin of `tmd_crunch::fast_exp`).
+pub fn crunch_fast_reference(function: &str) -> Option<(String, &'static str, f64)> {
+    if function != "exp" {
+        return None;
+    }
+    use tmd_xfloat::consts::{EXP2_FRAC_256, TABLE_F64};
+    let table: Vec<String> = EXP2_FRAC_256
+        .iter()
+        .map(|[h, l]| format!("{{{}, {}}}", h.literal(), l.literal()))
+        .collect();
+    let ln2 = &TABLE_F64.ln2;
+    let c = |j: usize| TABLE_F64.inv_fact[j][0].literal();
+    // The same constants as tmd_crunch::fast_exp (INV_LN2_256, FAST_EXP_MIN/MAX), computed the
+    // same way; the device-versus-CPU analysis tests would see any difference.
+    let defines = format!(
+        "CONSTANT_AS double FAST_EXP_T[256][2] = {{{}}};\n\
+         #define FAST_EXP_L0 {}\n#define FAST_EXP_L1 {}\n#define FAST_EXP_L2 {}\n\
+         #define FAST_EXP_C3 {}\n#define FAST_EXP_C4 {}\n#define FAST_EXP_C5 {}\n\
+         #define FAST_EXP_C6 {}\n#define FAST_EXP_C7 {}\n\
+         #define FAST_EXP_INV_LN2_256 {}\n#define FAST_EXP_MIN {}\n#define FAST_EXP_MAX {}\n\
+         {CRUNCH_FAST_EXP_CL}\n",
+        table.join(", "),
+        (ln2[0] / 256.0).literal(),
+        (ln2[1] / 256.0).literal(),
+        (ln2[2] / 256.0).literal(),
+        c(3),
+        c(4),
+        c(5),
+        c(6),
+        c(7),
+        (256.0 / std::f64::consts::LN_2).literal(),
+        (-665.0f64).literal(),
+        708.0f64.literal(),
+    );
+    Some((defines, "crunch_exp_fast(x)", 1.0 / (1u128 << 78) as f64))
+}
+
 /// The source of a binary64 crunch program that also analyses the errors on the device
 /// (`crunch_analyse`, besides `crunch_eval`): the vendor header, the double-double
 /// arithmetic and exp, `crunch.cl`, `target` and `kernels/crunch_analyse.cl` with the
 /// reference of `function` ([`crunch_reference`]). `None` when `function` has none.
 pub fn crunch_analyse_source(function: &str, target: &str) -> Option<String> {
     let (reference, outside, sign) = crunch_reference(function)?;
+    let fast = match crunch_fast_reference(function) {
+        Some((defines, call, eps)) => format!(
+            "{defines}#define CRUNCH_FAST_REFERENCE(x) {call}\n#define CRUNCH_FAST_EPS {}\n",
+            eps.literal()
+        ),
+        None => String::new(),
+    };
     Some(format!(
         "{VENDOR_H}
 {dd}
+{fast}
 #define CRUNCH_REAL double
 {CRUNCH_CL}
 {target}

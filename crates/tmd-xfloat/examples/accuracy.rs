@@ -1,6 +1,11 @@
 //! Accuracy report in the form of Thall 2007, Table II: maximum and RMS error in ulps of each
 //! type's nominal precision (48, 96, 106, 212 bits) against MPFR, for every operation and
-//! function, over N seeded random inputs per row (the ranges of Table II and wide ranges).
+//! function, over N seeded random inputs per row (the ranges of Table II and wide ranges),
+//! then one `edge` row per operation and function over deterministic edge inputs built from
+//! the base format's facts (`tests/common/edge.rs`; near overflow and underflow, subnormals,
+//! cancellation, divisors near 1, multiples of pi/2, saturation thresholds, zeros and
+//! infinities), and a per-type summary of the edge inputs whose IEEE special value (NaN,
+//! ±inf, ±0) is not met.
 //!
 //! `cargo run --release -p tmd-xfloat --example accuracy -- [N]` (default N = 100000); the
 //! four types run on threads of their own, the rows are the same whatever the cores.
@@ -43,8 +48,9 @@ type Binary<T> = (
     fn(&Float, &Float, u32) -> Float,
 );
 
-/// The rows of type `T`, as markdown table lines.
-fn report<T: MultiFloat>(ty: &str, n: usize, seed: u64) -> String {
+/// The rows of type `T`, as markdown table lines (random rows, then the edge rows), and the
+/// type's special-value summary of the edge inputs.
+fn report<T: MultiFloat>(ty: &str, n: usize, seed: u64) -> (String, String) {
     let emax = T::Base::MAX_EXP;
     let over = (emax as f64 - 1.0) * LN_2;
     let tiny = if T::Base::MANTISSA_DIGITS == 24 {
@@ -221,7 +227,65 @@ fn report<T: MultiFloat>(ty: &str, n: usize, seed: u64) -> String {
             s.rms
         ));
     }
-    out
+    let (edge_rows, summary) = edge_report::<T>(ty);
+    out.push_str(&edge_rows);
+    (out, summary)
+}
+
+/// Edge rows of type `T` (deterministic inputs from `tests/common/edge.rs`, independent of N):
+/// `edge: I in, C counted`, where the C inputs with a finite nonzero reference of magnitude at
+/// least `2^(MIN_EXP + WORDS p)` give max and RMS; and the special-value summary.
+fn edge_report<T: MultiFloat>(ty: &str) -> (String, String) {
+    let facts = edge::Facts::of::<T>();
+    let mut rows = String::new();
+    let mut summary = String::new();
+    let (mut special, mut below) = (0, 0);
+    let mut below_max: f64 = 0.0;
+    let mut disagree = Vec::new();
+    let mut spurious = Vec::new();
+    // TMD_EDGE_WORST=1: also list the worst counted input of every edge row.
+    let worst_wanted = std::env::var("TMD_EDGE_WORST").is_ok_and(|v| v == "1");
+    let mut worst = String::new();
+    for row in edge::arithmetic_rows::<T>()
+        .into_iter()
+        .chain(edge::function_rows::<T>())
+    {
+        let s = &row.stats;
+        rows.push_str(&format!(
+            "| {ty} | {} | edge: {} in, {} counted | {:.3} | {:.3} |\n",
+            row.name, s.total, s.counted, s.max, s.rms
+        ));
+        if worst_wanted && s.counted > 0 {
+            worst.push_str(&format!(
+                "  * worst {}: {:.3} ulp: {}\n",
+                row.name, s.max, s.worst
+            ));
+        }
+        special += s.special;
+        below += s.below;
+        if s.below > 0 {
+            below_max = below_max.max(s.below_max);
+        }
+        disagree.extend(s.disagreements.iter().map(|d| format!("{} {d}", row.name)));
+        spurious.extend(s.spurious.iter().map(|d| format!("{} {d}", row.name)));
+    }
+    summary.push_str(&format!(
+        "* {ty}: {special} edge inputs with a NaN/±inf/±0 reference (rounded to the base format), \
+         {} disagree with IEEE; {} finite nonzero references computed as NaN/±inf; {below} \
+         inputs with a reference below 2^{} not counted (max {below_max:.3} ulp with the \
+         subnormal floor)\n",
+        disagree.len(),
+        spurious.len(),
+        facts.thr
+    ));
+    for d in disagree {
+        summary.push_str(&format!("  * disagrees: {d}\n"));
+    }
+    for d in spurious {
+        summary.push_str(&format!("  * spurious: {d}\n"));
+    }
+    summary.push_str(&worst);
+    (rows, summary)
 }
 
 fn main() {
@@ -242,9 +306,14 @@ fn main() {
             scope.spawn(move || report::<Dd>("dd", n, 3)),
             scope.spawn(move || report::<Qd>("qd", n, 4)),
         ];
+        let mut summaries = String::new();
         for job in jobs {
-            print!("{}", job.join().expect("a report thread panicked"));
+            let (rows, summary) = job.join().expect("a report thread panicked");
+            print!("{rows}");
+            summaries.push_str(&summary);
             std::io::Write::flush(&mut std::io::stdout()).expect("stdout");
         }
+        println!("\nEdge inputs, special values (IEEE answer expected where MPFR's result rounded to the base format is NaN, ±inf or ±0):\n");
+        print!("{summaries}");
     });
 }

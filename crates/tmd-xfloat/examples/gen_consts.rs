@@ -13,6 +13,7 @@ const F64_WORDS: usize = 6;
 const F32_WORDS: usize = 5;
 const INV_FACT_COUNT: usize = 64;
 const TWO_OVER_PI_LIMBS: usize = 26;
+const EXP2_FRAC_SIZE: usize = 256;
 
 fn words_f64(v: &Float) -> Vec<f64> {
     let mut rest = v.clone();
@@ -122,6 +123,18 @@ fn main() {
     println!("pub static TWO_OVER_PI_BITS: [u64; {TWO_OVER_PI_LIMBS}] = [");
     for l in &limbs {
         println!("    0x{l:016x},");
+    }
+    println!("];");
+    println!();
+    // 2^(j/256) as double doubles (the first two words of the expansion): the table of the
+    // fast binary64 exp reference of tmd-crunch and its kernel twin.
+    println!("/// `2^(j/{EXP2_FRAC_SIZE})` for `j = 0, 1, ..., {}` as double-doubles `[hi, lo]` (the first", EXP2_FRAC_SIZE - 1);
+    println!("/// two words of the expansion: `hi = RN(v)`, `lo = RN(v - hi)`, relative error below 2^-106).");
+    println!("pub static EXP2_FRAC_256: [[f64; 2]; {EXP2_FRAC_SIZE}] = [");
+    for j in 0..EXP2_FRAC_SIZE {
+        let v = Float::with_val(MP, Float::with_val(MP, j as u32) / EXP2_FRAC_SIZE as u32).exp2();
+        let w = words_f64(&v);
+        println!("    [{:e}, {:e}],", w[0], w[1]);
     }
     println!("];");
 }

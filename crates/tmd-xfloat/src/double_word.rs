@@ -147,12 +147,29 @@ impl<F: BaseFloat> DoubleWord<F> {
         }
     }
 
+    /// `-e` for a finite non-zero `x` in `[2^e, 2^(e+1))`, 0 otherwise: the power of two that
+    /// brings a dividend to `[1, 2)`.
+    #[inline(always)]
+    fn operand_scale(x: F) -> i32 {
+        if x.is_finite() && x != F::ZERO {
+            -x.exponent()
+        } else {
+            0
+        }
+    }
+
     /// DWDivDW3, JMP17 Algorithm 17: relative error `<= 9.8u^2` (JMP17).
-    /// Operands whose divisor is near the ends of the exponent range are first scaled by a
-    /// power of two so that `1/y_hi` stays normal. `x/0 = ±inf`, `0/0 = NaN`, `x/inf = ±0`.
+    /// When the divisor is near the ends of the exponent range, both operands are first brought
+    /// to `[1, 2)` by powers of two (each its own, so that neither overflows nor underflows:
+    /// `2 / (largest subnormal)` is finite) and the quotient is scaled back.
+    /// `x/0 = ±inf`, `0/0 = NaN`, `x/inf = ±0`.
     pub fn div_dw(self, y: Self) -> Self {
         if let Some(s) = Self::division_scale(y.hi) {
-            return self.ldexp_words(s).div_dw(y.ldexp_words(s));
+            let t = Self::operand_scale(self.hi);
+            return self
+                .ldexp_words(t)
+                .div_dw(y.ldexp_words(s))
+                .ldexp_words(s - t);
         }
         let m = Self::recip_core(y);
         let z = self.mul_dw(m);

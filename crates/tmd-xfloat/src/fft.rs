@@ -130,7 +130,12 @@ macro_rules! fft_scalar_multi {
     )*};
 }
 
-fft_scalar_multi!(DoubleWord<f32>, DoubleWord<f64>, QuadWord<f32>, QuadWord<f64>);
+fft_scalar_multi!(
+    DoubleWord<f32>,
+    DoubleWord<f64>,
+    QuadWord<f32>,
+    QuadWord<f64>
+);
 
 /// A complex number over an [`FftScalar`].
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -151,20 +156,27 @@ impl<T: FftScalar> Complex<T> {
     pub fn conj(self) -> Self {
         Complex::new(self.re, -self.im)
     }
+}
 
-    /// `self + z`.
-    pub fn add(self, z: Self) -> Self {
+impl<T: FftScalar> Add for Complex<T> {
+    type Output = Self;
+    fn add(self, z: Self) -> Self {
         Complex::new(self.re + z.re, self.im + z.im)
     }
+}
 
-    /// `self - z`.
-    pub fn sub(self, z: Self) -> Self {
+impl<T: FftScalar> Sub for Complex<T> {
+    type Output = Self;
+    fn sub(self, z: Self) -> Self {
         Complex::new(self.re - z.re, self.im - z.im)
     }
+}
 
-    /// `self * z` as `(ac - bd) + (ad + bc) i`, each product rounded once (the kernels use
-    /// the same four products in the same order).
-    pub fn mul(self, z: Self) -> Self {
+impl<T: FftScalar> Mul for Complex<T> {
+    type Output = Self;
+    /// `(ac - bd) + (ad + bc) i`, each product rounded once (the kernels use the same four
+    /// products in the same order).
+    fn mul(self, z: Self) -> Self {
         let re = self.re * z.re - self.im * z.im;
         let im = self.re * z.im + self.im * z.re;
         Complex::new(re, im)
@@ -240,10 +252,10 @@ pub fn stockham_pass<T: FftScalar>(
     let half = n / 2;
     for t in 0..half {
         let (k, j) = (t / l_half, t % l_half);
-        let tau = w[l_half + j - 1].mul(y[t + half]);
+        let tau = w[l_half + j - 1] * y[t + half];
         let a = y[t];
-        x[2 * k * l_half + j] = a.add(tau);
-        x[2 * k * l_half + l_half + j] = a.sub(tau);
+        x[2 * k * l_half + j] = a + tau;
+        x[2 * k * l_half + l_half + j] = a - tau;
     }
 }
 

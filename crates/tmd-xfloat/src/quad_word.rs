@@ -195,6 +195,27 @@ impl<F: BaseFloat> QuadWord<F> {
     /// word is `RN(r0 / b0)` of the current remainder `r = a - b (q0 + ... )`, which is
     /// computed with [`mul_fp`](Self::mul_fp) and accurate subtraction. Documented bound: 4 ulps.
     pub fn div_qw(self, b: Self) -> Self {
+        let (b0, p) = (b.w[0], F::MANTISSA_DIGITS as i32);
+        let e = b0.exponent();
+        if b0.is_finite() && b0 != F::ZERO && (e <= F::MIN_EXP + 4 * p || e >= F::MAX_EXP - 2) {
+            // The remainders' low words would underflow (or the products overflow): bring both
+            // operands to [1, 2), each by its own power of two, and scale the quotient back.
+            let x0 = self.w[0];
+            let t = if x0.is_finite() && x0 != F::ZERO {
+                -x0.exponent()
+            } else {
+                0
+            };
+            return self
+                .ldexp_words(t)
+                .div_core(b.ldexp_words(-e))
+                .ldexp_words(-e - t);
+        }
+        self.div_core(b)
+    }
+
+    /// The long division of [`Self::div_qw`] for operands in the normal range.
+    fn div_core(self, b: Self) -> Self {
         let q0 = self.w[0] / b.w[0];
         if !q0.is_finite() || q0 == F::ZERO || !b.w[0].is_finite() {
             return Self::settle([F::ZERO; 4], q0);

@@ -80,7 +80,7 @@ fn direct_dft(x: &[Complex<Qd>]) -> Vec<Complex<Qd>> {
         .map(|k| {
             let mut acc = Complex::new(Qd::from(0.0), Qd::from(0.0));
             for (j, &xj) in x.iter().enumerate() {
-                acc = acc.add(w_n(j * k).mul(xj));
+                acc = acc + w_n(j * k) * xj;
             }
             acc
         })
@@ -120,9 +120,8 @@ fn issue3_fft_equals_the_direct_dft() {
         let n = 1usize << log2n;
         let f32_err = largest_difference::<f32>(n, 1, |x| via_f64(x as f64));
         let f64_err = largest_difference::<f64>(n, 2, via_f64);
-        let df64_err = largest_difference::<Df64>(n, 3, |x| {
-            Qd::from(x.hi() as f64) + Qd::from(x.lo() as f64)
-        });
+        let df64_err =
+            largest_difference::<Df64>(n, 3, |x| Qd::from(x.hi() as f64) + Qd::from(x.lo() as f64));
         let dd_err = largest_difference::<Dd>(n, 4, |x| x.widen());
         let in_units = |err: f64, p: i32| err * 2f64.powi(p);
         println!(

@@ -328,3 +328,42 @@ fn qf128_functions() {
 fn qd_functions() {
     check_functions::<Qd>("qd", &QUAD_WORD, 400);
 }
+
+/// Issue 3, edge cases: the deterministic edge inputs of `common::edge` (overflow, underflow
+/// and saturation thresholds, tiny arguments, 1 and -1 and their neighbours, multiples of pi/2
+/// and the hardest-to-reduce binary32/binary64 arguments, zeros, infinities), within the same
+/// documented bounds; special values must be the IEEE ones.
+fn check_function_edges<T: MultiFloat>(ty: &str, b: &FunctionBounds) {
+    let rows = edge::function_rows::<T>();
+    edge::assert_rows(ty, &rows, |f| match f {
+        "exp" => b.exp,
+        "expm1" => b.expm1,
+        "log" | "log1p" => b.log,
+        "sin" | "cos" => b.trig,
+        "tan" => b.tan,
+        "atan" => b.atan,
+        "sinh" | "tanh" => b.sinh_tanh,
+        "cosh" => b.cosh,
+        _ => unreachable!("{f}"),
+    });
+}
+
+#[test]
+fn issue3_edge_functions_df64() {
+    check_function_edges::<Df64>("df64", &DOUBLE_WORD);
+}
+
+#[test]
+fn issue3_edge_functions_dd() {
+    check_function_edges::<Dd>("dd", &DOUBLE_WORD);
+}
+
+#[test]
+fn issue3_edge_functions_qf128() {
+    check_function_edges::<Qf128>("qf128", &QUAD_WORD);
+}
+
+#[test]
+fn issue3_edge_functions_qd() {
+    check_function_edges::<Qd>("qd", &QUAD_WORD);
+}

@@ -1,6 +1,8 @@
 //! Helpers shared by the xfloat kernel tests (xfloat_opencl.rs for double words,
 //! xfloat_quad_opencl.rs for quad words): the OpenCL device, the `TMD_EXTENSIVE` switch, bit
-//! access to the base formats, random base floats and the special values.
+//! access to the base formats, random base floats and the special values. Each test crate
+//! includes it with `mod common;` and may use only part of it.
+#![allow(dead_code)]
 
 use rand::Rng;
 use rand_chacha::ChaCha8Rng;

@@ -11,10 +11,13 @@ fn half_overflow<F: BaseFloat>() -> f64 {
 }
 
 /// `e^a / 2` for large `a`, without intermediate overflow: `h^2 / 2` with `h = e^(a/2)`
-/// from [`expm1_wide`], in the wide type and rounded once.
+/// from [`expm1_wide`], in the wide type and rounded once. The square is taken of `h/4` and
+/// scaled back by 8: results within half an ulp of the base format's largest value have a
+/// finite multi-word value, but `h * h/2` could round a partial sum of the product up to
+/// infinity on the way.
 fn half_exp_large<T: MultiFloat>(a: T) -> T {
-    let h = T::Wide::one() + expm1_wide(a.ldexp(-1));
-    T::narrow(h * h.ldexp(-1))
+    let h = (T::Wide::one() + expm1_wide(a.ldexp(-1))).ldexp(-2);
+    T::narrow((h * h).ldexp(3))
 }
 
 fn with_sign_of<T: MultiFloat>(r: T, x: T) -> T {

@@ -6,6 +6,8 @@ use rand_chacha::ChaCha8Rng;
 use rug::Float;
 use tmd_xfloat::{BaseFloat, MultiFloat};
 
+pub mod edge;
+
 /// Samples per check: 10^4 by default, 10^6 with `TMD_EXTENSIVE=1`.
 pub fn samples() -> usize {
     match std::env::var("TMD_EXTENSIVE") {
