@@ -180,7 +180,11 @@ pub fn reference_name(func: RefFunc, format: CrunchFormat) -> String {
         ),
         CrunchFormat::Binary64 if func.dd().is_some() => {
             let fast = func.fast_f64().map_or(String::new(), |(_, eps)| {
-                format!("table-driven {} (relative bound 2^{}), then ", func.name(), eps.log2())
+                format!(
+                    "table-driven {} (relative bound 2^{}), then ",
+                    func.name(),
+                    eps.log2()
+                )
             });
             format!(
                 "{fast}xfloat double-double {} (relative bound 2^{}) + MPFR",

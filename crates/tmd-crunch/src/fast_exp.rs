@@ -76,7 +76,7 @@ fn expm1_reduced(r_hi: f64, r_lo: f64) -> (f64, f64) {
 /// `e^x` as `(hi, lo)` with `|hi + lo - e^x| <= 2^-78 e^x` for `-665 <= x <= 708`;
 /// `(inf, 0)` otherwise (including NaN), which the analysis never takes for a value.
 pub fn exp_fast(x: f64) -> (f64, f64) {
-    if !(x >= FAST_EXP_MIN && x <= FAST_EXP_MAX) {
+    if !(FAST_EXP_MIN..=FAST_EXP_MAX).contains(&x) {
         return (f64::INFINITY, 0.0);
     }
     let (k, r_hi, r_lo) = reduce(x);

@@ -28,6 +28,9 @@ pub const EPS_IEEE_F64: f64 = 1.0 / (1u64 << 53) as f64;
 /// Bound of the double-double references, relative.
 pub const EPS_DD: f64 = 1.0 / (1u128 << 96) as f64;
 
+/// A cheap first reference of a binary64 function: `(hi, lo)` with a stated relative bound.
+pub type FastReference = fn(f64) -> (f64, f64);
+
 macro_rules! ref_functions {
     ($($variant:ident $name:literal $func:expr, $libm:path, $dd:expr, $nan:expr;)*) => {
         /// A mathematical function crunch can check, with its references.
@@ -103,10 +106,10 @@ impl RefFunc {
 
     /// The cheap first reference of binary64 targets, tried before [`RefFunc::dd`]: a function
     /// giving `(hi, lo)` and its relative bound. Only `exp` has one ([`crate::fast_exp`]).
-    pub fn fast_f64(self) -> Option<(fn(f64) -> (f64, f64), f64)> {
+    pub fn fast_f64(self) -> Option<(FastReference, f64)> {
         match self {
             RefFunc::Exp => Some((
-                crate::fast_exp::exp_fast as fn(f64) -> (f64, f64),
+                crate::fast_exp::exp_fast as FastReference,
                 crate::fast_exp::EPS_FAST_EXP,
             )),
             _ => None,

@@ -143,6 +143,10 @@ fn issue6_fast_exp_reference_is_within_its_bound() {
         worst.log2()
     );
     for x in [708.5, -665.5, 1e300, -1e300, f64::INFINITY, f64::NAN] {
-        assert_eq!(exp_fast(x), (f64::INFINITY, 0.0), "beyond the domain at {x}");
+        assert_eq!(
+            exp_fast(x),
+            (f64::INFINITY, 0.0),
+            "beyond the domain at {x}"
+        );
     }
 }

@@ -204,7 +204,16 @@ fn issue6_fast_exp_kernel_equals_cpu_bit_for_bit() {
             _ => rng.gen_range(-1e-3..1e-3) * 2f64.powi(-rng.gen_range(0..60)),
         })
         .collect();
-    xs.extend([0.0, -0.0, FAST_EXP_MIN, FAST_EXP_MAX, 708.5, -666.0, f64::INFINITY, f64::NAN]);
+    xs.extend([
+        0.0,
+        -0.0,
+        FAST_EXP_MIN,
+        FAST_EXP_MAX,
+        708.5,
+        -666.0,
+        f64::INFINITY,
+        f64::NAN,
+    ]);
     let program = |word: &str| {
         tmd_kernels::crunch_analyse_source(
             "exp",
@@ -214,8 +223,12 @@ fn issue6_fast_exp_kernel_equals_cpu_bit_for_bit() {
         )
         .expect("exp has a device reference")
     };
-    let hi = dev.crunch_eval_source(program("hi"), &xs).unwrap_or_else(|e| panic!("{e}"));
-    let lo = dev.crunch_eval_source(program("lo"), &xs).unwrap_or_else(|e| panic!("{e}"));
+    let hi = dev
+        .crunch_eval_source(program("hi"), &xs)
+        .unwrap_or_else(|e| panic!("{e}"));
+    let lo = dev
+        .crunch_eval_source(program("lo"), &xs)
+        .unwrap_or_else(|e| panic!("{e}"));
     let mut mismatches = Vec::new();
     for (i, &x) in xs.iter().enumerate() {
         let (h, l) = exp_fast(x);
@@ -231,6 +244,14 @@ fn issue6_fast_exp_kernel_equals_cpu_bit_for_bit() {
             ));
         }
     }
-    println!("fast exp: {} inputs, {} mismatches", xs.len(), mismatches.len());
-    assert!(mismatches.is_empty(), "\n{}", mismatches[..mismatches.len().min(5)].join("\n"));
+    println!(
+        "fast exp: {} inputs, {} mismatches",
+        xs.len(),
+        mismatches.len()
+    );
+    assert!(
+        mismatches.is_empty(),
+        "\n{}",
+        mismatches[..mismatches.len().min(5)].join("\n")
+    );
 }

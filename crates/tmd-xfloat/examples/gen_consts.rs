@@ -12,7 +12,7 @@ const MP: u32 = 3000;
 const F64_WORDS: usize = 6;
 const F32_WORDS: usize = 5;
 const INV_FACT_COUNT: usize = 64;
-const TWO_OVER_PI_LIMBS: usize = 26;
+const TWO_OVER_PI_LIMBS: usize = 32;
 const EXP2_FRAC_SIZE: usize = 256;
 
 fn words_f64(v: &Float) -> Vec<f64> {

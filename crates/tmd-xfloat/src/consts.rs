@@ -771,7 +771,7 @@ pub static TABLE_F32: ConstTable<f32, 5> = ConstTable {
 };
 
 /// Bits of 2/pi after the binary point, 64 per limb, most significant limb first.
-pub static TWO_OVER_PI_BITS: [u64; 26] = [
+pub static TWO_OVER_PI_BITS: [u64; 32] = [
     0xa2f9836e4e441529,
     0xfc2757d1f534ddc0,
     0xdb6295993c439041,
@@ -797,7 +797,13 @@ pub static TWO_OVER_PI_BITS: [u64; 26] = [
     0x8dffd8804d732731,
     0x06061556ca73a8c9,
     0x60e27bc08c6b47c4,
-    0x19c367cddce8092b,
+    0x19c367cddce8092a,
+    0x8359c4768b961ca6,
+    0xddaf44d15719053e,
+    0xa5ff07053f7e33e8,
+    0x32c2de4f98327dbb,
+    0xc33d26ef6b1e5ef8,
+    0x9f3a1f35caf27f1e,
 ];
 
 /// `2^(j/256)` for `j = 0, 1, ..., 255` as double-doubles `[hi, lo]` (the first

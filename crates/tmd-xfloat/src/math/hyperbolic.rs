@@ -11,13 +11,39 @@ fn half_overflow<F: BaseFloat>() -> f64 {
 }
 
 /// `e^a / 2` for large `a`, without intermediate overflow: `h^2 / 2` with `h = e^(a/2)`
-/// from [`expm1_wide`], in the wide type and rounded once. The square is taken of `h/4` and
-/// scaled back by 8: results within half an ulp of the base format's largest value have a
-/// finite multi-word value, but `h * h/2` could round a partial sum of the product up to
-/// infinity on the way.
+/// from [`expm1_wide`], in the wide type and rounded once.
 fn half_exp_large<T: MultiFloat>(a: T) -> T {
-    let h = (T::Wide::one() + expm1_wide(a.ldexp(-1))).ldexp(-2);
-    T::narrow((h * h).ldexp(3))
+    let h = T::Wide::one() + expm1_wide(a.ldexp(-1));
+    let r = h * h.ldexp(-1);
+    if r.is_finite() {
+        return T::narrow(r);
+    }
+    T::narrow(square_half_at_the_top(h))
+}
+
+/// `h^2 / 2` (in the quad word `W`) when the product overflowed. Its value may still be finite:
+/// as for every operation, a multi-word result overflows when its leading word, rounded to
+/// nearest, would (from `MAX + ulp(MAX)/2` on), but the product may have rounded its leading
+/// word up to `2^MAX_EXP` on the way from a smaller value. At an eighth of the scale,
+/// `d = (h/4)^2 - MAX/8` is small and accurate; the value overflows when `8d` reaches
+/// `ulp(MAX)/2`, is `[MAX, 8d]` word for word when `d > 0`, and `8 (MAX/8 + d)` otherwise
+/// (whose leading word cannot round past `MAX/8`).
+fn square_half_at_the_top<W: MultiFloat>(h: W) -> W {
+    let q = h.ldexp(-2);
+    let max_8 = W::Base::MAX.scalbn(-3);
+    let d = q * q - W::from_base(max_8);
+    let p = W::Base::MANTISSA_DIGITS as i32;
+    // Compared as multi-word numbers: d may lie within 2^-200 of the threshold, where its
+    // leading word alone rounds to it.
+    if d >= W::from_base(W::Base::ONE.scalbn(W::Base::MAX_EXP - p - 4)) {
+        return W::from_base(W::Base::INFINITY);
+    }
+    if d > W::zero() {
+        let w = d.to_words();
+        let eight = |x: W::Base| x.scalbn(3);
+        return W::from_expansion(&[W::Base::MAX, eight(w[0]), eight(w[1]), eight(w[2])]);
+    }
+    (W::from_base(max_8) + d).ldexp(3)
 }
 
 fn with_sign_of<T: MultiFloat>(r: T, x: T) -> T {
