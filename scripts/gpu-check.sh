@@ -13,7 +13,8 @@
 # windows, I0, NMDM, I0..1023 at equal chunks), crunch (scripts/gpu-crunch.sh), final (the
 # timings in priority order), tune (knobs of the search kernel on I0), trace (where a device
 # call's time goes), binade ([1,2) of exp at
-# K = 45 against the published list; journaled, resumed by a later call).
+# K = 45 against the published list; journaled, resumed by a later call), xfloat (the FFT study
+# on CUDA, issue 3).
 set -uo pipefail
 cd "$(dirname "$0")/.."
 
@@ -21,6 +22,9 @@ if [ "${1:-}" = "--prepare" ]; then
   cargo build --release -p tmd || exit 1
   mkdir -p target/gpu-bin/ref
   cp target/release/tmd target/gpu-bin/ && strip target/gpu-bin/tmd
+  # The xfloat section's FFT study (issue 3): CUDA transforms checked against the CPU's bits.
+  cargo build --release -p tmd-gpu --example fft_study || exit 1
+  cp target/release/examples/fft_study target/gpu-bin/ && strip target/gpu-bin/fft_study
   # References for ranges too long to repeat on the CPU there: the published exp worst cases,
   # and the CPU backend's I0..1023 output (its sha256; computed 2026-11-23, 739.5 s on 1 thread).
   cp ../shared/reference/worst-cases/exp.wc target/gpu-bin/ref/
@@ -267,6 +271,14 @@ print(f"binade: {len(found)} cases listed, {len(published)} published in [1,2), 
 extra = [x for x, k in found.items() if x not in published and k >= 44]
 print(f"binade: {len(extra)} listed cases with k >= 44 not in the published list")
 PY
+fi
+
+if [[ " $sections " == *" xfloat "* ]]; then
+  # 5. Issue 3: the transposed Stockham FFT on the device in f32, f64, df64 and dd, n = 2^10 ..
+  # 2^22: GFLOP/s next to the host's, and every transform's bits against the CPU's ("same bits").
+  timeout 400 "$bin/fft_study" --min 10 --max 22 --cuda 0 >"$OUT/fft-study-cuda.txt" 2>>"$OUT/errors.txt"
+  log "fft study (exit $?): $(grep -c '| yes |' "$OUT/fft-study-cuda.txt") rows with the CPU's bits, $(grep -c '| NO |' "$OUT/fft-study-cuda.txt") differing"
+  grep -E '^\| (df64|dd) \| 2\^(16|20|22) ' "$OUT/fft-study-cuda.txt" | tee -a "$OUT/summary.txt"
 fi
 
 if [[ " $sections " == *" crunch "* ]] && [[ " $sections " != *" final "* ]]; then

@@ -48,7 +48,13 @@
 //! `atan`, `sinh`, `cosh`, `tanh`) work over the whole finite range: exp/expm1 use Cody–Waite
 //! reduction by a multi-word `ln 2` with exact partial products; log/log1p a Newton iteration
 //! on `exp` written so that the correction keeps relative accuracy near 1; sin/cos/tan an exact
-//! Payne–Hanek reduction with an integer table of 2/pi bits for every argument beyond `pi/4`.
+//! Payne–Hanek reduction with an integer table of 2/pi bits for every argument beyond `pi/4`
+//! (320 fraction bits for double words, 640 for quad words, whose arguments next to `k pi/4`
+//! cancel by more than 220 bits; tan near its poles divides by the reduced argument kept at a
+//! scale where none of its words underflows).
+//!
+//! [`fft`]: the transposed Stockham FFT of Thall's case study (section III-D), over `f32`, `f64`
+//! and the four types, with a kernel twin (docs/xfloat-fft.md).
 //! Their accuracy (ulps of the nominal precision, checked by `tests/functions.rs` over the
 //! Table II ranges of Thall 2007 and over wide ranges):
 //!
@@ -77,8 +83,13 @@
 //! leading input words alone, which gives the IEEE answer — `dd(inf) + dd(1) = inf` (not NaN),
 //! `x / 0 = ±inf`, `0 / 0 = NaN`, `sqrt(-1) = NaN`, `sqrt(-0) = -0`, `(-0) + (-0) = -0`, and
 //! overflow to `±inf` even where the error-free transformations would produce `inf - inf`.
-//! Division and square root rescale by powers of two when the divisor or radicand is so large
-//! or small that an intermediate reciprocal would leave the normal range. Underflow is gradual
+//! A multi-word result overflows when its leading word, rounded to nearest, would. Division
+//! brings both operands to `[1, 2)` (each by its own power of two) when the divisor is so large
+//! or small that an intermediate reciprocal or remainder would leave the normal range, so
+//! `2 / (largest subnormal)` is finite; square root rescales by an even power of two. The edge
+//! cases (ends of the exponent range, subnormals, arguments next to multiples of pi/2 and
+//! pi/4, the overflow thresholds of exp, sinh, cosh) are tested against MPFR by the
+//! `issue3_edge_*` tests and reported by `examples/accuracy.rs`. Underflow is gradual
 //! but the trailing words lose precision first: the bounds hold for results above
 //! `2^(MIN_EXP + WORDS p)` (df64 `2^-78`, qf128 `2^-30`, dd `2^-916`, qd `2^-810`); below,
 //! precision degrades gradually (qf128 keeps about 96 bits down to `2^-54`, where its last word
