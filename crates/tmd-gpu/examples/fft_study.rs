@@ -6,7 +6,7 @@
 //! cargo run --release -p tmd-gpu --example fft_study -- [--min 10] [--max 20] [--opencl N] [--cuda N]
 //! ```
 //!
-//! For each length n = 2^m: a random complex signal x (parts uniform in [-1, 1), seeded), the
+//! For each length n = 2^m: a random complex signal x (`tmd_xfloat::fft::test_signal`: parts uniform in [-1, 1), seeded), the
 //! twiddles, the forward transform timed (best of several runs), and the round trip
 //! x' = F^-1(F(x)). RMSE = sqrt(mean |x'_i - x_i|^2) (the complex difference, which bounds the
 //! magnitude and phase errors Thall reports), also in units of 2^-p for the type's precision p
@@ -14,14 +14,12 @@
 //! its forward transform of the same signal must equal the CPU's bit for bit (checked here), and
 //! its kernel time (the log2 n passes, data resident) is reported next to the CPU's.
 
-use rand::{Rng, SeedableRng};
-use rand_chacha::ChaCha8Rng;
 use std::time::Instant;
 use tmd_gpu::cuda::CudaDevice;
 use tmd_gpu::fft::{to_words, DeviceFft, FftDeviceScalar};
 use tmd_gpu::opencl::OpenClDevice;
 use tmd_gpu::GpuError;
-use tmd_xfloat::fft::{fft_forward, fft_inverse, nominal_flops, twiddles, Complex};
+use tmd_xfloat::fft::{fft_forward, fft_inverse, nominal_flops, test_signal, twiddles, Complex};
 use tmd_xfloat::{Dd, Df64};
 
 enum Device {
@@ -42,18 +40,6 @@ impl Device {
     }
 }
 
-fn signal<T: FftDeviceScalar>(n: usize, seed: u64) -> Vec<Complex<T>> {
-    let mut rng = ChaCha8Rng::seed_from_u64(seed);
-    (0..n)
-        .map(|_| {
-            Complex::new(
-                T::from_f64(rng.gen_range(-1.0..1.0)),
-                T::from_f64(rng.gen_range(-1.0..1.0)),
-            )
-        })
-        .collect()
-}
-
 /// Best time of `f` over runs adding up to at least half a second (at least 3 runs).
 fn best_seconds(mut f: impl FnMut() -> f64) -> f64 {
     let (mut best, mut total, mut runs) = (f64::INFINITY, 0.0, 0);
@@ -71,7 +57,7 @@ where
     T::Word: PartialEq,
 {
     let n = 1usize << log2n;
-    let x = signal::<T>(n, 42 + log2n as u64);
+    let x = test_signal::<T>(n, 42 + log2n as u64);
     let t = Instant::now();
     let w = twiddles::<T>(n);
     let twiddle_seconds = t.elapsed().as_secs_f64();

@@ -936,17 +936,10 @@ impl CudaDevice {
         data: &[Complex<T>],
         w: &[Complex<T>],
     ) -> Result<DeviceFft<T>, GpuError> {
-        let n = data.len();
-        assert!(
-            n.is_power_of_two() && w.len() + 1 == n,
-            "twiddles of the data's length"
-        );
-        if n == 1 {
-            return Ok(DeviceFft {
-                output: data.to_vec(),
-                kernel_seconds: 0.0,
-            });
+        if let Some(done) = fft::trivial_or_checked(data, w) {
+            return Ok(done);
         }
+        let n = data.len();
         let function = self
             .module(Id::XfloatFft)?
             .load_function(&format!("{}_stockham_pass", T::PREFIX))

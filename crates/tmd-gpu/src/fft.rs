@@ -103,3 +103,20 @@ pub struct DeviceFft<T> {
     /// the device, no copies).
     pub kernel_seconds: f64,
 }
+
+/// Checks the lengths a device transform needs (a power of two, the twiddles of that length);
+/// the transform itself when there is nothing to do (`n = 1`).
+pub(crate) fn trivial_or_checked<T: FftDeviceScalar>(
+    data: &[Complex<T>],
+    w: &[Complex<T>],
+) -> Option<DeviceFft<T>> {
+    let n = data.len();
+    assert!(
+        n.is_power_of_two() && w.len() + 1 == n,
+        "twiddles of the data's length"
+    );
+    (n == 1).then(|| DeviceFft {
+        output: data.to_vec(),
+        kernel_seconds: 0.0,
+    })
+}

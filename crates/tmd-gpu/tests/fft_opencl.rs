@@ -6,24 +6,10 @@
 mod common;
 
 use common::{device, extensive};
-use rand::{Rng, SeedableRng};
-use rand_chacha::ChaCha8Rng;
 use tmd_gpu::fft::{to_words, FftDeviceScalar};
 use tmd_gpu::opencl::OpenClDevice;
-use tmd_xfloat::fft::{fft_forward, twiddles, Complex};
+use tmd_xfloat::fft::{fft_forward, test_signal, twiddles};
 use tmd_xfloat::{Dd, Df64};
-
-fn random_signal<T: FftDeviceScalar>(n: usize, seed: u64) -> Vec<Complex<T>> {
-    let mut rng = ChaCha8Rng::seed_from_u64(seed);
-    (0..n)
-        .map(|_| {
-            Complex::new(
-                T::from_f64(rng.gen_range(-1.0..1.0)),
-                T::from_f64(rng.gen_range(-1.0..1.0)),
-            )
-        })
-        .collect()
-}
 
 /// Compares the device and CPU transforms of one random signal; the first differing word.
 fn check<T: FftDeviceScalar>(dev: &OpenClDevice, log2n: u32) -> Option<String>
@@ -31,7 +17,7 @@ where
     T::Word: PartialEq + std::fmt::Debug,
 {
     let n = 1usize << log2n;
-    let x = random_signal::<T>(n, 1000 + log2n as u64);
+    let x = test_signal::<T>(n, 1000 + log2n as u64);
     let w = twiddles::<T>(n);
     let mut cpu = x.clone();
     let mut scratch = x.clone();

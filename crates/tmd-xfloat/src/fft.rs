@@ -301,6 +301,29 @@ pub fn fft_inverse<T: FftScalar>(
     }
 }
 
+/// A reproducible test signal of length `n`: real and imaginary parts uniform in `[-1, 1)`
+/// (53 random bits each, from SplitMix64 seeded by `seed`), rounded to the type. The tests, the
+/// kernel checks and `fft_study` all use it, so they transform the same data.
+#[cfg(feature = "std")]
+pub fn test_signal<T: FftScalar>(n: usize, seed: u64) -> Vec<Complex<T>> {
+    let mut state = seed;
+    let mut uniform = || {
+        state = state.wrapping_add(0x9e37_79b9_7f4a_7c15);
+        let mut z = state;
+        z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
+        z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
+        z ^= z >> 31;
+        // (z >> 11) / 2^53 in [0, 1), exactly; then 2u - 1 in [-1, 1), exactly.
+        2.0 * ((z >> 11) as f64 / (1u64 << 53) as f64) - 1.0
+    };
+    (0..n)
+        .map(|_| {
+            let re = T::from_f64(uniform());
+            Complex::new(re, T::from_f64(uniform()))
+        })
+        .collect()
+}
+
 /// Floating-point operations of one transform of length `n` in van Loan's `5 n log2 n` count
 /// (the figure Thall divides by for GFLOP/s).
 pub fn nominal_flops(n: usize) -> f64 {

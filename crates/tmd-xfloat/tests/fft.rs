@@ -4,24 +4,10 @@
 mod common;
 
 use common::to_mp;
-use rand::{Rng, SeedableRng};
-use rand_chacha::ChaCha8Rng;
 use rug::float::Constant as MpConstant;
 use rug::Float;
-use tmd_xfloat::fft::{fft_forward, fft_inverse, twiddles, Complex, FftScalar};
+use tmd_xfloat::fft::{fft_forward, fft_inverse, test_signal, twiddles, Complex, FftScalar};
 use tmd_xfloat::{Dd, Df64, MultiFloat, Qd, Qf128};
-
-fn random_signal<T: FftScalar>(n: usize, seed: u64) -> Vec<Complex<T>> {
-    let mut rng = ChaCha8Rng::seed_from_u64(seed);
-    (0..n)
-        .map(|_| {
-            Complex::new(
-                T::from_f64(rng.gen_range(-1.0..1.0)),
-                T::from_f64(rng.gen_range(-1.0..1.0)),
-            )
-        })
-        .collect()
-}
 
 /// Largest error of the twiddles of length `n`, in units of `2^-precision` relative to 1.
 fn twiddle_error<T: FftScalar>(n: usize, words: impl Fn(T) -> Float) -> f64 {
@@ -90,7 +76,7 @@ fn direct_dft(x: &[Complex<Qd>]) -> Vec<Complex<Qd>> {
 /// Largest `|F(x)_k - DFT(x)_k|` (real or imaginary part) over a random signal of length `n`,
 /// relative to `sqrt(n)` (the RMS size of the outputs); `to_qd` converts exactly.
 fn largest_difference<T: FftScalar>(n: usize, seed: u64, to_qd: impl Fn(T) -> Qd) -> f64 {
-    let x = random_signal::<T>(n, seed);
+    let x = test_signal::<T>(n, seed);
     let exact: Vec<Complex<Qd>> = x
         .iter()
         .map(|z| Complex::new(to_qd(z.re), to_qd(z.im)))
@@ -152,7 +138,7 @@ fn issue3_fft_equals_the_direct_dft() {
 
 /// Root-mean-square of `|F^-1(F(x)) - x|` in units of `2^-precision`.
 fn round_trip_rmse<T: FftScalar>(n: usize, seed: u64) -> f64 {
-    let x = random_signal::<T>(n, seed);
+    let x = test_signal::<T>(n, seed);
     let w = twiddles::<T>(n);
     let mut y = x.clone();
     let mut scratch = x.clone();
