@@ -87,7 +87,34 @@ pub enum DwOp {
     Sqrt = 4,
     Recip = 5,
     Exp = 6,
+    /// expm1 of `a` (kernels/multi_word_exp_log.cl).
+    Expm1 = 7,
+    /// log of `a`.
+    Log = 8,
+    /// log1p of `a`.
+    Log1p = 9,
+    /// sinh of `a` (kernels/multi_word_hyperbolic.cl).
+    Sinh = 10,
+    /// cosh of `a`.
+    Cosh = 11,
+    /// tanh of `a`.
+    Tanh = 12,
+    /// sin of `a` (kernels/multi_word_trig.cl).
+    Sin = 13,
+    /// cos of `a`.
+    Cos = 14,
+    /// tan of `a`.
+    Tan = 15,
+    /// atan of `a`.
+    Atan = 16,
 }
+
+/// The work-group size of the `*_elementwise` kernels (the global size is rounded up to a
+/// multiple; the kernels skip indices `>= n`). An explicit size, because PoCL's own choice for
+/// large arrays (work-groups of thousands of items) overflowed the stack of its worker
+/// threads (SIGSEGV) on the quad-double kernel once the elementary functions were compiled
+/// into it.
+const ELEMENTWISE_GROUP: usize = 64;
 
 impl OpenClDevice {
     /// The OpenCL devices of every platform, in the ICD loader's order.
@@ -264,7 +291,8 @@ impl OpenClDevice {
                     .set_arg(&r_lo)
                     .set_arg(&count)
                     .set_arg(&op)
-                    .set_global_work_size(n)
+                    .set_global_work_size(n.div_ceil(ELEMENTWISE_GROUP) * ELEMENTWISE_GROUP)
+                    .set_local_work_size(ELEMENTWISE_GROUP)
                     .enqueue_nd_range(&self.queue)
                     .map_err(api("clEnqueueNDRangeKernel"))?;
             }
@@ -303,12 +331,19 @@ impl OpenClDevice {
         let name = format!("{}_elementwise", W::QUAD_PREFIX);
         let count = n as u64;
         let op = op as i32;
-        self.run_kernel(Id::XfloatQuadWord, &name, n, 0, |exec| unsafe {
-            for buffer in inputs.iter().chain(&outputs) {
-                exec.set_arg(buffer);
-            }
-            exec.set_arg(&count).set_arg(&op);
-        })?;
+        let global = n.div_ceil(ELEMENTWISE_GROUP) * ELEMENTWISE_GROUP;
+        self.run_kernel(
+            Id::XfloatQuadWord,
+            &name,
+            global,
+            ELEMENTWISE_GROUP,
+            |exec| unsafe {
+                for buffer in inputs.iter().chain(&outputs) {
+                    exec.set_arg(buffer);
+                }
+                exec.set_arg(&count).set_arg(&op);
+            },
+        )?;
         let mut result = vec![[W::default(); 4]; n];
         for (k, buffer) in outputs.iter().enumerate() {
             for (r, w) in result.iter_mut().zip(self.read(buffer, n)?) {

@@ -4,7 +4,11 @@
 //! (2^22 with TMD_EXTENSIVE=1), drawn over the whole exponent range and near 1, with special
 //! values (zeros of both signs, infinities, NaN, subnormals, the largest and smallest normal
 //! numbers) mixed in. NaN results must be NaN on both sides (their payloads are not compared);
-//! everything else must match word for word, bit for bit.
+//! everything else must match word for word, bit for bit. sin, cos, tan and atan
+//! (kernels/multi_word_trig.cl) have a test of their own with arguments of their kind
+//! (`trig_argument`): 10^6 per function and type, or 2^22. So do expm1, log, log1p, sinh,
+//! cosh and tanh (kernels/multi_word_exp_log.cl, multi_word_hyperbolic.cl), with
+//! `exp_kind_argument` and `log_kind_argument`.
 //!
 //! Runs on whatever OpenCL device comes first: in CI and on machines without a GPU that is
 //! PoCL's CPU device (Debian `pocl-opencl-icd`, installed by scripts/setup.sh). Without any
@@ -18,7 +22,7 @@ use rand_chacha::ChaCha8Rng;
 use std::time::Instant;
 use tmd_gpu::opencl::{DwOp, OpenClDevice};
 use tmd_kernels::Id;
-use tmd_xfloat::DoubleWord;
+use tmd_xfloat::{Constant, DoubleWord, MultiFloat};
 
 /// A random double word: a leading word, then a trailing word at most half its ulp (through
 /// `from_sum`, which normalises), or a special value.
@@ -69,6 +73,16 @@ fn cpu<W: Word>(op: DwOp, a: DoubleWord<W>, b: DoubleWord<W>) -> DoubleWord<W> {
         DwOp::Sqrt => a.sqrt_dw(),
         DwOp::Recip => a.recip_dw(),
         DwOp::Exp => a.exp(),
+        DwOp::Expm1 => a.expm1(),
+        DwOp::Log => a.ln(),
+        DwOp::Log1p => a.ln_1p(),
+        DwOp::Sinh => a.sinh(),
+        DwOp::Cosh => a.cosh(),
+        DwOp::Tanh => a.tanh(),
+        DwOp::Sin => a.sin(),
+        DwOp::Cos => a.cos(),
+        DwOp::Tan => a.tan(),
+        DwOp::Atan => a.atan(),
     }
 }
 
@@ -174,6 +188,111 @@ fn issue3_double_word_kernels_equal_cpu_bit_for_bit() {
     assert!(failures.is_empty(), "\n{}", failures.join("\n"));
 }
 
+/// An argument of the circular functions: uniform in `[-pi, pi]`, log-uniform over the whole
+/// exponent range, next to a multiple `k pi/4` (`k` up to `2^(p-1)`, shifted by a few ulps
+/// of the double word, or to the nearest double word), tiny, or a general random double word
+/// (with special values).
+fn trig_argument<W: Word>(rng: &mut ChaCha8Rng, specials: &[W]) -> DoubleWord<W> {
+    let (exp_bits, _) = W::FIELDS;
+    let bias = (1u64 << (exp_bits - 1)) - 1;
+    let max_biased = (1u64 << exp_bits) - 2;
+    let p = W::MANTISSA_DIGITS as i32;
+    let with_tail = |rng: &mut ChaCha8Rng, hi: W| {
+        let lo = (hi * W::from_f64(rng.gen_range(-1.0..1.0))).scalbn(-p - 1);
+        DoubleWord::from_sum(hi, lo)
+    };
+    match rng.gen_range(0..10) {
+        0..=2 => {
+            let hi = W::from_f64(rng.gen_range(-std::f64::consts::PI..std::f64::consts::PI));
+            with_tail(rng, hi)
+        }
+        3 | 4 => {
+            let hi: W = random_word(rng, 1..=max_biased);
+            with_tail(rng, hi)
+        }
+        5 | 6 => {
+            let bits = rng.gen_range(1..p);
+            let k = rng.gen_range(1i64..(1i64 << bits)) * if rng.gen() { 1 } else { -1 };
+            let x = DoubleWord::<W>::constant(Constant::Pi4).mul_fp(W::from_i64(k));
+            let shift = rng.gen_range(-3..=3);
+            let ulp = x.hi().abs().scalbn(-2 * p);
+            x + DoubleWord::from_base(ulp * W::from_i64(shift))
+        }
+        7 => {
+            let hi: W = random_word(rng, 1..=bias - 2 * W::MANTISSA_DIGITS as u64);
+            with_tail(rng, hi)
+        }
+        _ => random_dw(rng, specials),
+    }
+}
+
+/// Issue 3, item 4: sin, cos, tan and atan of the kernels (kernels/multi_word_trig.cl) equal
+/// the CPU crate bit for bit, for df64 and dd ([`trig_argument`]; special values at the front).
+#[test]
+fn issue3_double_word_trig_kernels_equal_cpu_bit_for_bit() {
+    let dev = device();
+    let n = if extensive() { 1 << 22 } else { 1_000_000 };
+    let ops = [DwOp::Sin, DwOp::Cos, DwOp::Tan, DwOp::Atan];
+    let mut failures = check_ops::<f32>(&dev, &ops, n, 1032, trig_argument);
+    assert!(dev.has_fp64(), "{}: no fp64 support", dev.name());
+    failures.extend(check_ops::<f64>(&dev, &ops, n, 1064, trig_argument));
+    assert!(failures.is_empty(), "\n{}", failures.join("\n"));
+}
+
+/// Each of `ops` on `n` arguments from `argument` (unary: the second operand is unused),
+/// compared with the CPU crate; returns the failures and prints one summary line per op.
+fn check_ops<W: Word>(
+    dev: &OpenClDevice,
+    ops: &[DwOp],
+    n: usize,
+    seed: u64,
+    argument: fn(&mut ChaCha8Rng, &[W]) -> DoubleWord<W>,
+) -> Vec<String> {
+    let mut rng = ChaCha8Rng::seed_from_u64(seed);
+    let sp = specials::<W>();
+    let mut failures = Vec::new();
+    for &op in ops {
+        let mut a: Vec<DoubleWord<W>> = (0..n).map(|_| argument(&mut rng, &sp)).collect();
+        for (k, &x) in sp.iter().enumerate().take(n) {
+            a[k] = DoubleWord::from_words_unchecked(x, W::ZERO);
+        }
+        let words: Vec<(W, W)> = a.iter().map(|d| (d.hi(), d.lo())).collect();
+        let t = Instant::now();
+        let device = dev
+            .double_word_elementwise(op, &words, &words)
+            .unwrap_or_else(|e| panic!("{e}"));
+        let device_seconds = t.elapsed().as_secs_f64();
+        let mut mismatches = 0;
+        for i in 0..n {
+            let want = cpu(op, a[i], a[i]);
+            let want = (want.hi(), want.lo());
+            if !same(want, device[i]) {
+                mismatches += 1;
+                if mismatches <= 5 {
+                    failures.push(format!(
+                        "{}_{op:?}: a = {}: CPU {}, OpenCL {}",
+                        W::PREFIX,
+                        hex(words[i]),
+                        hex(want),
+                        hex(device[i])
+                    ));
+                }
+            }
+        }
+        println!(
+            "{}_{op:?}: {n} inputs, {mismatches} mismatches, device call {device_seconds:.2} s",
+            W::PREFIX
+        );
+        if mismatches > 5 {
+            failures.push(format!(
+                "{}_{op:?}: {mismatches} mismatches in all",
+                W::PREFIX
+            ));
+        }
+    }
+    failures
+}
+
 #[test]
 fn every_program_builds_on_opencl() {
     let dev = device();
@@ -254,4 +373,106 @@ fn issue6_fast_exp_kernel_equals_cpu_bit_for_bit() {
         "\n{}",
         mismatches[..mismatches.len().min(5)].join("\n")
     );
+}
+
+/// `c (1 + d)` with a random relative offset `d` of magnitude `2^-(0..2p+8)` (or zero), as a
+/// double word with a random trailing word: arguments right at a threshold `c` of a function.
+fn near<W: Word>(rng: &mut ChaCha8Rng, c: f64) -> DoubleWord<W> {
+    let p = W::MANTISSA_DIGITS as i32;
+    let d = if rng.gen_range(0..8) == 0 {
+        0.0
+    } else {
+        rng.gen_range(-1.0..1.0) * 2f64.powi(-rng.gen_range(0..2 * p + 8))
+    };
+    let hi = W::from_f64(c);
+    let rest = W::from_f64(c - hi.to_f64() + c * d);
+    let tail = (hi * W::from_f64(rng.gen_range(-1.0..1.0))).scalbn(-2 * p - 2);
+    DoubleWord::from_sum(hi, rest) + DoubleWord::from_base(tail)
+}
+
+/// An argument of expm1, sinh, cosh and tanh: exp's arguments ([`exp_argument`]), tiny ones,
+/// ones next to the thresholds of the functions (overflow of exp and of `e^x / 2`, where
+/// `expm1` becomes `-1`, where `tanh` becomes `±1`), or general random double words (special
+/// values included).
+fn exp_kind_argument<W: Word>(rng: &mut ChaCha8Rng, specials: &[W]) -> DoubleWord<W> {
+    use tmd_xfloat::math;
+    let (exp_bits, _) = W::FIELDS;
+    let bias = (1u64 << (exp_bits - 1)) - 1;
+    let sign = if rng.gen() { 1.0 } else { -1.0 };
+    match rng.gen_range(0..20) {
+        0..=7 => exp_argument(rng),
+        8..=10 => {
+            let hi: W = random_word(rng, 1..=bias - 1);
+            let lo = (hi * W::from_f64(rng.gen_range(-1.0..1.0)))
+                .scalbn(-(W::MANTISSA_DIGITS as i32) - 1);
+            DoubleWord::from_sum(hi, lo)
+        }
+        11..=16 => {
+            let ln2 = std::f64::consts::LN_2;
+            let thresholds = [
+                math::exp_limits::<W>().0,
+                math::half_overflow::<W>(),
+                (W::MAX_EXP + 1) as f64 * ln2, // e^x / 2 overflows near (MAX_EXP + 1) ln 2
+                -math::expm1_minus_one_below::<DoubleWord<W>>(),
+                math::tanh_one_above::<DoubleWord<W>>(),
+            ];
+            let c = thresholds[rng.gen_range(0..thresholds.len())];
+            near(rng, sign * c)
+        }
+        _ => random_dw(rng, specials),
+    }
+}
+
+/// An argument of log and log1p: positive numbers over the whole range (subnormals
+/// included), numbers next to 1 (log's cancellation), tiny ones and numbers next to -1
+/// (log1p's), numbers in `[-1, 2]` (log1p's ranges and their ends), or general random double
+/// words (special values included).
+fn log_kind_argument<W: Word>(rng: &mut ChaCha8Rng, specials: &[W]) -> DoubleWord<W> {
+    let (exp_bits, frac_bits) = W::FIELDS;
+    let bias = (1u64 << (exp_bits - 1)) - 1;
+    let max_biased = (1u64 << exp_bits) - 2;
+    let p = W::MANTISSA_DIGITS as i32;
+    let with_tail = |rng: &mut ChaCha8Rng, hi: W| {
+        let lo = (hi * W::from_f64(rng.gen_range(-1.0..1.0))).scalbn(-p - 1);
+        DoubleWord::from_sum(hi, lo)
+    };
+    match rng.gen_range(0..20) {
+        0..=5 => {
+            let hi: W = random_word(rng, 1..=max_biased);
+            with_tail(rng, hi.abs())
+        }
+        6 => {
+            let bits = rng.gen::<u64>() & ((1u64 << frac_bits) - 1);
+            DoubleWord::from_base(W::from_bits_u64(bits.max(1)))
+        }
+        7..=10 => near(rng, 1.0),
+        11 | 12 => {
+            let hi: W = random_word(rng, 1..=bias - 1);
+            with_tail(rng, hi)
+        }
+        13 | 14 => near(rng, -1.0),
+        15 | 16 => {
+            let hi = W::from_f64(rng.gen_range(-1.0..2.0));
+            with_tail(rng, hi)
+        }
+        _ => random_dw(rng, specials),
+    }
+}
+
+/// Issue 3, item 4: expm1, log, log1p, sinh, cosh and tanh of the kernels
+/// (kernels/multi_word_exp_log.cl, multi_word_hyperbolic.cl) equal the CPU crate bit for bit,
+/// for df64 and dd: 10^6 arguments per function and type (2^22 with TMD_EXTENSIVE=1) of
+/// their kind ([`exp_kind_argument`], [`log_kind_argument`]), special values at the front.
+#[test]
+fn issue3_double_word_exp_log_kernels_equal_cpu_bit_for_bit() {
+    let dev = device();
+    let n = if extensive() { 1 << 22 } else { 1_000_000 };
+    let exp_ops = [DwOp::Expm1, DwOp::Sinh, DwOp::Cosh, DwOp::Tanh];
+    let log_ops = [DwOp::Log, DwOp::Log1p];
+    let mut failures = check_ops::<f32>(&dev, &exp_ops, n, 2032, exp_kind_argument);
+    failures.extend(check_ops::<f32>(&dev, &log_ops, n, 3032, log_kind_argument));
+    assert!(dev.has_fp64(), "{}: no fp64 support", dev.name());
+    failures.extend(check_ops::<f64>(&dev, &exp_ops, n, 2064, exp_kind_argument));
+    failures.extend(check_ops::<f64>(&dev, &log_ops, n, 3064, log_kind_argument));
+    assert!(failures.is_empty(), "\n{}", failures.join("\n"));
 }

@@ -7,7 +7,12 @@
 //! the whole exponent range and lower words at random distances below them, renormalised by
 //! the CPU crate's own `QuadWord::from_words`, so they are valid quad words; additions and
 //! subtractions also get operand pairs that cancel in their leading words. NaN results must be
-//! NaN on both sides (payloads not compared); all other words must match bit for bit.
+//! NaN on both sides (payloads not compared); all other words must match bit for bit. sin,
+//! cos, tan and atan (kernels/multi_word_trig.cl) have a test of their own with arguments of
+//! their kind (`trig_argument`): 10^6 per function and type (the issue's count; about four
+//! minutes on PoCL with two cores), 2^22 with TMD_EXTENSIVE=1. So do expm1, log, log1p,
+//! sinh, cosh and tanh (kernels/multi_word_exp_log.cl, multi_word_hyperbolic.cl), with
+//! `exp_kind_argument` and `log_kind_argument`.
 //!
 //! Runs on whatever OpenCL device comes first (PoCL's CPU device in CI), as xfloat_opencl.rs.
 
@@ -18,7 +23,7 @@ use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 use std::time::Instant;
 use tmd_gpu::opencl::{DwOp, OpenClDevice};
-use tmd_xfloat::{math, QuadWord};
+use tmd_xfloat::{math, Constant, MultiFloat, QuadWord};
 
 /// `x` times a random number in `[1/2, 1)` times `2^-(p + gap)`, with a random sign: a word
 /// below `x` that does not overlap it (for `gap >= 0`).
@@ -115,6 +120,16 @@ fn cpu<W: Word>(op: DwOp, a: QuadWord<W>, b: QuadWord<W>) -> QuadWord<W> {
         DwOp::Sqrt => a.sqrt_qw(),
         DwOp::Recip => a.recip(),
         DwOp::Exp => math::exp(a),
+        DwOp::Expm1 => math::expm1(a),
+        DwOp::Log => math::log(a),
+        DwOp::Log1p => math::log1p(a),
+        DwOp::Sinh => math::sinh(a),
+        DwOp::Cosh => math::cosh(a),
+        DwOp::Tanh => math::tanh(a),
+        DwOp::Sin => math::sin(a),
+        DwOp::Cos => math::cos(a),
+        DwOp::Tan => math::tan(a),
+        DwOp::Atan => math::atan(a),
     }
 }
 
@@ -208,6 +223,107 @@ fn check_type<W: Word>(dev: &OpenClDevice, n: usize, seed: u64) -> Vec<String> {
     failures
 }
 
+/// An argument of the circular functions: uniform in `[-pi, pi]`, log-uniform over the whole
+/// exponent range, next to a multiple `k pi/4` (`k` up to `2^(p-1)`, shifted by a few ulps
+/// of the quad word, or the nearest quad word), tiny, or a general random quad word (with
+/// special values).
+fn trig_argument<W: Word>(rng: &mut ChaCha8Rng, specials: &[W]) -> QuadWord<W> {
+    let (exp_bits, _) = W::FIELDS;
+    let bias = (1u64 << (exp_bits - 1)) - 1;
+    let max_biased = (1u64 << exp_bits) - 2;
+    let p = W::MANTISSA_DIGITS as i32;
+    match rng.gen_range(0..10) {
+        0..=2 => {
+            let hi = W::from_f64(rng.gen_range(-std::f64::consts::PI..std::f64::consts::PI));
+            from_words(lower_words(rng, hi))
+        }
+        3 | 4 => {
+            let hi: W = random_word(rng, 1..=max_biased);
+            from_words(lower_words(rng, hi))
+        }
+        5 | 6 => {
+            let bits = rng.gen_range(1..p);
+            let k = rng.gen_range(1i64..(1i64 << bits)) * if rng.gen() { 1 } else { -1 };
+            let x = QuadWord::<W>::constant(Constant::Pi4).mul_fp(W::from_i64(k));
+            let shift = rng.gen_range(-3..=3);
+            let ulp = x.hi().abs().scalbn(-4 * p);
+            x + QuadWord::from_base(ulp * W::from_i64(shift))
+        }
+        7 => {
+            let hi: W = random_word(rng, 1..=bias - 4 * W::MANTISSA_DIGITS as u64);
+            from_words(lower_words(rng, hi))
+        }
+        _ => random_qw(rng, specials),
+    }
+}
+
+/// Each of `ops` on `n` arguments from `argument` (unary: the second operand is unused),
+/// compared with the CPU crate; returns the failures and prints one summary line per op.
+fn check_ops<W: Word>(
+    dev: &OpenClDevice,
+    ops: &[DwOp],
+    n: usize,
+    seed: u64,
+    argument: fn(&mut ChaCha8Rng, &[W]) -> QuadWord<W>,
+) -> Vec<String> {
+    let mut rng = ChaCha8Rng::seed_from_u64(seed);
+    let sp = specials::<W>();
+    let mut failures = Vec::new();
+    for &op in ops {
+        let mut a: Vec<QuadWord<W>> = (0..n).map(|_| argument(&mut rng, &sp)).collect();
+        for (k, &x) in sp.iter().enumerate().take(n) {
+            a[k] = QuadWord::from_words_unchecked([x, W::ZERO, W::ZERO, W::ZERO]);
+        }
+        let words: Vec<[W; 4]> = a.iter().map(|q| q.words()).collect();
+        let t = Instant::now();
+        let device = dev
+            .quad_word_elementwise(op, &words, &words)
+            .unwrap_or_else(|e| panic!("{e}"));
+        let device_seconds = t.elapsed().as_secs_f64();
+        let mut mismatches = 0;
+        for i in 0..n {
+            let want = cpu(op, a[i], a[i]).words();
+            if !same(want, device[i]) {
+                mismatches += 1;
+                if mismatches <= 5 {
+                    failures.push(format!(
+                        "{}_{op:?}: a = {}: CPU {}, OpenCL {}",
+                        W::QUAD_PREFIX,
+                        hex(words[i]),
+                        hex(want),
+                        hex(device[i])
+                    ));
+                }
+            }
+        }
+        println!(
+            "{}_{op:?}: {n} inputs, {mismatches} mismatches, device call {device_seconds:.2} s",
+            W::QUAD_PREFIX
+        );
+        if mismatches > 5 {
+            failures.push(format!(
+                "{}_{op:?}: {mismatches} mismatches in all",
+                W::QUAD_PREFIX
+            ));
+        }
+    }
+    failures
+}
+
+/// Issue 3, item 4: sin, cos, tan and atan of the kernels (kernels/multi_word_trig.cl) equal
+/// the CPU crate bit for bit, for qf128 and qd ([`trig_argument`]; special values at the
+/// front).
+#[test]
+fn issue3_quad_word_trig_kernels_equal_cpu_bit_for_bit() {
+    let dev = device();
+    let n = if extensive() { 1 << 22 } else { 1_000_000 };
+    let ops = [DwOp::Sin, DwOp::Cos, DwOp::Tan, DwOp::Atan];
+    let mut failures = check_ops::<f32>(&dev, &ops, n, 1128, trig_argument);
+    assert!(dev.has_fp64(), "{}: no fp64 support", dev.name());
+    failures.extend(check_ops::<f64>(&dev, &ops, n, 1256, trig_argument));
+    assert!(failures.is_empty(), "\n{}", failures.join("\n"));
+}
+
 #[test]
 fn issue3_quad_word_kernels_equal_cpu_bit_for_bit() {
     let dev = device();
@@ -222,5 +338,107 @@ fn issue3_quad_word_kernels_equal_cpu_bit_for_bit() {
             dev.name()
         );
     }
+    assert!(failures.is_empty(), "\n{}", failures.join("\n"));
+}
+
+/// `c (1 + d)` with a random relative offset `d` of magnitude `2^-(0..4p+8)` (or zero), as a
+/// quad word with random lower words: arguments right at a threshold `c` of a function.
+fn near<W: Word>(rng: &mut ChaCha8Rng, c: f64) -> QuadWord<W> {
+    let p = W::MANTISSA_DIGITS as i32;
+    let d = if rng.gen_range(0..8) == 0 {
+        0.0
+    } else {
+        rng.gen_range(-1.0..1.0) * 2f64.powi(-rng.gen_range(0..4 * p + 8))
+    };
+    let hi = W::from_f64(c);
+    let rest = W::from_f64(c - hi.to_f64() + c * d);
+    let mut w = lower_words(rng, hi);
+    // The offset replaces the second word (the lower ones stay below it when it is larger).
+    w[1] = rest;
+    if rest.abs() < w[2].abs().scalbn(p) {
+        w[2] = W::ZERO;
+        w[3] = W::ZERO;
+    }
+    from_words(w)
+}
+
+/// An argument of expm1, sinh, cosh and tanh: exp's arguments ([`exp_argument`]), tiny ones,
+/// ones next to the thresholds of the functions (overflow of exp and of `e^x / 2`, where
+/// `expm1` becomes `-1`, where `tanh` becomes `±1`), or general random quad words (special
+/// values included).
+fn exp_kind_argument<W: Word>(rng: &mut ChaCha8Rng, specials: &[W]) -> QuadWord<W> {
+    let (exp_bits, _) = W::FIELDS;
+    let bias = (1u64 << (exp_bits - 1)) - 1;
+    let sign = if rng.gen() { 1.0 } else { -1.0 };
+    match rng.gen_range(0..20) {
+        0..=7 => exp_argument(rng),
+        8..=10 => {
+            let hi: W = random_word(rng, 1..=bias - 1);
+            from_words(lower_words(rng, hi))
+        }
+        11..=16 => {
+            let ln2 = std::f64::consts::LN_2;
+            let thresholds = [
+                math::exp_limits::<W>().0,
+                math::half_overflow::<W>(),
+                (W::MAX_EXP + 1) as f64 * ln2, // e^x / 2 overflows near (MAX_EXP + 1) ln 2
+                -math::expm1_minus_one_below::<QuadWord<W>>(),
+                math::tanh_one_above::<QuadWord<W>>(),
+            ];
+            let c = thresholds[rng.gen_range(0..thresholds.len())];
+            near(rng, sign * c)
+        }
+        _ => random_qw(rng, specials),
+    }
+}
+
+/// An argument of log and log1p: positive numbers over the whole range (subnormals
+/// included), numbers next to 1 (log's cancellation), tiny ones and numbers next to -1
+/// (log1p's), numbers in `[-1, 2]` (log1p's ranges and their ends), or general random quad
+/// words (special values included).
+fn log_kind_argument<W: Word>(rng: &mut ChaCha8Rng, specials: &[W]) -> QuadWord<W> {
+    let (exp_bits, frac_bits) = W::FIELDS;
+    let bias = (1u64 << (exp_bits - 1)) - 1;
+    let max_biased = (1u64 << exp_bits) - 2;
+    match rng.gen_range(0..20) {
+        0..=5 => {
+            let hi: W = random_word(rng, 1..=max_biased);
+            let w = lower_words(rng, hi.abs());
+            from_words(w)
+        }
+        6 => {
+            let bits = rng.gen::<u64>() & ((1u64 << frac_bits) - 1);
+            QuadWord::from_base(W::from_bits_u64(bits.max(1)))
+        }
+        7..=10 => near(rng, 1.0),
+        11 | 12 => {
+            let hi: W = random_word(rng, 1..=bias - 1);
+            from_words(lower_words(rng, hi))
+        }
+        13 | 14 => near(rng, -1.0),
+        15 | 16 => {
+            let hi = W::from_f64(rng.gen_range(-1.0..2.0));
+            from_words(lower_words(rng, hi))
+        }
+        _ => random_qw(rng, specials),
+    }
+}
+
+/// Issue 3, item 4: expm1, log, log1p, sinh, cosh and tanh of the kernels
+/// (kernels/multi_word_exp_log.cl, multi_word_hyperbolic.cl) equal the CPU crate bit for bit,
+/// for qf128 and qd: 10^6 arguments per function and type (2^22 with TMD_EXTENSIVE=1) of
+/// their kind ([`exp_kind_argument`], [`log_kind_argument`]), special values at the front.
+/// (About 150 s on PoCL with two cores.)
+#[test]
+fn issue3_quad_word_exp_log_kernels_equal_cpu_bit_for_bit() {
+    let dev = device();
+    let n = if extensive() { 1 << 22 } else { 1_000_000 };
+    let exp_ops = [DwOp::Expm1, DwOp::Sinh, DwOp::Cosh, DwOp::Tanh];
+    let log_ops = [DwOp::Log, DwOp::Log1p];
+    let mut failures = check_ops::<f32>(&dev, &exp_ops, n, 2128, exp_kind_argument);
+    failures.extend(check_ops::<f32>(&dev, &log_ops, n, 3128, log_kind_argument));
+    assert!(dev.has_fp64(), "{}: no fp64 support", dev.name());
+    failures.extend(check_ops::<f64>(&dev, &exp_ops, n, 2256, exp_kind_argument));
+    failures.extend(check_ops::<f64>(&dev, &log_ops, n, 3256, log_kind_argument));
     assert!(failures.is_empty(), "\n{}", failures.join("\n"));
 }

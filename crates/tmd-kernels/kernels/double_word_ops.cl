@@ -4,7 +4,10 @@
  * float and double like double_word.cl. Words are passed as separate arrays of leading and
  * trailing words (structure of arrays, so loads coalesce on GPUs).
  *
- * op: 0 add, 1 sub, 2 mul, 3 div, 4 sqrt (of a), 5 recip (of a), 6 exp (of a).
+ * op: 0 add, 1 sub, 2 mul, 3 div, 4 sqrt (of a), 5 recip (of a), 6 exp (of a); of a, from the
+ * generic function files (multi_word_exp_log.cl, multi_word_hyperbolic.cl, through
+ * MF_DW(name), the double-word level's prefix): 7 expm1, 8 log, 9 log1p, 10 sinh, 11 cosh,
+ * 12 tanh; from multi_word_trig.cl: 13 sin, 14 cos, 15 tan, 16 atan.
  */
 
 KERNEL_FQ void DW(elementwise)(const GLOBAL_AS REAL *a_hi, const GLOBAL_AS REAL *a_lo,
@@ -25,6 +28,16 @@ KERNEL_FQ void DW(elementwise)(const GLOBAL_AS REAL *a_hi, const GLOBAL_AS REAL 
     case 3: r = DW(div)(a, b); break;
     case 4: r = DW(sqrt)(a); break;
     case 6: r = DW(exp)(a); break;
+    case 7: r = MF_DW(expm1)(a); break;
+    case 8: r = MF_DW(log)(a); break;
+    case 9: r = MF_DW(log1p)(a); break;
+    case 10: r = MF_DW(sinh)(a); break;
+    case 11: r = MF_DW(cosh)(a); break;
+    case 12: r = MF_DW(tanh)(a); break;
+    case 13: r = MF_DW(sin)(a); break;
+    case 14: r = MF_DW(cos)(a); break;
+    case 15: r = MF_DW(tan)(a); break;
+    case 16: r = MF_DW(atan)(a); break;
     default: r = DW(recip)(a); break;
     }
     r_hi[i] = r.hi;

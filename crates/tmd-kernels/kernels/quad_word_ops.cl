@@ -5,8 +5,9 @@
  * (qf128) and double (qd). Each operand is passed as four arrays, one per word, most
  * significant first (structure of arrays, so loads coalesce on GPUs).
  *
- * op: 0 add, 1 sub, 2 mul, 3 div, 4 sqrt (of a), 5 recip (of a), 6 exp (of a) (the codes of
- * double_word_ops.cl).
+ * op: 0 add, 1 sub, 2 mul, 3 div, 4 sqrt (of a), 5 recip (of a), 6 exp (of a), 7 expm1,
+ * 8 log, 9 log1p, 10 sinh, 11 cosh, 12 tanh, 13 sin, 14 cos, 15 tan, 16 atan (of a, through
+ * MF_QW(name), the quad-word level of multi_word.cl) (the codes of double_word_ops.cl).
  */
 
 KERNEL_FQ void QW(elementwise)(const GLOBAL_AS REAL *a0, const GLOBAL_AS REAL *a1,
@@ -29,6 +30,16 @@ KERNEL_FQ void QW(elementwise)(const GLOBAL_AS REAL *a0, const GLOBAL_AS REAL *a
     case 3: r = QW(div)(a, b); break;
     case 4: r = QW(sqrt)(a); break;
     case 6: r = QW(exp)(a); break;
+    case 7: r = MF_QW(expm1)(a); break;
+    case 8: r = MF_QW(log)(a); break;
+    case 9: r = MF_QW(log1p)(a); break;
+    case 10: r = MF_QW(sinh)(a); break;
+    case 11: r = MF_QW(cosh)(a); break;
+    case 12: r = MF_QW(tanh)(a); break;
+    case 13: r = MF_QW(sin)(a); break;
+    case 14: r = MF_QW(cos)(a); break;
+    case 15: r = MF_QW(tan)(a); break;
+    case 16: r = MF_QW(atan)(a); break;
     default: r = QW(recip)(a); break;
     }
     r0[i] = r.w[0];

@@ -27,6 +27,9 @@
 #define GLOBAL_AS __global
 #define CONSTANT_AS __constant
 #define DEVICE_FN static inline
+/* A function the compiler should not inline (large bodies called from several places: inlining
+ * them everywhere made NVRTC take many minutes). Same IEEE operations either way. */
+#define DEVICE_FN_NOINLINE static
 #define GLOBAL_ID0 ((ulong)get_global_id(0))
 #define GLOBAL_SIZE0 ((ulong)get_global_size(0))
 #define LOCAL_ID0 ((uint)get_local_id(0))
@@ -70,6 +73,7 @@ typedef int i32;
 #define GLOBAL_AS
 #define CONSTANT_AS __constant__
 #define DEVICE_FN static __device__ __forceinline__
+#define DEVICE_FN_NOINLINE static __device__ __noinline__
 #define GLOBAL_ID0 ((unsigned long long)blockIdx.x * blockDim.x + threadIdx.x)
 #define GLOBAL_SIZE0 ((unsigned long long)gridDim.x * blockDim.x)
 #define LOCAL_ID0 ((unsigned int)threadIdx.x)

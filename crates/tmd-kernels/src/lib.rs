@@ -21,17 +21,22 @@
 //! root, no flush to zero). Kernels must use fused multiply-adds only where the Rust code calls
 //! `mul_add`.
 
-use tmd_xfloat::math::{exp_limits, expm1_small_terms};
+use tmd_xfloat::math::{
+    exp_halvings, exp_limits, expm1_minus_one_below, expm1_small_terms, half_overflow,
+    log_newton_steps, tanh_one_above,
+};
 use tmd_xfloat::{BaseFloat, Constant, DoubleWord, MultiFloat, QuadWord};
 
 /// A kernel program.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum Id {
-    /// Double-word arithmetic (df64 and dd) with element-wise test kernels
-    /// `df64_elementwise` and `dd_elementwise`.
+    /// Double-word arithmetic (df64 and dd) and the elementary functions of the generic layer
+    /// (kernels/multi_word*.cl, over the quad words as the wide type) with element-wise test
+    /// kernels `df64_elementwise` and `dd_elementwise`.
     XfloatDoubleWord,
     /// Quad-word arithmetic (qf128 and qd, over the double words' error-free transformations)
-    /// with element-wise test kernels `qf128_elementwise` and `qd_elementwise`.
+    /// and the elementary functions of the generic layer (kernels/multi_word*.cl) with
+    /// element-wise test kernels `qf128_elementwise` and `qd_elementwise`.
     XfloatQuadWord,
     /// One pass of the transposed Stockham FFT (`kernels/fft.cl`) for f32, f64, df64 and dd:
     /// `f32_stockham_pass`, `f64_stockham_pass`, `df64_stockham_pass`, `dd_stockham_pass`.
@@ -139,6 +144,12 @@ const DOUBLE_WORD_EXP_CL: &str = include_str!("../kernels/double_word_exp.cl");
 const QUAD_WORD_CL: &str = include_str!("../kernels/quad_word.cl");
 const QUAD_WORD_EXP_CL: &str = include_str!("../kernels/quad_word_exp.cl");
 const QUAD_WORD_OPS_CL: &str = include_str!("../kernels/quad_word_ops.cl");
+const MULTI_WORD_BASE_CL: &str = include_str!("../kernels/multi_word_base.cl");
+const MULTI_WORD_CL: &str = include_str!("../kernels/multi_word.cl");
+const MULTI_WORD_EXP_LOG_CL: &str = include_str!("../kernels/multi_word_exp_log.cl");
+const MULTI_WORD_HYPERBOLIC_CL: &str = include_str!("../kernels/multi_word_hyperbolic.cl");
+const MULTI_WORD_TRIG_BASE_CL: &str = include_str!("../kernels/multi_word_trig_base.cl");
+const MULTI_WORD_TRIG_CL: &str = include_str!("../kernels/multi_word_trig.cl");
 const FFT_CL: &str = include_str!("../kernels/fft.cl");
 const LOWER_BOUND_CL: &str = include_str!("../kernels/lower_bound.cl");
 const FILTER_CL: &str = include_str!("../kernels/filter.cl");
@@ -192,11 +203,13 @@ impl Instance {
         match self {
             Instance::Df64 => {
                 "#define REAL float\n#define DW(name) df64_##name\n#define QW(name) qf128_##name\n\
+                 #define MF_DW(name) mf_df64_##name\n#define MF_QW(name) mf_qf128_##name\n\
                  #define REAL_DIGITS 24\n\
                  #define REAL_MAX_EXP 128\n#define REAL_MIN_EXP (-126)\n"
             }
             Instance::Dd => {
                 "#define REAL double\n#define DW(name) dd_##name\n#define QW(name) qd_##name\n\
+                 #define MF_DW(name) mf_dd_##name\n#define MF_QW(name) mf_qd_##name\n\
                  #define REAL_DIGITS 53\n\
                  #define REAL_MAX_EXP 1024\n#define REAL_MIN_EXP (-1022)\n"
             }
@@ -204,7 +217,8 @@ impl Instance {
     }
 }
 
-const UNDEFINES: &str = "#undef REAL\n#undef DW\n#undef QW\n#undef REAL_DIGITS\n\
+const UNDEFINES: &str = "#undef REAL\n#undef DW\n#undef QW\n#undef MF_DW\n#undef MF_QW\n\
+                         #undef REAL_DIGITS\n\
                          #undef REAL_MAX_EXP\n#undef REAL_MIN_EXP\n";
 
 /// A base float as an exact C literal: a hex float for normal numbers (`f` suffix for float).
@@ -214,6 +228,10 @@ trait Literal: BaseFloat {
     const FRACTION_BITS: u32;
     const BIAS: i64;
     const SUFFIX: &'static str;
+    /// The coefficients of the format's `base::textbook_ln_1p` (its `approx_ln_1p`).
+    const LN_1P_COEFFS: &'static [Self];
+    /// The tables of the format's `base::textbook_atan` (its `approx_atan`).
+    const ATAN_TABLES: tmd_xfloat::base::AtanTables<Self>;
 
     fn literal(self) -> String {
         let (neg, biased, frac) = self.fields();
@@ -221,14 +239,15 @@ trait Literal: BaseFloat {
         if biased == 0 && frac == 0 {
             return format!("{sign}0.0{}", Self::SUFFIX);
         }
-        assert!(
-            biased != 0,
-            "subnormal constant {self:e}: no table holds one"
-        );
         // Hex digits of the fraction, left-aligned on a multiple of 4 bits.
         let pad = (4 - Self::FRACTION_BITS % 4) % 4;
         let digits = Self::FRACTION_BITS.div_ceil(4) as usize;
         let frac = frac << pad;
+        if biased == 0 {
+            // Subnormal (lower words of the constant tables): 0x0.fraction p(1 - bias), exact.
+            let exp = 1 - Self::BIAS;
+            return format!("{sign}0x0.{frac:0digits$x}p{exp:+}{}", Self::SUFFIX);
+        }
         let exp = biased - Self::BIAS;
         format!("{sign}0x1.{frac:0digits$x}p{exp:+}{}", Self::SUFFIX)
     }
@@ -238,6 +257,8 @@ impl Literal for f64 {
     const FRACTION_BITS: u32 = 52;
     const BIAS: i64 = 1023;
     const SUFFIX: &'static str = "";
+    const LN_1P_COEFFS: &'static [f64] = &tmd_xfloat::base::LN_1P_ODD_F64;
+    const ATAN_TABLES: tmd_xfloat::base::AtanTables<f64> = tmd_xfloat::base::ATAN_TABLES_F64;
     fn fields(self) -> (bool, i64, u64) {
         let b = self.to_bits();
         (
@@ -252,6 +273,8 @@ impl Literal for f32 {
     const FRACTION_BITS: u32 = 23;
     const BIAS: i64 = 127;
     const SUFFIX: &'static str = "f";
+    const LN_1P_COEFFS: &'static [f32] = &tmd_xfloat::base::LN_1P_ODD_F32;
+    const ATAN_TABLES: tmd_xfloat::base::AtanTables<f32> = tmd_xfloat::base::ATAN_TABLES_F32;
     fn fields(self) -> (bool, i64, u64) {
         let b = self.to_bits() as u64;
         (b >> 31 == 1, ((b >> 23) & 0xff) as i64, b & ((1 << 23) - 1))
@@ -327,6 +350,208 @@ where
     )
 }
 
+/// The 2/pi bits of the Payne–Hanek reduction (`tmd_xfloat::consts::TWO_OVER_PI_BITS`) as
+/// `TMD_TWO_OVER_PI_BITS[32]` for kernels/multi_word_trig_base.cl, guarded so that a program
+/// with both base formats defines it once.
+fn two_over_pi_table() -> String {
+    let limbs: Vec<String> = tmd_xfloat::consts::TWO_OVER_PI_BITS
+        .iter()
+        .map(|l| format!("{l:#018x}"))
+        .collect();
+    format!(
+        "#ifndef TMD_TWO_OVER_PI_DEFINED\n#define TMD_TWO_OVER_PI_DEFINED 1\n\
+         CONSTANT_AS u64 TMD_TWO_OVER_PI_BITS[{}] = {{{}}};\n#endif\n",
+        limbs.len(),
+        limbs.join(", ")
+    )
+}
+
+/// The base-format constants of kernels/multi_word_trig_base.cl for the base layer `mfb`
+/// (`mfb_f32` or `mfb_f64`): the tables of `tmd_xfloat::base::textbook_atan` (the start value
+/// of atan), and the 2/pi table.
+fn trig_base_constants<F: Literal>(mfb: &str, c_type: &str) -> String {
+    let tables = F::ATAN_TABLES;
+    let pairs = |t: &[[F; 2]; 9]| -> String {
+        t.iter()
+            .map(|[h, l]| format!("{{{}, {}}}", h.literal(), l.literal()))
+            .collect::<Vec<_>>()
+            .join(", ")
+    };
+    let odd: Vec<String> = tables.odd.iter().map(|c| c.literal()).collect();
+    format!(
+        "{}CONSTANT_AS {c_type} {mfb}_ATAN_EIGHTHS[9][2] = {{{}}};\n\
+         CONSTANT_AS {c_type} {mfb}_ATAN_COMPLEMENTS[9][2] = {{{}}};\n\
+         #define {mfb}_ATAN_TERMS {}\n\
+         CONSTANT_AS {c_type} {mfb}_ATAN_ODD[{}] = {{{}}};\n",
+        two_over_pi_table(),
+        pairs(tables.eighths),
+        pairs(tables.complements),
+        odd.len(),
+        odd.len(),
+        odd.join(", ")
+    )
+}
+
+/// The per-type constant of kernels/multi_word_trig.cl for the level `mf` (`mf_df64`, ...):
+/// the series length of `tmd_xfloat::math::sincos_terms`.
+fn trig_level_constants<T: MultiFloat>(mf: &str) -> String {
+    format!(
+        "#define {mf}_SINCOS_TERMS {}\n",
+        tmd_xfloat::math::sincos_terms::<T>()
+    )
+}
+
+/// The base-format constants of kernels/multi_word_base.cl for the base layer `mfb`
+/// (`mfb_f32` or `mfb_f64`), from tmd-xfloat's own tables: every word of the named constants
+/// and of `1/j!`, `MAX`, and the coefficients and bounds of `base::textbook_ln_1p` (the start
+/// value of log).
+fn multi_word_base_constants<F: Literal>(mfb: &str, c_type: &str) -> String {
+    let words = F::TABLE_WORDS;
+    let row = |c: Constant| -> String {
+        let w: Vec<String> = F::const_words(c)[..words]
+            .iter()
+            .map(|w| w.literal())
+            .collect();
+        format!("{{{}}}", w.join(", "))
+    };
+    let named: Vec<String> = [
+        Constant::Ln2,
+        Constant::Pi,
+        Constant::Pi2,
+        Constant::Pi4,
+        Constant::Ln10,
+    ]
+    .into_iter()
+    .map(row)
+    .collect();
+    let facts: Vec<String> = (0..64).map(|j| row(Constant::InvFactorial(j))).collect();
+    let coeffs: Vec<String> = F::LN_1P_COEFFS.iter().map(|c| c.literal()).collect();
+    let (lo, hi) = tmd_xfloat::base::LN_1P_DIRECT;
+    format!(
+        "#define {mfb}_TABLE_WORDS {words}\n\
+         CONSTANT_AS {c_type} {mfb}_CONST[5][{words}] = {{{}}};\n\
+         CONSTANT_AS {c_type} {mfb}_INV_FACT[64][{words}] = {{{}}};\n\
+         #define {mfb}_MAX {}\n\
+         #define {mfb}_LN1P_TERMS {}\n\
+         CONSTANT_AS {c_type} {mfb}_LN1P_COEFFS[{}] = {{{}}};\n\
+         #define {mfb}_LN1P_DIRECT_LO {}\n\
+         #define {mfb}_LN1P_DIRECT_HI {}\n\
+         #define {mfb}_SQRT2 {}\n",
+        named.join(", "),
+        facts.join(", "),
+        F::MAX.literal(),
+        coeffs.len(),
+        coeffs.len(),
+        coeffs.join(", "),
+        F::from_f64(lo).literal(),
+        F::from_f64(hi).literal(),
+        F::from_f64(core::f64::consts::SQRT_2).literal(),
+    )
+}
+
+/// The per-type constants of kernels/multi_word_exp_log.cl and multi_word_hyperbolic.cl for
+/// the level `mf` (`mf_df64`, `mf_dd`, `mf_qf128`, `mf_qd`): term and step counts, words of
+/// ln 2, and the thresholds (as `double`), all from tmd-xfloat's math module.
+fn multi_word_level_constants<T: MultiFloat>(mf: &str) -> String
+where
+    T::Base: Literal,
+{
+    let table = T::Base::TABLE_WORDS;
+    let (over, under) = exp_limits::<T::Base>();
+    format!(
+        "#define {mf}_EXP_TERMS {}\n#define {mf}_HALVINGS {}\n\
+         #define {mf}_EXP_OVER {}\n#define {mf}_EXP_UNDER {}\n\
+         #define {mf}_EXPM1_MINUS_ONE {}\n#define {mf}_LOG_STEPS {}\n\
+         #define {mf}_LN2_WORDS {}\n#define {mf}_LN2_WORDS_WIDE {}\n\
+         #define {mf}_LN2_WORDS_LOG {}\n\
+         #define {mf}_HALF_OVERFLOW {}\n#define {mf}_TANH_ONE {}\n",
+        expm1_small_terms::<T>(),
+        exp_halvings::<T>(),
+        over.literal(),
+        under.literal(),
+        expm1_minus_one_below::<T>().literal(),
+        log_newton_steps::<T>(),
+        (T::WORDS + 2).min(table),
+        (T::Wide::WORDS + 2).min(table),
+        (T::WORDS + 1).min(table),
+        half_overflow::<T::Base>().literal(),
+        tanh_one_above::<T>().literal(),
+    )
+}
+
+/// The function files instantiated at every multi-word level, in order (each may use the
+/// ones before it, and at a double level the quad level's).
+const MULTI_WORD_FUNCTIONS: [&str; 3] = [
+    MULTI_WORD_EXP_LOG_CL,
+    MULTI_WORD_HYPERBOLIC_CL,
+    MULTI_WORD_TRIG_CL,
+];
+
+/// One level of kernels/multi_word.cl (the type `mf`, its wide type `mfw`) with the function
+/// files.
+fn multi_word_level<T: MultiFloat>(mf: &str, mfw: &str) -> String
+where
+    T::Base: Literal,
+{
+    let mut s = format!(
+        "#define MF(name) {mf}_##name\n#define MFW(name) {mfw}_##name\n\
+         #define MF_WORDS {}\n#define MF_PRECISION {}\n",
+        T::WORDS,
+        T::PRECISION
+    );
+    s.push_str(&multi_word_level_constants::<T>(mf));
+    s.push_str(&trig_level_constants::<T>(mf));
+    s.push_str(MULTI_WORD_CL);
+    s.push('\n');
+    for f in MULTI_WORD_FUNCTIONS {
+        s.push_str(f);
+        s.push('\n');
+    }
+    s.push_str("#undef MF\n#undef MFW\n#undef MF_WORDS\n#undef MF_PRECISION\n");
+    s
+}
+
+/// The generic multi-word layer and the elementary functions for one base format (to be
+/// instantiated inside `instantiate`, after double_word.cl and quad_word.cl): the base layer
+/// (kernels/multi_word_base.cl), the quad-word level (`mf_qf128_` or `mf_qd_`), and with
+/// `double_words` the double-word level (`mf_df64_` or `mf_dd_`, whose wide type is the quad
+/// level).
+fn multi_word_for<F: Literal>(
+    base: &str,
+    quad: &str,
+    double: &str,
+    c_type: &str,
+    double_words: bool,
+) -> String
+where
+    DoubleWord<F>: MultiFloat<Base = F, Wide = QuadWord<F>>,
+    QuadWord<F>: MultiFloat<Base = F, Wide = QuadWord<F>>,
+{
+    let mfb = format!("mfb_{base}");
+    let mut s = format!("#define MFB(name) {mfb}_##name\n");
+    s.push_str(&multi_word_base_constants::<F>(&mfb, c_type));
+    s.push_str(MULTI_WORD_BASE_CL);
+    s.push('\n');
+    s.push_str(&trig_base_constants::<F>(&mfb, c_type));
+    s.push_str(MULTI_WORD_TRIG_BASE_CL);
+    s.push('\n');
+    let (q, d) = (format!("mf_{quad}"), format!("mf_{double}"));
+    s.push_str(&multi_word_level::<QuadWord<F>>(&q, &q));
+    if double_words {
+        s.push_str(&multi_word_level::<DoubleWord<F>>(&d, &q));
+    }
+    s.push_str("#undef MFB\n");
+    s
+}
+
+/// [`multi_word_for`] of an instance.
+fn multi_word(instance: Instance, double_words: bool) -> String {
+    match instance {
+        Instance::Df64 => multi_word_for::<f32>("f32", "qf128", "df64", "float", double_words),
+        Instance::Dd => multi_word_for::<f64>("f64", "qd", "dd", "double", double_words),
+    }
+}
+
 /// `files` instantiated for `instance`.
 fn instantiate(instance: Instance, files: &[&str]) -> String {
     let mut s = String::from(instance.defines());
@@ -375,10 +600,17 @@ pub fn source(id: Id) -> String {
     s.push('\n');
     match id {
         Id::XfloatDoubleWord => {
+            // The functions of double words work in quad words (their MultiFloat::Wide).
             for instance in [Instance::Df64, Instance::Dd] {
                 s.push_str(&instantiate(
                     instance,
-                    &[DOUBLE_WORD_CL, DOUBLE_WORD_EXP_CL, DOUBLE_WORD_OPS_CL],
+                    &[
+                        DOUBLE_WORD_CL,
+                        DOUBLE_WORD_EXP_CL,
+                        QUAD_WORD_CL,
+                        &multi_word(instance, true),
+                        DOUBLE_WORD_OPS_CL,
+                    ],
                 ));
             }
         }
@@ -391,6 +623,7 @@ pub fn source(id: Id) -> String {
                         DOUBLE_WORD_CL,
                         QUAD_WORD_CL,
                         QUAD_WORD_EXP_CL,
+                        &multi_word(instance, false),
                         QUAD_WORD_OPS_CL,
                     ],
                 ));

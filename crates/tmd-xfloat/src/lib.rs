@@ -104,9 +104,10 @@
 //! `f32::mul_add`/`f64::mul_add` with `std` and `libm::fmaf`/`libm::fma` without it — both
 //! correctly rounded). No x87 extended precision, no implicit FMA contraction (Rust never
 //! contracts; kernels must be compiled with `-ffp-contract=off` / `-cl-fp32-correctly-rounded-*`
-//! settings that keep `a*b+c` unfused), no reliance on flush-to-zero. Library functions that
-//! are not correctly rounded (`log1p`, `atan` of the base format) only provide Newton start
-//! values; the Payne–Hanek reduction uses 64-bit integer multiplies (`mul_hi` on GPUs). Loop
+//! settings that keep `a*b+c` unfused), no reliance on flush-to-zero. The Newton start values
+//! (`log1p` and `atan` of the base format, `BaseFloat::approx_ln_1p` / `approx_atan`) are the
+//! crate's own textbook versions in `base.rs`, built from these operations only, so that the
+//! kernels reproduce them bit for bit; the Payne–Hanek reduction uses 64-bit integer multiplies (`mul_hi` on GPUs). Loop
 //! counts (Taylor terms, Newton steps) depend only on the type. Veltkamp/Dekker products without
 //! FMA are provided in [`eft`] for completeness but not used by the arithmetic.
 //!

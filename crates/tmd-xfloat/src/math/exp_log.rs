@@ -8,8 +8,8 @@ use crate::multi::MultiFloat;
 const LN2: f64 = core::f64::consts::LN_2;
 
 /// Number of halvings of the reduced argument before the Taylor series: fewer doublings keep
-/// the rounding errors small, more make the series shorter.
-const fn halvings<T: MultiFloat>() -> i32 {
+/// the rounding errors small, more make the series shorter (public for the kernels).
+pub const fn halvings<T: MultiFloat>() -> i32 {
     if T::WORDS == 2 {
         3
     } else {
@@ -104,7 +104,7 @@ pub(crate) fn expm1_wide<T: MultiFloat>(x: T) -> T::Wide {
     if xh > over {
         return T::Wide::from_base(T::Base::INFINITY);
     }
-    if xh < -(T::PRECISION as f64 + 3.0) * LN2 {
+    if xh < expm1_minus_one_below::<T>() {
         return -T::Wide::one();
     }
     let ln2 = T::constant(Constant::Ln2);
@@ -153,11 +153,24 @@ fn expm1_small_wide<T: MultiFloat>(r: T::Wide) -> T::Wide {
     e
 }
 
+/// Arguments below which `expm1` is `-1` (in the wide type): `-(PRECISION + 3) ln 2`.
+pub fn expm1_minus_one_below<T: MultiFloat>() -> f64 {
+    -(T::PRECISION as f64 + 3.0) * LN2
+}
+
+/// Newton steps of `log_newton`: one for double words, two for quad words.
+pub const fn log_newton_steps<T: MultiFloat>() -> usize {
+    if T::WORDS == 2 {
+        1
+    } else {
+        2
+    }
+}
+
 /// Newton iterations for `log(m)` given `f = m - 1` (exact) and `m`, `|f| <= 0.42`.
 fn log_newton<T: MultiFloat>(f: T, m: T) -> T {
     let mut y = T::from_base(f.hi().approx_ln_1p());
-    let steps = if T::WORDS == 2 { 1 } else { 2 };
-    for _ in 0..steps {
+    for _ in 0..log_newton_steps::<T>() {
         // m e^-y - 1 = m expm1(-y) + (m - 1)
         let correction = m * expm1(-y) + f;
         y = y + correction;

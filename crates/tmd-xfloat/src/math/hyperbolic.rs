@@ -6,7 +6,7 @@ use crate::base::BaseFloat;
 use crate::multi::MultiFloat;
 
 /// Beyond this argument `e^|x|` overflows but `e^|x| / 2` may not: use `e^(|x|/2)^2 / 2`.
-fn half_overflow<F: BaseFloat>() -> f64 {
+pub fn half_overflow<F: BaseFloat>() -> f64 {
     (F::MAX_EXP - 1) as f64 * core::f64::consts::LN_2
 }
 
@@ -44,6 +44,11 @@ fn square_half_at_the_top<W: MultiFloat>(h: W) -> W {
         return W::from_expansion(&[W::Base::MAX, eight(w[0]), eight(w[1]), eight(w[2])]);
     }
     (W::from_base(max_8) + d).ldexp(3)
+}
+
+/// Beyond this `|x|`, `tanh x` is `±1`: `1 - tanh|x| < 2^-(P+2)`.
+pub fn tanh_one_above<T: MultiFloat>() -> f64 {
+    (T::PRECISION as f64 + 4.0) * core::f64::consts::LN_2 / 2.0
 }
 
 fn with_sign_of<T: MultiFloat>(r: T, x: T) -> T {
@@ -93,7 +98,7 @@ pub fn tanh<T: MultiFloat>(x: T) -> T {
         return x;
     }
     let a = x.abs();
-    let r = if a.hi().to_f64() > (T::PRECISION as f64 + 4.0) * core::f64::consts::LN_2 / 2.0 {
+    let r = if a.hi().to_f64() > tanh_one_above::<T>() {
         T::one()
     } else {
         let e = expm1_wide(a.ldexp(1));

@@ -7,7 +7,8 @@
 //! * `log`, `log1p`: `x = 2^k m`, `m` in `[1/sqrt2, sqrt2]`, Newton iteration
 //!   `y <- y + (m e^-y - 1)` written as `y + (m expm1(-y) + (m - 1))` so that the correction is
 //!   computed with relative (not absolute) accuracy near `m = 1`; the start value comes from the
-//!   base format's `log1p`, and one (double word) or two (quad word) steps reach full precision.
+//!   base format's `log1p` (the crate's own [`crate::base::textbook_ln_1p`], so that kernels
+//!   reproduce it), and one (double word) or two (quad word) steps reach full precision.
 //! * `sin`, `cos`, `tan`: Payne–Hanek reduction by `pi/2` with an integer table of 2/pi bits
 //!   (exact for every finite argument, see [`reduce_half_pi`]), then Taylor series on `[-pi/4, pi/4]`.
 //! * `atan`: Newton iteration on `tan` using `sin`/`cos`, `atan x = ±pi/2 - atan(1/x)` for `|x|>1`.
@@ -25,9 +26,12 @@ mod exp_log;
 mod hyperbolic;
 pub(crate) mod trig;
 
-pub use exp_log::{exp, exp_limits, expm1, expm1_small_terms, log, log1p};
-pub use hyperbolic::{cosh, sinh, tanh};
-pub use trig::{atan, cos, reduce_half_pi, sin, sincos, tan};
+pub use exp_log::{
+    exp, exp_limits, expm1, expm1_minus_one_below, expm1_small_terms, halvings as exp_halvings,
+    log, log1p, log_newton_steps,
+};
+pub use hyperbolic::{cosh, half_overflow, sinh, tanh, tanh_one_above};
+pub use trig::{atan, cos, reduce_half_pi, sin, sincos, sincos_terms, tan};
 
 use crate::base::{BaseFloat, Constant};
 use crate::eft::two_prod;

@@ -172,11 +172,18 @@ pub(crate) fn reduce_half_pi_scaled<T: MultiFloat>(x: T) -> (T, i32, i32) {
 /// Bound on the reduced argument of the sine and cosine series, with margin.
 const SINCOS_BOUND: f64 = core::f64::consts::FRAC_PI_4 * 1.001;
 
+/// The `n` of [`sincos_reduced`] and `sincos_reduced_wide` for `T`: the highest odd/even
+/// orders `2n + 1` / `2n` of the series, with a negligible next term (public for the kernels'
+/// constants, crates/tmd-kernels).
+pub const fn sincos_terms<T: MultiFloat>() -> usize {
+    taylor_terms(SINCOS_BOUND, T::PRECISION, 1, 2).div_ceil(2)
+}
+
 /// `(sin r, cos r)` for `|r| <= pi/4 (1 + 2^-20)`, Taylor series in Horner form in `r^2`.
 pub(crate) fn sincos_reduced<T: MultiFloat>(r: T) -> (T, T) {
     let z = r.square();
     // Highest odd/even orders 2N+1 / 2N with a negligible next term.
-    let n = const { taylor_terms(SINCOS_BOUND, T::PRECISION, 1, 2).div_ceil(2) };
+    let n = const { sincos_terms::<T>() };
     let mut s = inv_factorial::<T>(2 * n + 1, n % 2 == 1);
     let mut c = inv_factorial::<T>(2 * n, n % 2 == 1);
     for k in (0..n).rev() {
@@ -230,7 +237,7 @@ pub fn cos<T: MultiFloat>(x: T) -> T {
 fn sincos_reduced_wide<T: MultiFloat>(r: T::Wide) -> (T::Wide, T::Wide) {
     let zw = r.square();
     let z = T::narrow(zw);
-    let n = const { taylor_terms(SINCOS_BOUND, T::PRECISION, 1, 2).div_ceil(2) };
+    let n = const { sincos_terms::<T>() };
     let mut s = inv_factorial::<T>(2 * n + 1, n % 2 == 1);
     let mut c = inv_factorial::<T>(2 * n, n % 2 == 1);
     for k in (2..n).rev() {
@@ -273,7 +280,8 @@ pub fn tan<T: MultiFloat>(x: T) -> T {
 }
 
 /// `atan x` for `|x| <= 1`: Newton steps `z += cos z (x cos z - sin z)` from the base format's
-/// `atan` (one step for double words, two for quad words).
+/// arctangent (`approx_atan`, the crate's own `base::textbook_atan`, which the kernels
+/// reproduce bit for bit) (one step for double words, two for quad words).
 fn atan_unit<T: MultiFloat>(x: T) -> T {
     let mut z = T::from_base(x.hi().approx_atan());
     let steps = if T::WORDS == 2 { 1 } else { 2 };
