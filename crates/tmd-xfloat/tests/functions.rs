@@ -367,3 +367,61 @@ fn issue3_edge_functions_qf128() {
 fn issue3_edge_functions_qd() {
     check_function_edges::<Qd>("qd", &QUAD_WORD);
 }
+
+/// The tables of the crate's own atan start value (`base::textbook_atan`, mirrored by the
+/// kernels) are the two-word round-to-nearest expansions of `atan(k/8)` and `pi/2 - atan(k/8)`
+/// (they were computed with mpmath; checked here with MPFR at 300 bits), and its Taylor
+/// coefficients are `(-1)^j / (2j + 1)` rounded to nearest.
+#[test]
+fn issue3_atan_start_value_tables_are_the_mpfr_expansions() {
+    use rug::float::Constant as MpConstant;
+    use tmd_xfloat::base::{
+        ATAN_COMPLEMENTS_F32, ATAN_COMPLEMENTS_F64, ATAN_EIGHTHS_F32, ATAN_EIGHTHS_F64,
+        ATAN_ODD_F32, ATAN_ODD_F64,
+    };
+    let expansion64 = |v: &rug::Float| {
+        let hi = v.to_f64();
+        [hi, rug::Float::with_val(300, v - hi).to_f64()]
+    };
+    let expansion32 = |v: &rug::Float| {
+        let hi = v.to_f32();
+        [hi, rug::Float::with_val(300, v - hi).to_f32()]
+    };
+    for k in 0..=8u32 {
+        let atan = rug::Float::with_val(300, rug::Float::with_val(300, k) / 8u32).atan();
+        let half_pi = rug::Float::with_val(300, MpConstant::Pi) / 2u32;
+        let complement = rug::Float::with_val(300, &half_pi - &atan);
+        assert_eq!(
+            ATAN_EIGHTHS_F64[k as usize],
+            expansion64(&atan),
+            "atan({k}/8) f64"
+        );
+        assert_eq!(
+            ATAN_EIGHTHS_F32[k as usize],
+            expansion32(&atan),
+            "atan({k}/8) f32"
+        );
+        assert_eq!(
+            ATAN_COMPLEMENTS_F64[k as usize],
+            expansion64(&complement),
+            "f64 {k}"
+        );
+        assert_eq!(
+            ATAN_COMPLEMENTS_F32[k as usize],
+            expansion32(&complement),
+            "f32 {k}"
+        );
+    }
+    for (j, &c) in ATAN_ODD_F64.iter().enumerate() {
+        let q = rug::Float::with_val(300, 1) / (2 * j as u32 + 3);
+        let sign = if j % 2 == 0 { -1.0 } else { 1.0 };
+        assert_eq!(c, sign * q.to_f64(), "binary64 coefficient {j}");
+        if j < ATAN_ODD_F32.len() {
+            assert_eq!(
+                ATAN_ODD_F32[j],
+                sign as f32 * q.to_f32(),
+                "binary32 coefficient {j}"
+            );
+        }
+    }
+}
