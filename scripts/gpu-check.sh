@@ -25,6 +25,11 @@ if [ "${1:-}" = "--prepare" ]; then
   # The xfloat section's FFT study (issue 3): CUDA transforms checked against the CPU's bits.
   cargo build --release -p tmd-gpu --example fft_study || exit 1
   cp target/release/examples/fft_study target/gpu-bin/ && strip target/gpu-bin/fft_study
+  # ... and the OpenCL bit-identity tests of the xfloat kernels, run there on the GPU's OpenCL.
+  for t in xfloat_opencl xfloat_quad_opencl fft_opencl; do
+    exe=$(cargo test --release -p tmd-gpu --test "$t" --no-run 2>&1 | grep -o "target/release/deps/$t-[0-9a-f]*" | head -1)
+    [ -n "$exe" ] && cp "$exe" "target/gpu-bin/$t" && strip "target/gpu-bin/$t" || exit 1
+  done
   # References for ranges too long to repeat on the CPU there: the published exp worst cases,
   # and the CPU backend's I0..1023 output (its sha256; computed 2026-11-23, 739.5 s on 1 thread).
   cp ../shared/reference/worst-cases/exp.wc target/gpu-bin/ref/
@@ -279,6 +284,12 @@ if [[ " $sections " == *" xfloat "* ]]; then
   timeout 400 "$bin/fft_study" --min 10 --max 22 --cuda 0 >"$OUT/fft-study-cuda.txt" 2>>"$OUT/errors.txt"
   log "fft study (exit $?): $(grep -c '| yes |' "$OUT/fft-study-cuda.txt") rows with the CPU's bits, $(grep -c '| NO |' "$OUT/fft-study-cuda.txt") differing"
   grep -E '^\| (df64|dd) \| 2\^(16|20|22) ' "$OUT/fft-study-cuda.txt" | tee -a "$OUT/summary.txt"
+  # The xfloat kernels (arithmetic and functions of all four types, FFT passes) on the GPU's
+  # OpenCL, against the CPU crate bit for bit (10^6 inputs per operation and type).
+  for t in xfloat_opencl xfloat_quad_opencl fft_opencl; do
+    timeout 300 "$bin/$t" --test-threads 1 --nocapture >"$OUT/$t.txt" 2>&1
+    log "$t on the GPU's OpenCL (exit $?): $(grep -c ' 0 mismatches' "$OUT/$t.txt") op lines with 0 mismatches, $(grep -E '[1-9][0-9]* mismatches' "$OUT/$t.txt" | grep -vc ' 0 mismatches') with some; $(grep 'test result' "$OUT/$t.txt" | tail -1)"
+  done
 fi
 
 if [[ " $sections " == *" crunch "* ]] && [[ " $sections " != *" final "* ]]; then
