@@ -189,12 +189,12 @@ impl Instance {
     fn function_constants(self) -> String {
         match self {
             Instance::Df64 => {
-                constants_for::<f32>(self.prefix(), "float")
-                    + &quad_constants_for::<f32>(self.quad_prefix(), "float")
+                exp_constants_for::<f32, DoubleWord<f32>>(self.prefix(), "float")
+                    + &exp_constants_for::<f32, QuadWord<f32>>(self.quad_prefix(), "float")
             }
             Instance::Dd => {
-                constants_for::<f64>(self.prefix(), "double")
-                    + &quad_constants_for::<f64>(self.quad_prefix(), "double")
+                exp_constants_for::<f64, DoubleWord<f64>>(self.prefix(), "double")
+                    + &exp_constants_for::<f64, QuadWord<f64>>(self.quad_prefix(), "double")
             }
         }
     }
@@ -281,53 +281,20 @@ impl Literal for f32 {
     }
 }
 
-fn constants_for<F: Literal>(prefix: &str, c_type: &str) -> String
-where
-    DoubleWord<F>: MultiFloat<Base = F>,
-{
-    // Four words: the count math::exp's Cody-Waite step uses for double words.
-    let ln2: Vec<String> = F::const_words(Constant::Ln2)[..4]
-        .iter()
-        .map(|w| w.literal())
-        .collect();
-    let terms = expm1_small_terms::<DoubleWord<F>>();
-    let facts: Vec<String> = (0..=terms)
-        .map(|j| {
-            let w = F::const_words(Constant::InvFactorial(j));
-            format!("{{{}, {}}}", w[0].literal(), w[1].literal())
-        })
-        .collect();
-    let (over, under) = exp_limits::<F>();
-    format!(
-        "CONSTANT_AS {c_type} {prefix}_LN2_WORDS[4] = {{{}}};\n\
-         CONSTANT_AS {c_type} {prefix}_INV_FACT[{}][2] = {{{}}};\n\
-         #define {prefix}_EXP_TERMS {terms}\n\
-         #define {prefix}_EXP_OVER {}\n\
-         #define {prefix}_EXP_UNDER {}\n",
-        ln2.join(", "),
-        terms + 1,
-        facts.join(", "),
-        over.literal(),
-        under.literal(),
-    )
-}
-
-/// The quad-word twin of [`constants_for`] (kernels/quad_word_exp.cl): the words of ln 2 that
-/// math::exp's Cody-Waite step uses for quad words (`min(4 + 2, TABLE_WORDS)`), 1/j! as quad
-/// words, the Taylor count and the same thresholds.
-fn quad_constants_for<F: Literal>(prefix: &str, c_type: &str) -> String
-where
-    QuadWord<F>: MultiFloat<Base = F>,
-{
-    let words = (QuadWord::<F>::WORDS + 2).min(F::TABLE_WORDS);
+/// The constants of `exp` for the multi-word type `T` over `F` (kernels/double_word_exp.cl,
+/// quad_word_exp.cl), from tmd-xfloat's own tables: the words of ln 2 that math::exp's
+/// Cody-Waite step uses (`min(WORDS + 2, TABLE_WORDS)`), 1/j! in `T::WORDS` words, the Taylor
+/// count and the overflow and underflow thresholds.
+fn exp_constants_for<F: Literal, T: MultiFloat<Base = F>>(prefix: &str, c_type: &str) -> String {
+    let words = (T::WORDS + 2).min(F::TABLE_WORDS);
     let ln2: Vec<String> = F::const_words(Constant::Ln2)[..words]
         .iter()
         .map(|w| w.literal())
         .collect();
-    let terms = expm1_small_terms::<QuadWord<F>>();
+    let terms = expm1_small_terms::<T>();
     let facts: Vec<String> = (0..=terms)
         .map(|j| {
-            let w: Vec<String> = F::const_words(Constant::InvFactorial(j))[..4]
+            let w: Vec<String> = F::const_words(Constant::InvFactorial(j))[..T::WORDS]
                 .iter()
                 .map(|w| w.literal())
                 .collect();
@@ -338,12 +305,13 @@ where
     format!(
         "#define {prefix}_LN2_COUNT {words}\n\
          CONSTANT_AS {c_type} {prefix}_LN2_WORDS[{words}] = {{{}}};\n\
-         CONSTANT_AS {c_type} {prefix}_INV_FACT[{}][4] = {{{}}};\n\
+         CONSTANT_AS {c_type} {prefix}_INV_FACT[{}][{}] = {{{}}};\n\
          #define {prefix}_EXP_TERMS {terms}\n\
          #define {prefix}_EXP_OVER {}\n\
          #define {prefix}_EXP_UNDER {}\n",
         ln2.join(", "),
         terms + 1,
+        T::WORDS,
         facts.join(", "),
         over.literal(),
         under.literal(),
