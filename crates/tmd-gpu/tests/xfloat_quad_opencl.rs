@@ -1,5 +1,5 @@
-//! Issue 3, item 4, quad words: the quad-word kernels (crates/tmd-kernels/kernels/quad_word.cl
-//! and quad_word_exp.cl) give bit-identical results to the CPU crate `tmd-xfloat` on the OpenCL
+//! Issue 3, item 4, quad words: the quad-word kernels (crates/tmd-kernels/kernels/quad_word.cl,
+//! and exp from multi_word_exp_log.cl) give bit-identical results to the CPU crate `tmd-xfloat` on the OpenCL
 //! backend, for qf128 and qd, for +, -, *, /, sqrt, reciprocal and exp: 10^6 random operand
 //! pairs per operation and type (2^22 with TMD_EXTENSIVE=1), with every pair of special values
 //! (zeros of both signs, infinities, NaN, subnormals, the largest and smallest normal numbers,

@@ -1,13 +1,13 @@
 /*
  * quad_word_ops.cl: element-wise kernels over quad-word arrays, used to check the kernel
- * arithmetic (quad_word.cl, quad_word_exp.cl) against the CPU crate bit for bit and to
+ * arithmetic (quad_word.cl) and functions (multi_word*.cl) against the CPU crate bit for bit and to
  * measure its throughput; the quad-word twin of double_word_ops.cl. Instantiated for float
  * (qf128) and double (qd). Each operand is passed as four arrays, one per word, most
  * significant first (structure of arrays, so loads coalesce on GPUs).
  *
- * op: 0 add, 1 sub, 2 mul, 3 div, 4 sqrt (of a), 5 recip (of a), 6 exp (of a), 7 expm1,
- * 8 log, 9 log1p, 10 sinh, 11 cosh, 12 tanh, 13 sin, 14 cos, 15 tan, 16 atan (of a, through
- * MF_QW(name), the quad-word level of multi_word.cl) (the codes of double_word_ops.cl).
+ * op: 0 add, 1 sub, 2 mul, 3 div, 4 sqrt (of a), 5 recip (of a), then of a, through
+ * MF_QW(name), the quad-word level of multi_word.cl: 6 exp, 7 expm1, 8 log, 9 log1p, 10 sinh,
+ * 11 cosh, 12 tanh, 13 sin, 14 cos, 15 tan, 16 atan (the codes of double_word_ops.cl).
  */
 
 KERNEL_FQ void QW(elementwise)(const GLOBAL_AS REAL *a0, const GLOBAL_AS REAL *a1,
@@ -29,7 +29,7 @@ KERNEL_FQ void QW(elementwise)(const GLOBAL_AS REAL *a0, const GLOBAL_AS REAL *a
     case 2: r = QW(mul)(a, b); break;
     case 3: r = QW(div)(a, b); break;
     case 4: r = QW(sqrt)(a); break;
-    case 6: r = QW(exp)(a); break;
+    case 6: r = MF_QW(exp)(a); break;
     case 7: r = MF_QW(expm1)(a); break;
     case 8: r = MF_QW(log)(a); break;
     case 9: r = MF_QW(log1p)(a); break;

@@ -142,7 +142,6 @@ const DOUBLE_WORD_CL: &str = include_str!("../kernels/double_word.cl");
 const DOUBLE_WORD_OPS_CL: &str = include_str!("../kernels/double_word_ops.cl");
 const DOUBLE_WORD_EXP_CL: &str = include_str!("../kernels/double_word_exp.cl");
 const QUAD_WORD_CL: &str = include_str!("../kernels/quad_word.cl");
-const QUAD_WORD_EXP_CL: &str = include_str!("../kernels/quad_word_exp.cl");
 const QUAD_WORD_OPS_CL: &str = include_str!("../kernels/quad_word_ops.cl");
 const MULTI_WORD_BASE_CL: &str = include_str!("../kernels/multi_word_base.cl");
 const MULTI_WORD_CL: &str = include_str!("../kernels/multi_word.cl");
@@ -175,27 +174,13 @@ impl Instance {
         }
     }
 
-    /// The prefix of the quad words over the same base format (`QW(name)` is `prefix_name`).
-    fn quad_prefix(self) -> &'static str {
-        match self {
-            Instance::Df64 => "qf128",
-            Instance::Dd => "qd",
-        }
-    }
-
     /// The constants of the elementary functions, from tmd-xfloat's own tables (so the kernels
     /// use the very words the CPU uses): a 4-word ln 2, 1/j! as double words, the Taylor count
     /// and the overflow and underflow thresholds of exp.
     fn function_constants(self) -> String {
         match self {
-            Instance::Df64 => {
-                exp_constants_for::<f32, DoubleWord<f32>>(self.prefix(), "float")
-                    + &exp_constants_for::<f32, QuadWord<f32>>(self.quad_prefix(), "float")
-            }
-            Instance::Dd => {
-                exp_constants_for::<f64, DoubleWord<f64>>(self.prefix(), "double")
-                    + &exp_constants_for::<f64, QuadWord<f64>>(self.quad_prefix(), "double")
-            }
+            Instance::Df64 => exp_constants_for::<f32, DoubleWord<f32>>(self.prefix(), "float"),
+            Instance::Dd => exp_constants_for::<f64, DoubleWord<f64>>(self.prefix(), "double"),
         }
     }
 
@@ -282,7 +267,7 @@ impl Literal for f32 {
 }
 
 /// The constants of `exp` for the multi-word type `T` over `F` (kernels/double_word_exp.cl,
-/// quad_word_exp.cl), from tmd-xfloat's own tables: the words of ln 2 that math::exp's
+/// the light exp of the crunch programs), from tmd-xfloat's own tables: the words of ln 2 that math::exp's
 /// Cody-Waite step uses (`min(WORDS + 2, TABLE_WORDS)`), 1/j! in `T::WORDS` words, the Taylor
 /// count and the overflow and underflow thresholds.
 fn exp_constants_for<F: Literal, T: MultiFloat<Base = F>>(prefix: &str, c_type: &str) -> String {
@@ -590,7 +575,6 @@ pub fn source(id: Id) -> String {
                     &[
                         DOUBLE_WORD_CL,
                         QUAD_WORD_CL,
-                        QUAD_WORD_EXP_CL,
                         &multi_word(instance, false),
                         QUAD_WORD_OPS_CL,
                     ],
