@@ -74,7 +74,7 @@
 //! the same base format ([`MultiFloat::Wide`]) and round once, so they are within about half an
 //! ulp; the other functions run entirely in the double-word arithmetic.
 //!
-//! Measured maxima and RMS errors are in `ACCURACY.md` (`examples/accuracy.rs`).
+//! Measured maxima and RMS errors are in `docs/xfloat-accuracy.md` (`examples/accuracy.rs`).
 //!
 //! ## Special values
 //!
