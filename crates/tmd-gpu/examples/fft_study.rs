@@ -19,7 +19,9 @@ use tmd_gpu::cuda::CudaDevice;
 use tmd_gpu::fft::{to_words, DeviceFft, FftDeviceScalar};
 use tmd_gpu::opencl::OpenClDevice;
 use tmd_gpu::GpuError;
-use tmd_xfloat::fft::{fft_forward, fft_inverse, nominal_flops, test_signal, twiddles, Complex};
+use tmd_xfloat::fft::{
+    fft_forward, fft_inverse, nominal_flops, rms_difference, test_signal, twiddles, Complex,
+};
 use tmd_xfloat::{Dd, Df64};
 
 enum Device {
@@ -71,15 +73,7 @@ where
     });
     let forward = y.clone();
     fft_inverse(&mut y, &mut scratch, &w);
-    let sum: f64 = x
-        .iter()
-        .zip(&y)
-        .map(|(a, b)| {
-            let (dr, di) = ((b.re - a.re).to_f64(), (b.im - a.im).to_f64());
-            dr * dr + di * di
-        })
-        .sum();
-    let rmse = (sum / n as f64).sqrt();
+    let rmse = rms_difference(&x, &y);
     let units = rmse * 2f64.powi(T::PRECISION as i32);
     let gflops = |s: f64| nominal_flops(n) / s / 1e9;
     let mut line = format!(

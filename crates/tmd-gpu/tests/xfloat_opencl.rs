@@ -16,7 +16,7 @@
 
 mod common;
 
-use common::{device, extensive, random_word, specials, Word};
+use common::{compare_results, device, extensive, random_word, specials, Word};
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 use std::time::Instant;
@@ -139,34 +139,27 @@ fn check_type<W: Word>(dev: &OpenClDevice, n: usize, seed: u64) -> Vec<String> {
             .double_word_elementwise(op, &words(&a), &words(&b))
             .unwrap_or_else(|e| panic!("{e}"));
         let device_seconds = t.elapsed().as_secs_f64();
-        let mut mismatches = 0;
-        for i in 0..n {
-            let want = cpu(op, a[i], b[i]);
-            let want = (want.hi(), want.lo());
-            if !same(want, device[i]) {
-                mismatches += 1;
-                if mismatches <= 5 {
-                    failures.push(format!(
-                        "{}_{op:?}: a = {}, b = {}: CPU {}, OpenCL {}",
-                        W::PREFIX,
-                        hex((a[i].hi(), a[i].lo())),
-                        hex((b[i].hi(), b[i].lo())),
-                        hex(want),
-                        hex(device[i])
-                    ));
-                }
-            }
-        }
-        println!(
-            "{}_{op:?}: {n} inputs, {mismatches} mismatches, device call {device_seconds:.2} s",
-            W::PREFIX
-        );
-        if mismatches > 5 {
-            failures.push(format!(
-                "{}_{op:?}: {mismatches} mismatches in all",
-                W::PREFIX
-            ));
-        }
+        let want: Vec<(W, W)> = (0..n)
+            .map(|i| {
+                let r = cpu(op, a[i], b[i]);
+                (r.hi(), r.lo())
+            })
+            .collect();
+        failures.extend(compare_results(
+            &format!("{}_{op:?}", W::PREFIX),
+            &want,
+            &device,
+            device_seconds,
+            same,
+            hex,
+            |i| {
+                format!(
+                    "a = {}, b = {}",
+                    hex((a[i].hi(), a[i].lo())),
+                    hex((b[i].hi(), b[i].lo()))
+                )
+            },
+        ));
     }
     failures
 }
@@ -262,33 +255,21 @@ fn check_ops<W: Word>(
             .double_word_elementwise(op, &words, &words)
             .unwrap_or_else(|e| panic!("{e}"));
         let device_seconds = t.elapsed().as_secs_f64();
-        let mut mismatches = 0;
-        for i in 0..n {
-            let want = cpu(op, a[i], a[i]);
-            let want = (want.hi(), want.lo());
-            if !same(want, device[i]) {
-                mismatches += 1;
-                if mismatches <= 5 {
-                    failures.push(format!(
-                        "{}_{op:?}: a = {}: CPU {}, OpenCL {}",
-                        W::PREFIX,
-                        hex(words[i]),
-                        hex(want),
-                        hex(device[i])
-                    ));
-                }
-            }
-        }
-        println!(
-            "{}_{op:?}: {n} inputs, {mismatches} mismatches, device call {device_seconds:.2} s",
-            W::PREFIX
-        );
-        if mismatches > 5 {
-            failures.push(format!(
-                "{}_{op:?}: {mismatches} mismatches in all",
-                W::PREFIX
-            ));
-        }
+        let want: Vec<(W, W)> = (0..n)
+            .map(|i| {
+                let r = cpu(op, a[i], a[i]);
+                (r.hi(), r.lo())
+            })
+            .collect();
+        failures.extend(compare_results(
+            &format!("{}_{op:?}", W::PREFIX),
+            &want,
+            &device,
+            device_seconds,
+            same,
+            hex,
+            |i| format!("a = {}", hex(words[i])),
+        ));
     }
     failures
 }

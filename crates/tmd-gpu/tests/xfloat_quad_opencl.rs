@@ -18,7 +18,7 @@
 
 mod common;
 
-use common::{device, extensive, random_word, specials, Word};
+use common::{compare_results, device, extensive, random_word, specials, Word};
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 use std::time::Instant;
@@ -192,33 +192,16 @@ fn check_type<W: Word>(dev: &OpenClDevice, n: usize, seed: u64) -> Vec<String> {
             .quad_word_elementwise(op, &words(&a), &words(&b))
             .unwrap_or_else(|e| panic!("{e}"));
         let device_seconds = t.elapsed().as_secs_f64();
-        let mut mismatches = 0;
-        for i in 0..n {
-            let want = cpu(op, a[i], b[i]).words();
-            if !same(want, device[i]) {
-                mismatches += 1;
-                if mismatches <= 5 {
-                    failures.push(format!(
-                        "{}_{op:?}: a = {}, b = {}: CPU {}, OpenCL {}",
-                        W::QUAD_PREFIX,
-                        hex(a[i].words()),
-                        hex(b[i].words()),
-                        hex(want),
-                        hex(device[i])
-                    ));
-                }
-            }
-        }
-        println!(
-            "{}_{op:?}: {n} inputs, {mismatches} mismatches, device call {device_seconds:.2} s",
-            W::QUAD_PREFIX
-        );
-        if mismatches > 5 {
-            failures.push(format!(
-                "{}_{op:?}: {mismatches} mismatches in all",
-                W::QUAD_PREFIX
-            ));
-        }
+        let want: Vec<[W; 4]> = (0..n).map(|i| cpu(op, a[i], b[i]).words()).collect();
+        failures.extend(compare_results(
+            &format!("{}_{op:?}", W::QUAD_PREFIX),
+            &want,
+            &device,
+            device_seconds,
+            same,
+            hex,
+            |i| format!("a = {}, b = {}", hex(a[i].words()), hex(b[i].words())),
+        ));
     }
     failures
 }
@@ -280,32 +263,16 @@ fn check_ops<W: Word>(
             .quad_word_elementwise(op, &words, &words)
             .unwrap_or_else(|e| panic!("{e}"));
         let device_seconds = t.elapsed().as_secs_f64();
-        let mut mismatches = 0;
-        for i in 0..n {
-            let want = cpu(op, a[i], a[i]).words();
-            if !same(want, device[i]) {
-                mismatches += 1;
-                if mismatches <= 5 {
-                    failures.push(format!(
-                        "{}_{op:?}: a = {}: CPU {}, OpenCL {}",
-                        W::QUAD_PREFIX,
-                        hex(words[i]),
-                        hex(want),
-                        hex(device[i])
-                    ));
-                }
-            }
-        }
-        println!(
-            "{}_{op:?}: {n} inputs, {mismatches} mismatches, device call {device_seconds:.2} s",
-            W::QUAD_PREFIX
-        );
-        if mismatches > 5 {
-            failures.push(format!(
-                "{}_{op:?}: {mismatches} mismatches in all",
-                W::QUAD_PREFIX
-            ));
-        }
+        let want: Vec<[W; 4]> = (0..n).map(|i| cpu(op, a[i], a[i]).words()).collect();
+        failures.extend(compare_results(
+            &format!("{}_{op:?}", W::QUAD_PREFIX),
+            &want,
+            &device,
+            device_seconds,
+            same,
+            hex,
+            |i| format!("a = {}", hex(words[i])),
+        ));
     }
     failures
 }

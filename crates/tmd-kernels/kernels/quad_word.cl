@@ -119,12 +119,6 @@ DEVICE_FN QW(t) QW(settle)(QW(t) w, REAL naive) {
     }
 }
 
-/* The exact sum of four arbitrary finite base floats, renormalised. */
-DEVICE_FN QW(t) QW(from_words)(REAL w0, REAL w1, REAL w2, REAL w3) {
-    REAL t[4] = {w0, w1, w2, w3};
-    return QW(settle)(QW(renorm)(t, 4), w0 + w1 + w2 + w3);
-}
-
 /* The exact sum a + b of two base floats. */
 DEVICE_FN QW(t) QW(from_two)(REAL a, REAL b) {
     DW(t) s = DW(two_sum)(a, b);

@@ -324,6 +324,21 @@ pub fn test_signal<T: FftScalar>(n: usize, seed: u64) -> Vec<Complex<T>> {
         .collect()
 }
 
+/// `sqrt(mean |y_i - x_i|^2)`: the round-trip error measure of the FFT study (differences
+/// taken in the type, then as `f64`).
+pub fn rms_difference<T: FftScalar>(x: &[Complex<T>], y: &[Complex<T>]) -> f64 {
+    assert_eq!(x.len(), y.len(), "signals of equal length");
+    let sum: f64 = x
+        .iter()
+        .zip(y)
+        .map(|(a, b)| {
+            let (dr, di) = ((b.re - a.re).to_f64(), (b.im - a.im).to_f64());
+            dr * dr + di * di
+        })
+        .sum();
+    (sum / x.len() as f64).sqrt()
+}
+
 /// Floating-point operations of one transform of length `n` in van Loan's `5 n log2 n` count
 /// (the figure Thall divides by for GFLOP/s).
 pub fn nominal_flops(n: usize) -> f64 {

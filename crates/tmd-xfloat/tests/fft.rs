@@ -6,7 +6,9 @@ mod common;
 use common::to_mp;
 use rug::float::Constant as MpConstant;
 use rug::Float;
-use tmd_xfloat::fft::{fft_forward, fft_inverse, test_signal, twiddles, Complex, FftScalar};
+use tmd_xfloat::fft::{
+    fft_forward, fft_inverse, rms_difference, test_signal, twiddles, Complex, FftScalar,
+};
 use tmd_xfloat::{Dd, Df64, MultiFloat, Qd, Qf128};
 
 /// Largest error of the twiddles of length `n`, in units of `2^-precision` relative to 1.
@@ -144,15 +146,7 @@ fn round_trip_rmse<T: FftScalar>(n: usize, seed: u64) -> f64 {
     let mut scratch = x.clone();
     fft_forward(&mut y, &mut scratch, &w);
     fft_inverse(&mut y, &mut scratch, &w);
-    let sum: f64 = x
-        .iter()
-        .zip(&y)
-        .map(|(a, b)| {
-            let (dr, di) = ((b.re - a.re).to_f64(), (b.im - a.im).to_f64());
-            dr * dr + di * di
-        })
-        .sum();
-    (sum / n as f64).sqrt() * 2f64.powi(T::PRECISION as i32)
+    rms_difference(&x, &y) * 2f64.powi(T::PRECISION as i32)
 }
 
 #[test]

@@ -86,3 +86,40 @@ pub fn specials<W: Word>() -> Vec<W> {
     v.extend(negated);
     v
 }
+
+/// The comparison every kernel check ends with: `want[i]` (CPU) against `got[i]` (device) for
+/// one operation `label` (as `dd_Add`), with `same` deciding equality (bits, NaN as NaN) and
+/// `show` printing a value. Prints "LABEL: N inputs, M mismatches, device call T s" and returns
+/// the first five mismatches (`describe(i)` names input i) plus the total when there are more.
+pub fn compare_results<V: Copy>(
+    label: &str,
+    want: &[V],
+    got: &[V],
+    device_seconds: f64,
+    same: impl Fn(V, V) -> bool,
+    show: impl Fn(V) -> String,
+    describe: impl Fn(usize) -> String,
+) -> Vec<String> {
+    assert_eq!(want.len(), got.len(), "{label}: one result per input");
+    let mut failures = Vec::new();
+    let mut mismatches = 0;
+    for (i, (&w, &g)) in want.iter().zip(got).enumerate() {
+        if !same(w, g) {
+            mismatches += 1;
+            if mismatches <= 5 {
+                failures.push(format!(
+                    "{label}: {}: CPU {}, OpenCL {}",
+                    describe(i),
+                    show(w),
+                    show(g)
+                ));
+            }
+        }
+    }
+    let n = want.len();
+    println!("{label}: {n} inputs, {mismatches} mismatches, device call {device_seconds:.2} s");
+    if mismatches > 5 {
+        failures.push(format!("{label}: {mismatches} mismatches in all"));
+    }
+    failures
+}
