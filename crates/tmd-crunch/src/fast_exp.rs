@@ -2,11 +2,13 @@
 //! below [`EPS_FAST_EXP`] = 2^-78, about eight times cheaper than xfloat's double-double `exp`.
 //!
 //! Crunch needs the reference only to decide how the target's result compares with the
-//! roundings of `e^x`; with a 2^-78 bound (25 bits beyond binary64) the decision fails for
-//! about one input in 10^7, and those go on to the 2^-96 double-double reference and then to
-//! MPFR, as before (`driver::verdict_binary64`, and the same stages on the device). The error
-//! values it gives are within 2^-24 ulp of the truth (`analysis::classify_fast`'s margin), below
-//! the 2^-23 that the near-maximum window already allows for.
+//! roundings of `e^x`; with a 2^-78 bound (25 bits beyond binary64) the decision fails only
+//! for results within about 2^-24 ulp of a rounding boundary or histogram bin edge (an estimate
+//! from the margin, not a measured rate), and those go on to the 2^-96 double-double reference
+//! and then to MPFR, as before (`driver::verdict_binary64`, and the same stages on the
+//! device). The error values it gives are within 2^-24 ulp of the truth
+//! (`analysis::classify_fast`'s margin), below the 2^-23 that the near-maximum window already
+//! allows for.
 //!
 //! Method (docs/error-analysis.md §6 proves the bound):
 //!
