@@ -11,8 +11,8 @@
 # device machine is bare; NVIDIA's OpenCL driver (libnvidia-opencl.so.1) comes with its driver.
 # --prepare also puts references in target/gpu-bin/ref/ (see below). Sections: search (random
 # windows, I0, NMDM, I0..1023 at equal chunks), crunch (scripts/gpu-crunch.sh), final (the
-# timings in priority order), tune (knobs of the search kernel on I0), trace (where a device
-# call's time goes), binade ([1,2) of exp at
+# timings in priority order), tune (knobs of the search kernel on I0), dpi (domains per
+# work-item), trace (where a device call's time goes), binade ([1,2) of exp at
 # K = 45 against the published list; journaled, resumed by a later call), xfloat (the FFT study
 # on CUDA, issue 3).
 set -uo pipefail
@@ -243,6 +243,29 @@ for line in open(sys.argv[1]):
 print(n, "calls:", ", ".join(f"{k} {v / max(n, 1) / 1000:.2f} ms" for k, v in sums.items()))
 PY
 )"
+fi
+
+if [[ " $sections " == *" dpi "* ]]; then
+  # Domains per work-item (issue 5): the default 32 against 64 and 128, on I0 (a first run
+  # warms the cubin cache; runs 1-3 timed) and on I0..1023 (one run each, cases by sha256).
+  mkdir -p "$OUT/s"
+  i0="exp --from 0x1p+0 --to 0x1.0008p+0 --bits 32 --breakpoints directed"
+  big="exp --from 0x1p+0 --to 0x1.2p+0 --bits 32 --breakpoints directed"
+  search I0-dpi-ref cpu $i0 >/dev/null
+  for d in ${DPI_VALUES:-32 64 128}; do
+    for r in 0 1 2 3; do
+      res=$(search "I0-dpi$d-$r" cuda $i0 --domains-per-item "$d")
+      [ "$r" = 0 ] && continue
+      log "I0 cuda --domains-per-item $d run $r: exit/seconds $res $(python3 -c "import json,sys; d=json.load(open(sys.argv[1])); f=d['filter']; print(d['hard'], 'cases, search', round(d['seconds'],4), 's, kernels', {k: round(v, 4) for k, v in f.get('device_step_thread_seconds', {}).items()})" "$OUT/s/I0-dpi$d-$r.json" 2>&1)"
+    done
+    cmp -s "$OUT/s/I0-dpi$d-1.txt" "$OUT/s/I0-dpi-ref.txt" && log "I0 dpi $d: cases equal the CPU's" || log "I0 dpi $d: cases DIFFER from the CPU's"
+    res=$(TMO=120 search "big-dpi$d" cuda $big --domains-per-item "$d")
+    log "I0..1023 cuda --domains-per-item $d: exit/seconds $res $(python3 -c "import json,sys; d=json.load(open(sys.argv[1])); f=d['filter']; print('search', round(d['seconds'],3), 's, device calls', round(f['device_thread_seconds'],1), 'thread-s, filter_packets', round(f.get('device_step_thread_seconds', {}).get('filter_packets', 0), 2))" "$OUT/s/big-dpi$d.json" 2>&1)"
+    [ "$(sha256sum <"$OUT/s/big-dpi$d.txt" | cut -d' ' -f1)" = "$(cat "$bin/ref/I0..1023-cpu.sha256")" ] \
+      && log "I0..1023 dpi $d: cases equal the CPU backend's (sha256)" \
+      || log "I0..1023 dpi $d: cases DIFFER from the CPU backend's (or the run did not finish)"
+    rm -f "$OUT/s/big-dpi$d.txt"
+  done
 fi
 
 if [[ " $sections " == *" binade "* ]]; then

@@ -307,7 +307,7 @@ fn dtoh_prefix<T: cudarc::driver::DeviceRepr + Default + Clone>(
         .map_err(driver("cuMemcpyDtoH"))
 }
 
-fn driver(call: &'static str) -> impl FnOnce(DriverError) -> GpuError {
+pub(crate) fn driver(call: &'static str) -> impl FnOnce(DriverError) -> GpuError {
     move |e| GpuError::Api {
         call,
         code: e.to_string(),
@@ -369,7 +369,7 @@ impl CudaDevice {
         ctx.bind_to_thread().map_err(driver("cuCtxSetCurrent"))?;
         let (_, urgent_priority) = cudarc::driver::result::stream::get_priority_range()
             .map_err(driver("cuCtxGetStreamPriorityRange"))?;
-        Ok(CudaDevice {
+        let device = CudaDevice {
             urgent_priority,
             streams: Mutex::new(Vec::new()),
             ctx,
@@ -377,6 +377,26 @@ impl CudaDevice {
             name,
             modules: Mutex::new(HashMap::new()),
             crunch_modules: Mutex::new(HashMap::new()),
+        };
+        device.warm_up()?;
+        Ok(device)
+    }
+
+    /// Part of opening the device: the driver sets up a context's memory paths lazily, and on
+    /// an H100 the first copy to the device took 8-13 ms (`TMD_TRACE_DEVICE`, 2026-11-23)
+    /// against well under 1 ms for the next ones. One small round trip through the pool on a
+    /// first stream pair pays that here, once per process, instead of in the first chunk.
+    fn warm_up(&self) -> Result<(), GpuError> {
+        const WORDS: usize = 1 << 16;
+        self.with_streams(|bulk, urgent| {
+            for s in [bulk, urgent] {
+                let buffer = s
+                    .clone_htod(&vec![0u64; WORDS])
+                    .map_err(driver("cuMemcpyHtoD"))?;
+                s.clone_dtoh(&buffer).map_err(driver("cuMemcpyDtoH"))?;
+                s.synchronize().map_err(driver("cuStreamSynchronize"))?;
+            }
+            Ok(())
         })
     }
 
@@ -390,7 +410,7 @@ impl CudaDevice {
 
     /// Runs `work` on a stream of its own (taken from the idle ones or made), then returns the
     /// stream to the idle list.
-    fn with_stream<T>(
+    pub(crate) fn with_stream<T>(
         &self,
         work: impl FnOnce(&Arc<CudaStream>) -> Result<T, GpuError>,
     ) -> Result<T, GpuError> {
@@ -424,7 +444,7 @@ impl CudaDevice {
 
     /// Program `id` compiled to a cubin for this device (or read from the cache) and loaded,
     /// once.
-    fn module(&self, id: Id) -> Result<Arc<CudaModule>, GpuError> {
+    pub(crate) fn module(&self, id: Id) -> Result<Arc<CudaModule>, GpuError> {
         let mut modules = self.modules.lock().expect("module cache poisoned");
         if let Some(m) = modules.get(&id) {
             return Ok(m.clone());
@@ -925,6 +945,12 @@ impl PacketDevice for CudaDevice {
 
     fn run_packets(&self, plan: &KernelPlan, jobs: &[PacketJob]) -> Result<DeviceOutput, String> {
         crate::run_with_capacity(|capacity| self.launch_filter(plan, jobs, capacity))
+    }
+
+    fn prepare(&self, plan: &KernelPlan) -> Result<(), String> {
+        self.module(crate::filter_id(plan))
+            .map(|_| ())
+            .map_err(|e| e.to_string())
     }
 }
 

@@ -209,4 +209,11 @@ pub trait PacketDevice: Send + Sync + Debug {
     fn name(&self) -> String;
     /// Runs every packet of one chunk.
     fn run_packets(&self, plan: &KernelPlan, jobs: &[PacketJob]) -> Result<DeviceOutput, String>;
+    /// Gets the program of chunks of `plan` ready (compiled or read from the cache, and
+    /// loaded), called while the host makes a chunk's tables so that the two overlap;
+    /// `run_packets` does it itself when nothing did before. Devices with nothing to prepare
+    /// keep this default.
+    fn prepare(&self, _plan: &KernelPlan) -> Result<(), String> {
+        Ok(())
+    }
 }

@@ -583,26 +583,35 @@ impl Context<'_> {
         domains: u64,
         packets: u64,
     ) -> Result<(Vec<u64>, FilterStats), String> {
-        let t = Instant::now();
-        let jobs: Vec<PacketJob> = (0..packets)
-            .into_par_iter()
-            .map(|p| {
-                let first = p * packet_domains;
-                PacketJob {
-                    first,
-                    count: packet_domains.min(domains - first),
-                    tables: chunk.packet_tables(first, plan.n),
-                }
-            })
-            .collect();
-        let mut stats = FilterStats {
-            generation_nanos: t.elapsed().as_nanos() as u64,
-            ..FilterStats::default()
-        };
-        let mut kernel_plan = KernelPlan::new(plan, chunk.len, jobs[0].tables.degrees);
+        let mut kernel_plan = KernelPlan::new(plan, chunk.len, chunk.table_degrees());
         kernel_plan.split_phases = self.filter.split_phases;
         kernel_plan.work_group = self.filter.work_group;
         kernel_plan.domains_per_item = self.filter.domains_per_item;
+        // The device loads the chunk's program while the cores make its tables.
+        let (prepared, (jobs, generation)) = rayon::join(
+            || device.prepare(&kernel_plan),
+            || {
+                let t = Instant::now();
+                let jobs: Vec<PacketJob> = (0..packets)
+                    .into_par_iter()
+                    .map(|p| {
+                        let first = p * packet_domains;
+                        PacketJob {
+                            first,
+                            count: packet_domains.min(domains - first),
+                            tables: chunk.packet_tables(first, plan.n),
+                        }
+                    })
+                    .collect();
+                (jobs, t.elapsed().as_nanos() as u64)
+            },
+        );
+        prepared?;
+        debug_assert_eq!(jobs[0].tables.degrees, kernel_plan.degrees);
+        let mut stats = FilterStats {
+            generation_nanos: generation,
+            ..FilterStats::default()
+        };
         let out = device.run_packets(&kernel_plan, &jobs)?;
         self.progress.fetch_add(chunk.len, Ordering::Relaxed);
         for s in &out.packet_stats {

@@ -191,13 +191,20 @@ impl ChunkModel {
         acc
     }
 
+    /// The degrees of the tables of r_0, r_1, r_2 (`degree() - j` for r_j, 0 where that is
+    /// negative): known before any table is made, so a device can load their program early.
+    pub fn table_degrees(&self) -> [usize; 3] {
+        let delta = self.degree();
+        [0, 1, 2].map(|j| delta.saturating_sub(j))
+    }
+
     /// The tables of r_0, r_1, r_2 at domain `first_domain` for domains of `n` inputs: exact
     /// mixed differences Δ_N^l Δ_1^j R at `first_domain·n`, then one rounding down to a
     /// multiple of 2^-128, kept modulo 1 (two's complement, so a negative r_2 wraps correctly).
     pub fn packet_tables(&self, first_domain: u64, n: u64) -> PacketTables {
         let delta = self.degree();
         let mut tables = [[0u128; MAX_DEGREE + 1]; 3];
-        let mut degrees = [0usize; 3];
+        let degrees = self.table_degrees();
         // V[l][m] = R((first_domain + l)·n + m).
         let values: Vec<[Integer; 3]> = (0..=delta as u64)
             .map(|l| {
@@ -218,8 +225,7 @@ impl ChunkModel {
                     _ => Integer::from(&v[2] - &v[1]) - (Integer::from(&v[1] - &v[0])),
                 })
                 .collect();
-            let gamma = delta - j;
-            degrees[j] = gamma;
+            let gamma = degrees[j];
             // Forward differences in l: after step s, column[l] for l >= s holds Δ^s at l - s;
             // T_j[s] = column[s].
             for s in 0..=gamma {
