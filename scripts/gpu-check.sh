@@ -23,8 +23,10 @@ if [ "${1:-}" = "--prepare" ]; then
   mkdir -p target/gpu-bin/ref
   cp target/release/tmd target/gpu-bin/ && strip target/gpu-bin/tmd
   # The xfloat section's FFT study (issue 3): CUDA transforms checked against the CPU's bits.
-  cargo build --release -p tmd-gpu --example fft_study || exit 1
-  cp target/release/examples/fft_study target/gpu-bin/ && strip target/gpu-bin/fft_study
+  cargo build --release -p tmd-gpu --example fft_study --example xfloat_throughput || exit 1
+  for e in fft_study xfloat_throughput; do
+    cp "target/release/examples/$e" target/gpu-bin/ && strip "target/gpu-bin/$e"
+  done
   # ... and the OpenCL bit-identity tests of the xfloat kernels, run there on the GPU's OpenCL.
   for t in xfloat_opencl xfloat_quad_opencl fft_opencl; do
     exe=$(cargo test --release -p tmd-gpu --test "$t" --no-run 2>&1 | grep -o "target/release/deps/$t-[0-9a-f]*" | head -1)
@@ -304,13 +306,26 @@ fi
 if [[ " $sections " == *" xfloat "* ]]; then
   # 5. Issue 3: the transposed Stockham FFT on the device in f32, f64, df64 and dd, n = 2^10 ..
   # 2^22: GFLOP/s next to the host's, and every transform's bits against the CPU's ("same bits").
-  timeout 400 "$bin/fft_study" --min 10 --max 22 --cuda 0 >"$OUT/fft-study-cuda.txt" 2>>"$OUT/errors.txt"
+  timeout "${FFT_TMO:-300}" "$bin/fft_study" --min 10 --max "${FFT_MAX:-22}" --cuda 0 >"$OUT/fft-study-cuda.txt" 2>>"$OUT/errors.txt"
   log "fft study (exit $?): $(grep -c '| yes |' "$OUT/fft-study-cuda.txt") rows with the CPU's bits, $(grep -c '| NO |' "$OUT/fft-study-cuda.txt") differing"
   grep -E '^\| (df64|dd) \| 2\^(16|20|22) ' "$OUT/fft-study-cuda.txt" | tee -a "$OUT/summary.txt"
+  # Throughput of the arithmetic and function kernels on CUDA (kernel time alone), every
+  # result checked against the CPU crate bit for bit; the quad types on fewer inputs, since
+  # the host's one-thread reference is what takes the time there.
+  for cfg in "df64,dd|22" "qf128,qd|18"; do
+    IFS='|' read -r types l2 <<<"$cfg"
+    timeout 240 "$bin/xfloat_throughput" --cuda 0 --types "$types" --log2n "$l2" --repeats 5 >>"$OUT/xfloat-throughput-cuda.txt" 2>>"$OUT/errors.txt"
+    log "xfloat throughput $types 2^$l2 (exit $?): $(grep -c '| yes |' "$OUT/xfloat-throughput-cuda.txt") rows with the CPU's bits so far, $(grep -c '| NO' "$OUT/xfloat-throughput-cuda.txt") differing"
+  done
+  cat "$OUT/xfloat-throughput-cuda.txt" >>"$OUT/summary.txt"
   # The xfloat kernels (arithmetic and functions of all four types, FFT passes) on the GPU's
-  # OpenCL, against the CPU crate bit for bit (10^6 inputs per operation and type).
-  for t in xfloat_opencl xfloat_quad_opencl fft_opencl; do
-    timeout 300 "$bin/$t" --test-threads 1 --nocapture >"$OUT/$t.txt" 2>&1
+  # OpenCL, against the CPU crate bit for bit (10^6 inputs per operation and type), where the
+  # driver has an OpenCL library (the ICD list is narrowed to it: PoCL may be there too).
+  nvocl=$(find / -xdev -name 'libnvidia-opencl.so*' 2>/dev/null | head -1)
+  log "NVIDIA OpenCL library: ${nvocl:-none found}"
+  [ -n "$nvocl" ] && mkdir -p /tmp/nv-icd && echo "$nvocl" >/tmp/nv-icd/nvidia.icd
+  [ -n "$nvocl" ] && for t in xfloat_opencl xfloat_quad_opencl fft_opencl; do
+    OCL_ICD_VENDORS=/tmp/nv-icd timeout 100 "$bin/$t" --test-threads 1 --nocapture >"$OUT/$t.txt" 2>&1
     log "$t on the GPU's OpenCL (exit $?): $(grep -c ' 0 mismatches' "$OUT/$t.txt") op lines with 0 mismatches, $(grep -E '[1-9][0-9]* mismatches' "$OUT/$t.txt" | grep -vc ' 0 mismatches') with some; $(grep 'test result' "$OUT/$t.txt" | tail -1)"
   done
 fi

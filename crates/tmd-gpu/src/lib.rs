@@ -21,8 +21,10 @@
 //! (`tests/xfloat_opencl.rs`): a device result that differs is a bug, not a tolerance.
 
 pub mod cuda;
+mod cuda_xfloat;
 pub mod fft;
 pub mod opencl;
+mod opencl_xfloat_timing;
 
 use thiserror::Error;
 

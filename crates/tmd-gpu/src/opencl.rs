@@ -25,7 +25,7 @@ use tmd_search::filter::device::{
 };
 use tmd_xfloat::fft::Complex;
 
-fn api(call: &'static str) -> impl FnOnce(ClError) -> GpuError {
+pub(crate) fn api(call: &'static str) -> impl FnOnce(ClError) -> GpuError {
     move |e| GpuError::Api {
         call,
         code: String::from(e),
@@ -36,7 +36,7 @@ fn api(call: &'static str) -> impl FnOnce(ClError) -> GpuError {
 pub struct OpenClDevice {
     device: Device,
     context: Context,
-    queue: CommandQueue,
+    pub(crate) queue: CommandQueue,
     programs: Mutex<HashMap<Id, Program>>,
     /// Crunch programs, one per target, keyed by their source text.
     crunch_programs: Mutex<HashMap<String, Program>>,
@@ -114,7 +114,7 @@ pub enum DwOp {
 /// large arrays (work-groups of thousands of items) overflowed the stack of its worker
 /// threads (SIGSEGV) on the quad-double kernel once the elementary functions were compiled
 /// into it.
-const ELEMENTWISE_GROUP: usize = 64;
+pub(crate) const ELEMENTWISE_GROUP: usize = 64;
 
 impl OpenClDevice {
     /// The OpenCL devices of every platform, in the ICD loader's order.
@@ -181,7 +181,7 @@ impl OpenClDevice {
     }
 
     /// Compiles program `id` once (later calls reuse it) and runs `f` with it.
-    fn with_program<T>(
+    pub(crate) fn with_program<T>(
         &self,
         id: Id,
         f: impl FnOnce(&Program) -> Result<T, GpuError>,
@@ -210,7 +210,7 @@ impl OpenClDevice {
         self.with_program(id, |_| Ok(()))
     }
 
-    fn input<T: Copy>(&self, data: &[T]) -> Result<Buffer<T>, GpuError> {
+    pub(crate) fn input<T: Copy>(&self, data: &[T]) -> Result<Buffer<T>, GpuError> {
         self.buffer(data, CL_MEM_READ_ONLY)
     }
 
@@ -237,13 +237,17 @@ impl OpenClDevice {
             .map_err(api("clCreateBuffer"))
     }
 
-    fn output<T>(&self, len: usize) -> Result<Buffer<T>, GpuError> {
+    pub(crate) fn output<T>(&self, len: usize) -> Result<Buffer<T>, GpuError> {
         unsafe { Buffer::<T>::create(&self.context, CL_MEM_WRITE_ONLY, len, std::ptr::null_mut()) }
             .map_err(api("clCreateBuffer"))
     }
 
     /// The first `len` elements of `buffer` (none for 0).
-    fn read<T: Copy + Default>(&self, buffer: &Buffer<T>, len: usize) -> Result<Vec<T>, GpuError> {
+    pub(crate) fn read<T: Copy + Default>(
+        &self,
+        buffer: &Buffer<T>,
+        len: usize,
+    ) -> Result<Vec<T>, GpuError> {
         let mut out = vec![T::default(); len];
         if len == 0 {
             return Ok(out);
