@@ -11,8 +11,8 @@
 # device machine is bare; NVIDIA's OpenCL driver (libnvidia-opencl.so.1) comes with its driver.
 # --prepare also puts references in target/gpu-bin/ref/ (see below). Sections: search (random
 # windows, I0, NMDM, I0..1023 at equal chunks), crunch (scripts/gpu-crunch.sh), final (the
-# timings in priority order), tune (knobs of the search kernel on I0), dpi (domains per
-# work-item), trace (where a device call's time goes), binade ([1,2) of exp at
+# timings in priority order), tune (knobs of the search kernel on I0), i0 (I0 end to end
+# with traces), estimate (crunch --estimate on the device), dpi (domains per work-item), trace (where a device call's time goes), binade ([1,2) of exp at
 # K = 45 against the published list; journaled, resumed by a later call), xfloat (the FFT study
 # on CUDA, issue 3).
 set -uo pipefail
@@ -245,6 +245,32 @@ for line in open(sys.argv[1]):
 print(n, "calls:", ", ".join(f"{k} {v / max(n, 1) / 1000:.2f} ms" for k, v in sums.items()))
 PY
 )"
+fi
+
+if [[ " $sections " == *" i0 "* ]]; then
+  # I0 end to end at chunks 2^39 (one device call) and 2^38 (two), with each call's trace
+  # (TMD_TRACE_DEVICE: the program's preparation, then the steps of the call); run 0 warms
+  # the cubin cache and is not logged.
+  mkdir -p "$OUT/s"
+  i0="exp --from 0x1p+0 --to 0x1.0008p+0 --bits 32 --breakpoints directed"
+  for cb in 39 38; do
+    for r in 0 1 2 3; do
+      t0=$(date +%s.%N)
+      TMD_TRACE_DEVICE=1 "$tmd" search $i0 --chunk-bits "$cb" --backend cuda -q --json --stats "$OUT/s/i0-c$cb-$r.json" >"$OUT/s/i0-c$cb-$r.txt" 2>"$OUT/s/i0-c$cb-$r.trace"
+      rc=$?
+      t1=$(date +%s.%N)
+      [ "$r" = 0 ] && continue
+      log "I0 cuda chunk 2^$cb run $r: exit $rc, process $(python3 -c "print(round($t1 - $t0, 3))") s, $(python3 -c "import json,sys; d=json.load(open(sys.argv[1])); f=d['filter']; print(d['hard'], 'cases, search', round(d['seconds'],4), 's, device', round(f['device_thread_seconds'],4), 'generation', round(f['generation_thread_seconds'],4), 'verification', round(f['verification_thread_seconds'],4), 'thread-s')" "$OUT/s/i0-c$cb-$r.json" 2>&1)"
+      log "  $(grep tmd-trace "$OUT/s/i0-c$cb-$r.trace" | tr '\n' ' ')"
+    done
+  done
+fi
+
+if [[ " $sections " == *" estimate "* ]]; then
+  # crunch --estimate over the whole binary64 domain of exp on the device (issue 6).
+  export OUT tmd
+  export -f log
+  CRUNCH_PARTS=estimate bash scripts/gpu-crunch.sh
 fi
 
 if [[ " $sections " == *" dpi "* ]]; then

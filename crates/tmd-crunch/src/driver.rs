@@ -619,11 +619,16 @@ pub fn estimate(target: &dyn Target, plan: &Plan, windows: u64, window: u64) -> 
     }
 }
 
-/// [`estimate`] with its windows grown fourfold at a time, up to `max_window`, until the
-/// sample takes at least `min_seconds` (or covers the range): fixed small windows let the
-/// per-call costs of a device dominate the sample (the whole exp domain on an H100 projected
-/// 1.16e12 s from windows of 2^20 inputs, at 1.6e7 inputs/s, where the device crunches 1.4e10
-/// per second), and measure a fast target on the cores for too short a time.
+/// [`estimate`] with its windows grown fourfold at a time, up to `max_window`: fixed small
+/// windows let the per-call costs of a device dominate the sample (the whole exp domain on an
+/// H100 projected 1.16e12 s from windows of 2^20 inputs, at 1.6e7 inputs/s, where the device
+/// crunches 4.7e10 per second in one long call), and measure a fast target on the cores for
+/// too short a time. One small window first, not timed, compiles and loads whatever the
+/// target needs (a run pays that once, not per window). Then the windows grow until the
+/// sample covers the range or reaches `max_window`, or takes at least `min_seconds` while
+/// the rate no longer rises by a quarter from one size to the next (per-call costs
+/// amortised), or until the samples together took [`ESTIMATE_BUDGET_SECONDS`]. The last
+/// sample, the one with the largest windows, is the estimate.
 pub fn estimate_adaptive(
     target: &dyn Target,
     plan: &Plan,
@@ -632,15 +637,24 @@ pub fn estimate_adaptive(
     max_window: u64,
     min_seconds: f64,
 ) -> Estimate {
+    let started = Instant::now();
+    crunch_range(target, plan.first, plan.end.min(plan.first + 1024));
     let mut window = first_window.min(max_window);
+    let mut previous_rate = 0.0;
     loop {
         let est = estimate(target, plan, windows, window);
-        if est.sample_seconds >= min_seconds
+        let levelled = est.inputs_per_second < 1.25 * previous_rate;
+        if (est.sample_seconds >= min_seconds && levelled)
             || window >= max_window
             || est.sample_inputs >= est.inputs
+            || started.elapsed().as_secs_f64() >= ESTIMATE_BUDGET_SECONDS
         {
             return est;
         }
+        previous_rate = est.inputs_per_second;
         window = (window * 4).min(max_window);
     }
 }
+
+/// The time after which [`estimate_adaptive`] takes the sample it has.
+pub const ESTIMATE_BUDGET_SECONDS: f64 = 30.0;

@@ -948,9 +948,12 @@ impl PacketDevice for CudaDevice {
     }
 
     fn prepare(&self, plan: &KernelPlan) -> Result<(), String> {
-        self.module(crate::filter_id(plan))
-            .map(|_| ())
-            .map_err(|e| e.to_string())
+        let started = Instant::now();
+        let loaded = self.module(crate::filter_id(plan));
+        if std::env::var_os("TMD_TRACE_DEVICE").is_some() {
+            eprintln!("tmd-trace: prepare {} us", started.elapsed().as_micros());
+        }
+        loaded.map(|_| ()).map_err(|e| e.to_string())
     }
 }
 
