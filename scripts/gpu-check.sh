@@ -266,6 +266,28 @@ if [[ " $sections " == *" i0 "* ]]; then
   done
 fi
 
+if [[ " $sections " == *" probe "* ]]; then
+  # Where the program preparation of a search goes (CUDA's module loading mode), and which
+  # OpenCL platforms the ICD loader sees with the NVIDIA library alone.
+  mkdir -p "$OUT/s"
+  i0="exp --from 0x1p+0 --to 0x1.0008p+0 --bits 32 --breakpoints directed --chunk-bits 39"
+  for mode in LAZY EAGER LAZY EAGER; do
+    CUDA_MODULE_LOADING=$mode TMD_TRACE_DEVICE=1 "$tmd" search $i0 --backend cuda -q --json --stats "$OUT/s/probe-$mode.json" >/dev/null 2>"$OUT/s/probe-$mode.trace"
+    log "I0 CUDA_MODULE_LOADING=$mode: search $(python3 -c "import json,sys; print(round(json.load(open(sys.argv[1]))['seconds'],4))" "$OUT/s/probe-$mode.json") s; $(grep tmd-trace "$OUT/s/probe-$mode.trace" | tr '\n' ' ')"
+  done
+  nvocl=$(find / -xdev -name 'libnvidia-opencl.so*' 2>/dev/null | tr '\n' ' ')
+  log "NVIDIA OpenCL libraries: ${nvocl:-none}; ICD loader: $(ldconfig -p | grep libOpenCL.so | head -2 | tr '\n' ' ')"
+  mkdir -p /tmp/nv-icd && echo "$(echo $nvocl | cut -d' ' -f1)" >/tmp/nv-icd/nvidia.icd
+  OCL_ICD_DEBUG=7 OCL_ICD_VENDORS=/tmp/nv-icd timeout 60 "$bin/fft_opencl" --nocapture 2>&1 | head -30 >"$OUT/s/ocl-probe.txt"
+  log "OpenCL probe (OCL_ICD_VENDORS=/tmp/nv-icd): $(head -c 1500 "$OUT/s/ocl-probe.txt" | tr '\n' ' ')"
+  # The FFT study's larger sizes alone (PROBE_FFT="MIN MAX").
+  if [ -n "${PROBE_FFT:-}" ]; then
+    read -r fmin fmax <<<"$PROBE_FFT"
+    timeout 280 "$bin/fft_study" --min "$fmin" --max "$fmax" --cuda 0 >"$OUT/fft-study-cuda-$fmin-$fmax.txt" 2>>"$OUT/errors.txt"
+    log "fft study 2^$fmin..2^$fmax (exit $?): $(grep -c '| yes |' "$OUT/fft-study-cuda-$fmin-$fmax.txt") rows with the CPU's bits, $(grep -c '| NO |' "$OUT/fft-study-cuda-$fmin-$fmax.txt") differing"
+  fi
+fi
+
 if [[ " $sections " == *" estimate "* ]]; then
   # crunch --estimate over the whole binary64 domain of exp on the device (issue 6).
   export OUT tmd
@@ -332,7 +354,7 @@ fi
 if [[ " $sections " == *" xfloat "* ]]; then
   # 5. Issue 3: the transposed Stockham FFT on the device in f32, f64, df64 and dd, n = 2^10 ..
   # 2^22: GFLOP/s next to the host's, and every transform's bits against the CPU's ("same bits").
-  timeout "${FFT_TMO:-300}" "$bin/fft_study" --min 10 --max "${FFT_MAX:-22}" --cuda 0 >"$OUT/fft-study-cuda.txt" 2>>"$OUT/errors.txt"
+  timeout "${FFT_TMO:-300}" "$bin/fft_study" --min "${FFT_MIN:-10}" --max "${FFT_MAX:-22}" --cuda 0 >"$OUT/fft-study-cuda.txt" 2>>"$OUT/errors.txt"
   log "fft study (exit $?): $(grep -c '| yes |' "$OUT/fft-study-cuda.txt") rows with the CPU's bits, $(grep -c '| NO |' "$OUT/fft-study-cuda.txt") differing"
   grep -E '^\| (df64|dd) \| 2\^(16|20|22) ' "$OUT/fft-study-cuda.txt" | tee -a "$OUT/summary.txt"
   # Throughput of the arithmetic and function kernels on CUDA (kernel time alone), every
