@@ -369,12 +369,16 @@ if [[ " $sections " == *" xfloat "* ]]; then
   # The xfloat kernels (arithmetic and functions of all four types, FFT passes) on the GPU's
   # OpenCL, against the CPU crate bit for bit (10^6 inputs per operation and type), where the
   # driver has an OpenCL library (the ICD list is narrowed to it: PoCL may be there too).
-  nvocl=$(find / -xdev -name 'libnvidia-opencl.so*' 2>/dev/null | head -1)
+  # The machine's ICD loader (CUDA's libOpenCL.so.1, 2026-11-23) reads /etc/OpenCL/vendors,
+  # which listed PoCL alone: NVIDIA's library is registered there, and the tests pick the
+  # device by name (TMD_OPENCL_DEVICE_NAME), since PoCL may still come first.
+  nvocl=$(find / -xdev -name 'libnvidia-opencl.so.1' 2>/dev/null | head -1)
   log "NVIDIA OpenCL library: ${nvocl:-none found}"
-  [ -n "$nvocl" ] && mkdir -p /tmp/nv-icd && echo "$nvocl" >/tmp/nv-icd/nvidia.icd
+  [ -n "$nvocl" ] && mkdir -p /etc/OpenCL/vendors && echo "$nvocl" >/etc/OpenCL/vendors/nvidia.icd
   [ -n "$nvocl" ] && for t in xfloat_opencl xfloat_quad_opencl fft_opencl; do
-    OCL_ICD_VENDORS=/tmp/nv-icd timeout 100 "$bin/$t" --test-threads 1 --nocapture >"$OUT/$t.txt" 2>&1
-    log "$t on the GPU's OpenCL (exit $?): $(grep -c ' 0 mismatches' "$OUT/$t.txt") op lines with 0 mismatches, $(grep -E '[1-9][0-9]* mismatches' "$OUT/$t.txt" | grep -vc ' 0 mismatches') with some; $(grep 'test result' "$OUT/$t.txt" | tail -1)"
+    TMD_OPENCL_DEVICE_NAME=NVIDIA timeout 100 "$bin/$t" --test-threads 1 --nocapture >"$OUT/$t.txt" 2>&1
+    rc=$?
+    log "$t with TMD_OPENCL_DEVICE_NAME=NVIDIA (exit $rc; $(grep -m1 -o 'OpenCL device: .*' "$OUT/$t.txt")): $(grep -c ' 0 mismatches' "$OUT/$t.txt") op lines with 0 mismatches, $(grep -E '[1-9][0-9]* mismatches' "$OUT/$t.txt" | grep -vc ' 0 mismatches') with some; $(grep 'test result' "$OUT/$t.txt" | tail -1)"
   done
 fi
 

@@ -14,10 +14,20 @@ pub fn extensive() -> bool {
     std::env::var("TMD_EXTENSIVE").is_ok_and(|value| value == "1")
 }
 
-/// The first OpenCL device; without any OpenCL runtime the runner's message says what to
-/// install.
+/// The first OpenCL device, or with `TMD_OPENCL_DEVICE_NAME=TEXT` the first whose name
+/// contains TEXT (scripts/gpu-check.sh picks the GPU where PoCL comes first); without any
+/// OpenCL runtime the runner's message says what to install.
 pub fn device() -> OpenClDevice {
-    match OpenClDevice::nth(0) {
+    let wanted = std::env::var("TMD_OPENCL_DEVICE_NAME").ok();
+    let chosen = match wanted {
+        None => OpenClDevice::nth(0),
+        Some(text) => OpenClDevice::list().map(|all| {
+            all.into_iter()
+                .find(|d| d.name().contains(&text))
+                .unwrap_or_else(|| panic!("no OpenCL device named like '{text}'"))
+        }),
+    };
+    match chosen {
         Ok(d) => d,
         Err(e) => panic!("{e}"),
     }
