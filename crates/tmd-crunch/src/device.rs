@@ -125,6 +125,29 @@ fn likely_near_max(candidates: &[(i64, f64)], s: &mut Summary) -> Vec<(i64, f64)
     kept
 }
 
+/// The floor for a relaunch of a device analysis whose candidate list overflowed, from the
+/// errors of candidates it stored and of candidates it sampled among those left out (errors
+/// of distinct inputs, any subset of the launch's candidates): the `2 * NEAR_MAX_CAP`-th
+/// largest. Of all the launch's candidates at least that many have an error at least this
+/// large, so every candidate [`likely_near_max`] keeps (the `2 * NEAR_MAX_CAP` largest errors,
+/// ties included) has an error at least the floor: a relaunch listing only those rebuilds the
+/// same summary. The sample (the largest error per bucket of a hash) is what makes the floor
+/// high: the stored candidates are the first found, on a device the inputs at the start of the
+/// launch. `None` when fewer were given.
+pub fn candidate_floor(stored: &[(i64, f64)], sampled: &[f64]) -> Option<f64> {
+    let keep = 2 * NEAR_MAX_CAP;
+    let mut errs: Vec<f64> = stored
+        .iter()
+        .map(|c| c.1)
+        .chain(sampled.iter().copied())
+        .collect();
+    if errs.len() < keep {
+        return None;
+    }
+    let (_, kth, _) = errs.select_nth_unstable_by(keep - 1, |a, b| b.total_cmp(a));
+    Some(*kth)
+}
+
 #[cfg(test)]
 mod tests {
     //! The device's side simulated on the CPU with the kernel's rules (kernels/crunch_analyse.cl:
@@ -253,5 +276,45 @@ mod tests {
             undecided > 0 && candidates > 100 && overflow > 0 && subnormal > 0,
             "undecided {undecided} candidates {candidates} overflow {overflow} subnormal {subnormal}"
         );
+    }
+
+    /// A relaunch that lists only the candidates at or above `candidate_floor` keeps the same
+    /// near-max entries as the full list, with many equal errors at the threshold, and lists
+    /// fewer: the floor from the stored prefix and per-bucket maxima of the rest, as the kernel
+    /// makes them.
+    #[test]
+    fn issue6_candidate_floor_keeps_what_the_summary_keeps() {
+        let room = 1usize << 16;
+        let all: Vec<(i64, f64)> = (0..300_000i64)
+            .map(|i| (i, ((i * 7919) % 1000) as f64 * 1e-300))
+            .collect();
+        let mut buckets = vec![0u64; room];
+        for &(ord, err) in &all[room..] {
+            let j = ((ord as u64).wrapping_mul(0x9e37_79b9_7f4a_7c15) >> 17) % room as u64;
+            buckets[j as usize] = buckets[j as usize].max(err.to_bits() + 1);
+        }
+        let sampled: Vec<f64> = buckets
+            .iter()
+            .filter(|&&w| w != 0)
+            .map(|&w| f64::from_bits(w - 1))
+            .collect();
+        let floor = candidate_floor(&all[..room], &sampled).expect("enough errors");
+        let mut sorted: Vec<f64> = all.iter().map(|c| c.1).collect();
+        sorted.sort_by(|a, b| b.total_cmp(a));
+        assert!(floor <= sorted[2 * NEAR_MAX_CAP - 1]);
+        let relisted: Vec<(i64, f64)> = all.iter().copied().filter(|c| c.1 >= floor).collect();
+        assert!(
+            relisted.len() < all.len() / 100,
+            "{} listed",
+            relisted.len()
+        );
+        let kept = |list: &[(i64, f64)]| {
+            let mut s = Summary::default();
+            let mut kept = likely_near_max(list, &mut s);
+            kept.sort_by_key(|c| c.0);
+            kept
+        };
+        assert_eq!(kept(&all), kept(&relisted));
+        assert_eq!(candidate_floor(&all[..10], &[]), None);
     }
 }

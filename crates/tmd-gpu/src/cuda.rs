@@ -533,6 +533,9 @@ impl CudaDevice {
                 .alloc_zeros::<f64>(cand_cap as usize)
                 .map_err(up("cuMemAlloc"))?;
             let mut cand_found = s.alloc_zeros::<u32>(1).map_err(up("cuMemAlloc"))?;
+            let mut cand_sample = s
+                .alloc_zeros::<u64>(cand_cap as usize)
+                .map_err(up("cuMemAlloc"))?;
             let mut host_ord = s
                 .alloc_zeros::<i64>(host_cap as usize)
                 .map_err(up("cuMemAlloc"))?;
@@ -562,7 +565,9 @@ impl CudaDevice {
                 .arg(&mut cand_ord)
                 .arg(&mut cand_err)
                 .arg(&cand_cap)
+                .arg(&plan.candidate_floor)
                 .arg(&mut cand_found)
+                .arg(&mut cand_sample)
                 .arg(&mut host_ord)
                 .arg(&mut host_a)
                 .arg(&host_cap)
@@ -572,8 +577,14 @@ impl CudaDevice {
             let host_found_n = s.clone_dtoh(&host_found).map_err(up("cuMemcpyDtoH"))?[0] as u64;
             let stored = candidates_found.min(cand_cap as u64) as usize;
             let host_stored = host_found_n.min(host_cap as u64) as usize;
+            let sampled_errors = if candidates_found > cand_cap as u64 {
+                crate::sampled_errors(&s.clone_dtoh(&cand_sample).map_err(up("cuMemcpyDtoH"))?)
+            } else {
+                Vec::new()
+            };
             Ok(Some(AnalyseOutput {
                 counts: s.clone_dtoh(&counts).map_err(up("cuMemcpyDtoH"))?,
+                sampled_errors,
                 candidates: dtoh_prefix(s, &cand_ord, stored)?
                     .into_iter()
                     .zip(dtoh_prefix(s, &cand_err, stored)?)

@@ -75,6 +75,9 @@ pub struct AnalysePlan {
     /// Room for near-max candidates and for inputs left to the host.
     pub candidate_capacity: u32,
     pub host_capacity: u32,
+    /// Candidates with a smaller fast error are not listed (`f64::NEG_INFINITY`: none
+    /// left out); see `tmd_crunch::device::candidate_floor`.
+    pub candidate_floor: f64,
 }
 
 impl AnalysePlan {
@@ -98,11 +101,25 @@ pub struct AnalyseOutput {
     pub counts: Vec<u64>,
     /// (ordinal, fast error) of inputs that may be near the maximum (unordered).
     pub candidates: Vec<(i64, f64)>,
-    /// How many there were (more than stored when the room was too small).
+    /// How many there were, or when the room was too small more than stored (the count
+    /// stops once the list is full).
     pub candidates_found: u64,
+    /// When there was no room for all: fast errors of candidates left out, the largest per
+    /// bucket of a hash of the ordinal (at most `candidate_capacity` distinct inputs), for
+    /// `tmd_crunch::device::candidate_floor`.
+    pub sampled_errors: Vec<f64>,
     /// (ordinal, result) of inputs the device did not decide (unordered).
     pub host: Vec<(i64, f64)>,
     pub host_found: u64,
+}
+
+/// The errors of the kernel's sample words (bits + 1; 0 for an empty position).
+pub(crate) fn sampled_errors(words: &[u64]) -> Vec<f64> {
+    words
+        .iter()
+        .filter(|&&w| w != 0)
+        .map(|&w| f64::from_bits(w - 1))
+        .collect()
 }
 
 impl AnalyseOutput {

@@ -445,6 +445,7 @@ impl OpenClDevice {
         let cand_ord = self.output::<i64>(cand_cap as usize)?;
         let cand_err = self.output::<f64>(cand_cap as usize)?;
         let cand_found = self.buffer(&[0u32], CL_MEM_READ_WRITE)?;
+        let cand_sample = self.buffer(&vec![0u64; cand_cap as usize], CL_MEM_READ_WRITE)?;
         let host_ord = self.output::<i64>(host_cap as usize)?;
         let host_a = self.output::<f64>(host_cap as usize)?;
         let host_found = self.buffer(&[0u32], CL_MEM_READ_WRITE)?;
@@ -468,7 +469,9 @@ impl OpenClDevice {
                     .set_arg(&cand_ord)
                     .set_arg(&cand_err)
                     .set_arg(&cand_cap)
+                    .set_arg(&plan.candidate_floor)
                     .set_arg(&cand_found)
+                    .set_arg(&cand_sample)
                     .set_arg(&host_ord)
                     .set_arg(&host_a)
                     .set_arg(&host_cap)
@@ -484,10 +487,16 @@ impl OpenClDevice {
         let stored = candidates_found.min(cand_cap as u64) as usize;
         let host_found_n = self.read(&host_found, 1)?[0] as u64;
         let host_stored = host_found_n.min(host_cap as u64) as usize;
+        let sampled_errors = if candidates_found > cand_cap as u64 {
+            crate::sampled_errors(&self.read(&cand_sample, cand_cap as usize)?)
+        } else {
+            Vec::new()
+        };
         Ok(Some(AnalyseOutput {
             counts: self.read(&counts, CRUNCH_COUNT_WORDS)?,
             candidates: pairs(self.read(&cand_ord, stored)?, self.read(&cand_err, stored)?),
             candidates_found,
+            sampled_errors,
             host: pairs(
                 self.read(&host_ord, host_stored)?,
                 self.read(&host_a, host_stored)?,

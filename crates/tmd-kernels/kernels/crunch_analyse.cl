@@ -22,7 +22,9 @@
  * of a rounding boundary (those go to MPFR on the host, as on the CPU). Inputs whose error may
  * be within the near-max window of the largest error seen so far go to the candidate list;
  * since the running maximum never exceeds the final one, the list holds every input the CPU's
- * summary would keep (see tmd_crunch::device).
+ * summary would keep (see tmd_crunch::device). An input with an error below cand_floor is not
+ * listed: a relaunch after an overflowing list passes a lower bound of the error the CPU's
+ * list ends at (tmd_crunch::device::candidate_floor).
  */
 
 /* Counter words (tmd_crunch::device::COUNT_WORDS). */
@@ -165,7 +167,8 @@ KERNEL_FQ void crunch_analyse(const i64 lo, const u64 n, const double eps,
                               const double tiny_until, GLOBAL_AS u64 *counts,
                               GLOBAL_AS u64 *max_bits, GLOBAL_AS i64 *cand_ord,
                               GLOBAL_AS double *cand_err, const u32 cand_cap,
-                              GLOBAL_AS u32 *cand_found, GLOBAL_AS i64 *host_ord,
+                              const double cand_floor, GLOBAL_AS u32 *cand_found,
+                              GLOBAL_AS u64 *cand_sample, GLOBAL_AS i64 *host_ord,
                               GLOBAL_AS double *host_a, const u32 host_cap,
                               GLOBAL_AS u32 *host_found) {
     ca_counts_t c;
@@ -180,6 +183,7 @@ KERNEL_FQ void crunch_analyse(const i64 lo, const u64 n, const double eps,
     }
     LOCAL_BARRIER();
     double seen_max = TMD_BITS_DOUBLE(*max_bits);
+    int list_full = 0;
     u64 stride = GLOBAL_SIZE0;
     for (u64 i = GLOBAL_ID0; i < n; i += stride) {
         i64 ord = lo + (i64)i;
@@ -240,15 +244,31 @@ KERNEL_FQ void crunch_analyse(const i64 lo, const u64 n, const double eps,
             continue;
         }
         TMD_ATOMIC_INC(&hist[cls == V_CORRECT ? 0 : ca_bin(err)]);
-        if (err >= seen_max - 2.0 * ca_near_window(seen_max)) {
+        /* The floor first: below it nothing is listed, and the shared maximum is not touched
+         * (a relaunch after an overflow lists a few inputs without contending for it). */
+        if (err >= cand_floor && err >= seen_max - 2.0 * ca_near_window(seen_max)) {
             u64 old = TMD_ATOMIC_MAX64(max_bits, TMD_DOUBLE_BITS(err));
             double now = TMD_BITS_DOUBLE(old);
             seen_max = now > err ? now : err;
             if (err >= seen_max - 2.0 * ca_near_window(seen_max)) {
-                u32 slot = TMD_ATOMIC_INC(cand_found);
-                if (slot < cand_cap) {
-                    cand_ord[slot] = ord;
-                    cand_err[slot] = err;
+                if (!list_full) {
+                    u32 slot = TMD_ATOMIC_INC(cand_found);
+                    if (slot < cand_cap) {
+                        cand_ord[slot] = ord;
+                        cand_err[slot] = err;
+                    } else {
+                        list_full = 1;
+                    }
+                }
+                if (list_full) {
+                    /* No room (and no more counting: the host needs to know only that the
+                     * list overflowed): the largest error per bucket of a hash of the
+                     * ordinal, stored as its bits + 1 so that 0 means empty. Bucket maxima
+                     * are errors of distinct inputs near the top of the launch's; the host
+                     * takes a floor for a relaunch from them
+                     * (tmd_crunch::device::candidate_floor). */
+                    u64 j = (((u64)ord * 0x9e3779b97f4a7c15UL) >> 17) % (u64)cand_cap;
+                    TMD_ATOMIC_MAX64(&cand_sample[j], TMD_DOUBLE_BITS(err) + 1);
                 }
             }
         }

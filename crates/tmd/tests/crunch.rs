@@ -344,6 +344,42 @@ fn issue_6_device_analysis_equals_host_analysis() {
     }
 }
 
+/// A batch where every input is a near-max candidate (exp at 2^-600: every error far below
+/// the window) overflows the device's list; the relaunch with a candidate floor gives the
+/// host analysis's report.
+#[test]
+fn issue_6_overflowing_candidate_list_is_relaunched_with_a_floor() {
+    let args = [
+        "crunch",
+        "opencl:exp",
+        "--from",
+        "0x1p-600",
+        "--to",
+        "0x1.0000000030000p-600",
+        "--backend",
+        "opencl",
+        "--json",
+        "-q",
+    ];
+    let out = Command::new(env!("CARGO_BIN_EXE_tmd"))
+        .args(args)
+        .env("TMD_TRACE_DEVICE", "1")
+        .output()
+        .expect("tmd runs");
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(out.status.success(), "{stderr}");
+    assert!(
+        stderr.contains("launch 2") && !stderr.contains("launch 3"),
+        "one relaunch expected: {stderr}"
+    );
+    let device: Value = serde_json::from_slice(&out.stdout).expect("one JSON object");
+    let mut host_args = args.to_vec();
+    host_args.push("--host-analysis");
+    let host = json_report(&host_args);
+    assert_eq!(device["inputs"].as_u64(), Some(0x30000));
+    assert_eq!(comparable(device), comparable(host));
+}
+
 #[test]
 fn issue_6_opencl_builtins_and_snippets() {
     let dir = scratch("snippet");

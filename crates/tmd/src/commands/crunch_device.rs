@@ -75,6 +75,9 @@ impl Device {
 const ANALYSE_BATCH: i64 = 1 << 27;
 const CANDIDATE_ROOM: u32 = 1 << 16;
 const UNDECIDED_ROOM: u32 = 1 << 20;
+/// Launches per batch while the candidate floor rises (each lists at most 1/512 of what the
+/// one before found in a batch of distinct errors, the 128th largest of 2^16 stored).
+const MAX_LAUNCHES: u32 = 6;
 
 struct DeviceTarget {
     name: String,
@@ -99,9 +102,15 @@ impl DeviceTarget {
     }
 
     /// One batch analysed on the device, or `None` when its lists overflowed.
+    ///
+    /// An overflowing candidate list is relaunched with a floor
+    /// ([`tmd_crunch::device::candidate_floor`]) that leaves out candidates the summary would
+    /// drop anyway, as long as the floor rises: where every error of a batch lies within the
+    /// near-max window (exp for |x| < 2^-54, every error far below 2^-22 ulp) every input is a
+    /// candidate, and the batch had gone to the host's analysis whole.
     fn analyse_batch(&self, lo: i64, hi: i64) -> Option<Summary> {
         let saturation = tmd_crunch::saturation::saturation(self.function);
-        let plan = AnalysePlan {
+        let mut plan = AnalysePlan {
             lo,
             n: (hi - lo) as u64,
             eps: tmd_crunch::function::EPS_DD,
@@ -110,10 +119,52 @@ impl DeviceTarget {
             tiny_until: saturation.tiny_until(),
             candidate_capacity: CANDIDATE_ROOM,
             host_capacity: UNDECIDED_ROOM,
+            candidate_floor: f64::NEG_INFINITY,
         };
-        let out = match self.device.analyse(self.function.name(), &self.body, &plan) {
-            Ok(Some(out)) => out,
-            Ok(None) => return None,
+        let mut launches = 0;
+        let out = loop {
+            launches += 1;
+            let started = std::time::Instant::now();
+            let out = self.analyse_once(&plan)?;
+            if std::env::var_os("TMD_TRACE_DEVICE").is_some() {
+                eprintln!(
+                    "tmd-trace: analyse [{lo}, {hi}) launch {launches} ({} us): floor {:e}, {} \
+                     candidates, {} sampled, {} undecided",
+                    started.elapsed().as_micros(),
+                    plan.candidate_floor,
+                    out.candidates_found,
+                    out.sampled_errors.len(),
+                    out.host_found
+                );
+            }
+            if out.host_found > out.host.len() as u64 {
+                return None;
+            }
+            if out.complete() {
+                break out;
+            }
+            match tmd_crunch::device::candidate_floor(&out.candidates, &out.sampled_errors) {
+                Some(floor) if floor > plan.candidate_floor && launches < MAX_LAUNCHES => {
+                    plan.candidate_floor = floor
+                }
+                _ => return None,
+            }
+        };
+        let dev = DeviceAnalysis {
+            counts: out.counts,
+            candidates: out.candidates,
+            undecided: out.host,
+        };
+        Some(summary_from_device(self.function, lo, hi, &dev))
+    }
+}
+
+impl DeviceTarget {
+    /// One launch of the analysis; `None` where it does not run here (the function has no
+    /// device reference, or the program does not build on this device: noted once).
+    fn analyse_once(&self, plan: &AnalysePlan) -> Option<AnalyseOutput> {
+        match self.device.analyse(self.function.name(), &self.body, plan) {
+            Ok(out) => out,
             Err(GpuError::Build { log, .. }) => {
                 let first = log
                     .lines()
@@ -121,19 +172,10 @@ impl DeviceTarget {
                     .unwrap_or("")
                     .trim();
                 let _ = self.analysis_unavailable.set(first.to_string());
-                return None;
+                None
             }
             Err(e) => self.fail(e),
-        };
-        if !out.complete() {
-            return None;
         }
-        let dev = DeviceAnalysis {
-            counts: out.counts,
-            candidates: out.candidates,
-            undecided: out.host,
-        };
-        Some(summary_from_device(self.function, lo, hi, &dev))
     }
 }
 
