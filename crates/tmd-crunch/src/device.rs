@@ -17,7 +17,7 @@
 //!   window's lower edge `m - w(m)` grows with `m`, so every input within the window of the
 //!   final maximum is emitted. After `prune_near_max` the list equals the cores' list.
 
-use crate::analysis::{near_max_window, HISTOGRAM_BINS};
+use crate::analysis::HISTOGRAM_BINS;
 use crate::driver::verdict_binary64;
 use crate::format::CrunchFormat;
 use crate::function::RefFunc;
@@ -70,7 +70,7 @@ pub fn summary_from_device(func: RefFunc, lo: i64, hi: i64, dev: &DeviceAnalysis
         })
         .collect();
     host.sort_unstable_by_key(|h| h.0);
-    let mut candidates = likely_near_max(&dev.candidates, &mut s);
+    let mut candidates = dev.candidates.clone();
     candidates.sort_unstable_by_key(|c| c.0);
     // Merge in ordinal order (the argmax tie rule: first input wins).
     let (mut i, mut j) = (0, 0);
@@ -91,47 +91,13 @@ pub fn summary_from_device(func: RefFunc, lo: i64, hi: i64, dev: &DeviceAnalysis
     s
 }
 
-/// The candidates that can be in the near-max list at the end, as [`Summary::prune_near_max`]
-/// would leave it: those within the window of the largest candidate error (the final maximum
-/// is at least that, and the window's lower edge only rises with it), and of those at most
-/// `2 * NEAR_MAX_CAP`, largest errors first and smaller ordinals first among equal errors (the
-/// prune keeps the first `NEAR_MAX_CAP` of that order). The largest error dropped goes to
-/// `near_max_dropped`, so that `near_max_truncated` comes out as the prune would make it. The
-/// cores prune chunk by chunk; a device launch whose errors are all alike (exp for
-/// |x| < 2^-54: every error far below the window's 2^-22 ulp) returned every one of its
-/// inputs, which were sorted and merged one by one (6.5x the time of a launch over [1, 2) on
-/// PoCL, 2026-11-23).
-fn likely_near_max(candidates: &[(i64, f64)], s: &mut Summary) -> Vec<(i64, f64)> {
-    let top = candidates
-        .iter()
-        .map(|c| c.1)
-        .fold(f64::NEG_INFINITY, f64::max);
-    let floor = top - near_max_window(top);
-    let mut kept: Vec<(i64, f64)> = candidates
-        .iter()
-        .copied()
-        .filter(|c| c.1 >= floor)
-        .collect();
-    let keep = 2 * NEAR_MAX_CAP;
-    if kept.len() > keep {
-        kept.select_nth_unstable_by(keep, |a, b| b.1.total_cmp(&a.1).then(a.0.cmp(&b.0)));
-        let dropped = kept[keep..]
-            .iter()
-            .map(|c| c.1)
-            .fold(f64::NEG_INFINITY, f64::max);
-        s.near_max_dropped = s.near_max_dropped.max(dropped);
-        kept.truncate(keep);
-    }
-    kept
-}
-
 /// The floor for a relaunch of a device analysis whose candidate list overflowed, from the
 /// errors of candidates it stored and of candidates it sampled among those left out (errors
 /// of distinct inputs, any subset of the launch's candidates): the `2 * NEAR_MAX_CAP`-th
 /// largest. Of all the launch's candidates at least that many have an error at least this
-/// large, so every candidate [`likely_near_max`] keeps (the `2 * NEAR_MAX_CAP` largest errors,
-/// ties included) has an error at least the floor: a relaunch listing only those rebuilds the
-/// same summary. The sample (the largest error per bucket of a hash) is what makes the floor
+/// large, so every candidate [`Summary::prune_near_max`] can keep (the `NEAR_MAX_CAP` largest
+/// errors, ties included) and the largest it drops have an error at least the floor: a
+/// relaunch listing only those rebuilds the same summary. The sample (the largest error per bucket of a hash) is what makes the floor
 /// high: the stored candidates are the first found, on a device the inputs at the start of the
 /// launch. `None` when fewer were given.
 pub fn candidate_floor(stored: &[(i64, f64)], sampled: &[f64]) -> Option<f64> {
@@ -308,13 +274,20 @@ mod tests {
             "{} listed",
             relisted.len()
         );
-        let kept = |list: &[(i64, f64)]| {
+        let summary = |list: &[(i64, f64)]| {
             let mut s = Summary::default();
-            let mut kept = likely_near_max(list, &mut s);
-            kept.sort_by_key(|c| c.0);
-            kept
+            list.iter()
+                .for_each(|&(ord, err)| s.note_error(ord, err, false));
+            s.prune_near_max();
+            s
         };
-        assert_eq!(kept(&all), kept(&relisted));
+        let (whole, relaunched) = (summary(&all), summary(&relisted));
+        assert_eq!(whole.near_max, relaunched.near_max);
+        assert_eq!(
+            (whole.max_ulp, whole.argmax),
+            (relaunched.max_ulp, relaunched.argmax)
+        );
+        assert_eq!(whole.near_max_truncated(), relaunched.near_max_truncated());
         assert_eq!(candidate_floor(&all[..10], &[]), None);
     }
 }

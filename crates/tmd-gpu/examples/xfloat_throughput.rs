@@ -37,7 +37,7 @@ use std::ops::{Add, Div, Mul};
 use std::time::{Instant, SystemTime, UNIX_EPOCH};
 use tmd_gpu::cuda::CudaDevice;
 use tmd_gpu::opencl::{DwOp, DwWord, OpenClDevice};
-use tmd_gpu::GpuError;
+use tmd_gpu::{GpuError, Timed};
 use tmd_xfloat::{BaseFloat, DoubleWord, QuadWord};
 
 const USAGE: &str = "usage: xfloat_throughput [--cuda N | --opencl N] [--log2n 22] \
@@ -166,7 +166,7 @@ trait Multi: Copy + Add<Output = Self> + Mul<Output = Self> + Div<Output = Self>
         a: &[Self::Words],
         b: &[Self::Words],
         repeats: usize,
-    ) -> Result<(Vec<Self::Words>, Vec<f64>), GpuError>;
+    ) -> Result<Timed<Self::Words>, GpuError>;
 }
 
 impl<W: Word> Multi for DoubleWord<W> {
@@ -202,7 +202,7 @@ impl<W: Word> Multi for DoubleWord<W> {
         a: &[(W, W)],
         b: &[(W, W)],
         repeats: usize,
-    ) -> Result<(Vec<(W, W)>, Vec<f64>), GpuError> {
+    ) -> Result<Timed<(W, W)>, GpuError> {
         match dev {
             Device::OpenCl(d) => d.double_word_elementwise_timed(op, a, b, repeats),
             Device::Cuda(d) => d.double_word_elementwise_timed(op, a, b, repeats),
@@ -247,7 +247,7 @@ impl<W: Word> Multi for QuadWord<W> {
         a: &[[W; 4]],
         b: &[[W; 4]],
         repeats: usize,
-    ) -> Result<(Vec<[W; 4]>, Vec<f64>), GpuError> {
+    ) -> Result<Timed<[W; 4]>, GpuError> {
         match dev {
             Device::OpenCl(d) => d.quad_word_elementwise_timed(op, a, b, repeats),
             Device::Cuda(d) => d.quad_word_elementwise_timed(op, a, b, repeats),

@@ -7,7 +7,9 @@
 
 use crate::cuda::{driver, CudaDevice};
 use crate::opencl::{DwOp, DwWord};
-use crate::GpuError;
+use crate::{
+    double_word_arrays, double_words_from, quad_word_arrays, quad_words_from, GpuError, Timed,
+};
 use cudarc::driver::{DeviceRepr, LaunchConfig, PushKernelArg};
 use std::time::Instant;
 use tmd_kernels::Id;
@@ -35,24 +37,18 @@ impl CudaDevice {
     /// timed region; a first launch, not timed, warms up (the module is compiled or read from
     /// the cache and loaded before it), so that the times are those of the kernel alone,
     /// which is what a throughput figure needs.
-    // The (results, seconds) pair the callers asked for, spelt out.
-    #[allow(clippy::type_complexity)]
     pub fn double_word_elementwise_timed<W: DwWord + DeviceRepr>(
         &self,
         op: DwOp,
         a: &[(W, W)],
         b: &[(W, W)],
         repeats: usize,
-    ) -> Result<(Vec<(W, W)>, Vec<f64>), GpuError> {
-        assert_eq!(a.len(), b.len(), "operands of equal length");
-        let split = |v: &[(W, W)]| -> (Vec<W>, Vec<W>) { v.iter().copied().unzip() };
-        let ((a_hi, a_lo), (b_hi, b_lo)) = (split(a), split(b));
+    ) -> Result<Timed<(W, W)>, GpuError> {
         let name = format!("{}_elementwise", W::PREFIX);
-        let inputs = [a_hi, a_lo, b_hi, b_lo];
+        let inputs = double_word_arrays(a, b);
         let (words, seconds) =
             self.elementwise_timed(Id::XfloatDoubleWord, &name, op, &inputs, 2, repeats)?;
-        let pairs = words[0].iter().copied().zip(words[1].iter().copied());
-        Ok((pairs.collect(), seconds))
+        Ok((double_words_from(&words), seconds))
     }
 
     /// Runs the quad-word kernel `op` element-wise (program [`Id::XfloatQuadWord`]):
@@ -76,20 +72,12 @@ impl CudaDevice {
         a: &[[W; 4]],
         b: &[[W; 4]],
         repeats: usize,
-    ) -> Result<(Vec<[W; 4]>, Vec<f64>), GpuError> {
-        assert_eq!(a.len(), b.len(), "operands of equal length");
-        // Structure of arrays: one buffer per word, a0..a3 then b0..b3.
-        let inputs: Vec<Vec<W>> = [a, b]
-            .iter()
-            .flat_map(|operand| (0..4).map(move |k| operand.iter().map(|w| w[k]).collect()))
-            .collect();
+    ) -> Result<Timed<[W; 4]>, GpuError> {
         let name = format!("{}_elementwise", W::QUAD_PREFIX);
+        let inputs = quad_word_arrays(a, b);
         let (words, seconds) =
             self.elementwise_timed(Id::XfloatQuadWord, &name, op, &inputs, 4, repeats)?;
-        let result = (0..a.len())
-            .map(|i| [words[0][i], words[1][i], words[2][i], words[3][i]])
-            .collect();
-        Ok((result, seconds))
+        Ok((quad_words_from(&words), seconds))
     }
 
     /// Runs kernel `name` of program `id` over the word arrays `inputs` (all of one length
@@ -103,7 +91,7 @@ impl CudaDevice {
         inputs: &[Vec<W>],
         outputs: usize,
         repeats: usize,
-    ) -> Result<(Vec<Vec<W>>, Vec<f64>), GpuError> {
+    ) -> Result<Timed<Vec<W>>, GpuError> {
         let n = inputs[0].len();
         if n == 0 {
             return Ok((vec![Vec::new(); outputs], Vec::new()));

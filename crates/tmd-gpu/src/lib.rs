@@ -113,6 +113,43 @@ pub struct AnalyseOutput {
     pub host_found: u64,
 }
 
+/// Results of a timed run of a kernel: the values, and the seconds of each timed launch.
+pub type Timed<T> = (Vec<T>, Vec<f64>);
+
+/// The word arrays the `*_elementwise` kernels take for double words: a_hi, a_lo, b_hi, b_lo.
+pub(crate) fn double_word_arrays<W: Copy>(a: &[(W, W)], b: &[(W, W)]) -> Vec<Vec<W>> {
+    assert_eq!(a.len(), b.len(), "operands of equal length");
+    let split = |v: &[(W, W)]| -> (Vec<W>, Vec<W>) { v.iter().copied().unzip() };
+    let ((a_hi, a_lo), (b_hi, b_lo)) = (split(a), split(b));
+    vec![a_hi, a_lo, b_hi, b_lo]
+}
+
+/// Double words from the kernels' (leading, trailing) output arrays.
+pub(crate) fn double_words_from<W: Copy>(words: &[Vec<W>]) -> Vec<(W, W)> {
+    words[0]
+        .iter()
+        .copied()
+        .zip(words[1].iter().copied())
+        .collect()
+}
+
+/// The word arrays the `*_elementwise` kernels take for quad words: one per word, a0..a3
+/// then b0..b3.
+pub(crate) fn quad_word_arrays<W: Copy>(a: &[[W; 4]], b: &[[W; 4]]) -> Vec<Vec<W>> {
+    assert_eq!(a.len(), b.len(), "operands of equal length");
+    [a, b]
+        .iter()
+        .flat_map(|operand| (0..4).map(move |k| operand.iter().map(|w| w[k]).collect()))
+        .collect()
+}
+
+/// Quad words (most significant first) from the kernels' four output arrays.
+pub(crate) fn quad_words_from<W: Copy>(words: &[Vec<W>]) -> Vec<[W; 4]> {
+    (0..words[0].len())
+        .map(|i| [words[0][i], words[1][i], words[2][i], words[3][i]])
+        .collect()
+}
+
 /// The errors of the kernel's sample words (bits + 1; 0 for an empty position).
 pub(crate) fn sampled_errors(words: &[u64]) -> Vec<f64> {
     words

@@ -268,43 +268,7 @@ impl OpenClDevice {
         a: &[(W, W)],
         b: &[(W, W)],
     ) -> Result<Vec<(W, W)>, GpuError> {
-        assert_eq!(a.len(), b.len(), "operands of equal length");
-        let n = a.len();
-        let split = |v: &[(W, W)]| -> (Vec<W>, Vec<W>) { v.iter().copied().unzip() };
-        let ((a_hi, a_lo), (b_hi, b_lo)) = (split(a), split(b));
-        let bufs = [
-            self.input(&a_hi)?,
-            self.input(&a_lo)?,
-            self.input(&b_hi)?,
-            self.input(&b_lo)?,
-        ];
-        let r_hi = self.output::<W>(n)?;
-        let r_lo = self.output::<W>(n)?;
-        let name = format!("{}_elementwise", W::PREFIX);
-        self.with_program(Id::XfloatDoubleWord, |program| {
-            let kernel = Kernel::create(program, &name).map_err(api("clCreateKernel"))?;
-            let count = n as u64;
-            let op = op as i32;
-            unsafe {
-                ExecuteKernel::new(&kernel)
-                    .set_arg(&bufs[0])
-                    .set_arg(&bufs[1])
-                    .set_arg(&bufs[2])
-                    .set_arg(&bufs[3])
-                    .set_arg(&r_hi)
-                    .set_arg(&r_lo)
-                    .set_arg(&count)
-                    .set_arg(&op)
-                    .set_global_work_size(n.div_ceil(ELEMENTWISE_GROUP) * ELEMENTWISE_GROUP)
-                    .set_local_work_size(ELEMENTWISE_GROUP)
-                    .enqueue_nd_range(&self.queue)
-                    .map_err(api("clEnqueueNDRangeKernel"))?;
-            }
-            self.queue.finish().map_err(api("clFinish"))
-        })?;
-        let hi = self.read(&r_hi, n)?;
-        let lo = self.read(&r_lo, n)?;
-        Ok(hi.into_iter().zip(lo).collect())
+        Ok(self.double_word_elementwise_timed(op, a, b, 0)?.0)
     }
 
     /// Runs the quad-word kernel `op` element-wise (program [`Id::XfloatQuadWord`]):
@@ -316,45 +280,7 @@ impl OpenClDevice {
         a: &[[W; 4]],
         b: &[[W; 4]],
     ) -> Result<Vec<[W; 4]>, GpuError> {
-        assert_eq!(a.len(), b.len(), "operands of equal length");
-        let n = a.len();
-        // Structure of arrays: one buffer per word, a0..a3 then b0..b3.
-        let mut inputs = Vec::with_capacity(8);
-        for operand in [a, b] {
-            for k in 0..4 {
-                let word: Vec<W> = operand.iter().map(|w| w[k]).collect();
-                inputs.push(self.input(&word)?);
-            }
-        }
-        let outputs = [
-            self.output::<W>(n)?,
-            self.output::<W>(n)?,
-            self.output::<W>(n)?,
-            self.output::<W>(n)?,
-        ];
-        let name = format!("{}_elementwise", W::QUAD_PREFIX);
-        let count = n as u64;
-        let op = op as i32;
-        let global = n.div_ceil(ELEMENTWISE_GROUP) * ELEMENTWISE_GROUP;
-        self.run_kernel(
-            Id::XfloatQuadWord,
-            &name,
-            global,
-            ELEMENTWISE_GROUP,
-            |exec| unsafe {
-                for buffer in inputs.iter().chain(&outputs) {
-                    exec.set_arg(buffer);
-                }
-                exec.set_arg(&count).set_arg(&op);
-            },
-        )?;
-        let mut result = vec![[W::default(); 4]; n];
-        for (k, buffer) in outputs.iter().enumerate() {
-            for (r, w) in result.iter_mut().zip(self.read(buffer, n)?) {
-                r[k] = w;
-            }
-        }
-        Ok(result)
+        Ok(self.quad_word_elementwise_timed(op, a, b, 0)?.0)
     }
 }
 
