@@ -29,6 +29,7 @@ pub trait BaseFloat:
     + Mul<Output = Self>
     + Div<Output = Self>
     + Neg<Output = Self>
+    + crate::math::DoubleWordFunctions
 {
     /// Precision `p` in bits (24 or 53).
     const MANTISSA_DIGITS: u32;

@@ -7,11 +7,11 @@ use crate::multi::MultiFloat;
 use crate::{DoubleWord, QuadWord};
 
 macro_rules! inherent_methods {
-    ($ty:ident) => {
+    ($ty:ident, exp: $exp:expr, ln: $ln:expr, sin_cos: $sin_cos:expr, sin: $sin:expr, cos: $cos:expr) => {
         impl<F: BaseFloat> $ty<F> {
             /// `e^x`. Accuracy: see the crate documentation table (tested against MPFR).
             pub fn exp(self) -> Self {
-                math::exp(self)
+                $exp(self)
             }
             /// `e^x - 1`. Accuracy: 1 ulp (double words: the reduction, the last Taylor steps and
             /// the reconstruction are done in quad words and rounded once), 2 ulps (quad words).
@@ -20,11 +20,11 @@ macro_rules! inherent_methods {
             }
             /// Natural logarithm.
             pub fn ln(self) -> Self {
-                math::log(self)
+                $ln(self)
             }
             /// Natural logarithm (alias of [`ln`](Self::ln)).
             pub fn log(self) -> Self {
-                math::log(self)
+                $ln(self)
             }
             /// `ln(1 + x)`.
             pub fn ln_1p(self) -> Self {
@@ -32,15 +32,15 @@ macro_rules! inherent_methods {
             }
             /// Sine (any finite argument, Payne–Hanek reduction).
             pub fn sin(self) -> Self {
-                math::sin(self)
+                $sin(self)
             }
             /// Cosine.
             pub fn cos(self) -> Self {
-                math::cos(self)
+                $cos(self)
             }
             /// `(sin x, cos x)` with one reduction.
             pub fn sin_cos(self) -> (Self, Self) {
-                math::sincos(self)
+                $sin_cos(self)
             }
             /// Tangent. Accuracy: 1 ulp (double words: reduction, series tail and division in
             /// quad words, rounded once; quad words).
@@ -121,5 +121,20 @@ macro_rules! inherent_methods {
     };
 }
 
-inherent_methods!(DoubleWord);
-inherent_methods!(QuadWord);
+// Double words go through `DoubleWordFunctions`, so that `Dd` gets its table-driven versions.
+inherent_methods!(
+    DoubleWord,
+    exp: F::dw_exp,
+    ln: F::dw_ln,
+    sin_cos: F::dw_sin_cos,
+    sin: F::dw_sin,
+    cos: F::dw_cos
+);
+inherent_methods!(
+    QuadWord,
+    exp: math::exp,
+    ln: math::log,
+    sin_cos: math::sincos,
+    sin: math::sin,
+    cos: math::cos
+);

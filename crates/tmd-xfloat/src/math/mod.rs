@@ -22,9 +22,15 @@
 //!
 //! The accuracy of each function is stated on the inherent methods and checked by the tests.
 
+pub mod dd_exp;
+pub mod dd_log;
+pub mod dd_trig;
+mod double_word_functions;
 mod exp_log;
 mod hyperbolic;
 pub(crate) mod trig;
+
+pub use double_word_functions::DoubleWordFunctions;
 
 pub use exp_log::{
     exp, exp_limits, expm1, expm1_minus_one_below, expm1_small_terms, halvings as exp_halvings,
