@@ -139,7 +139,7 @@ mod tests {
     #[test]
     fn step1_has_32_significant_bits() {
         let bits = STEP1.to_bits() & ((1u64 << 52) - 1);
-        assert_eq!(bits.trailing_zeros() >= 52 - 31, true, "{STEP1:e}");
+        assert!(bits.trailing_zeros() >= 52 - 31, "{STEP1:e}");
     }
 
     /// The largest |k| of a finite, non-zero result fits the exactness condition.
