@@ -141,6 +141,7 @@ const VENDOR_H: &str = include_str!("../kernels/vendor.h");
 const DOUBLE_WORD_CL: &str = include_str!("../kernels/double_word.cl");
 const DOUBLE_WORD_OPS_CL: &str = include_str!("../kernels/double_word_ops.cl");
 const DOUBLE_WORD_EXP_CL: &str = include_str!("../kernels/double_word_exp.cl");
+const DD_EXP_CL: &str = include_str!("../kernels/dd_exp.cl");
 const QUAD_WORD_CL: &str = include_str!("../kernels/quad_word.cl");
 const QUAD_WORD_OPS_CL: &str = include_str!("../kernels/quad_word_ops.cl");
 const MULTI_WORD_BASE_CL: &str = include_str!("../kernels/multi_word_base.cl");
@@ -189,12 +190,16 @@ impl Instance {
             Instance::Df64 => {
                 "#define REAL float\n#define DW(name) df64_##name\n#define QW(name) qf128_##name\n\
                  #define MF_DW(name) mf_df64_##name\n#define MF_QW(name) mf_qf128_##name\n\
+                 #define DW_EXP(x) DW(exp)(x)\n#define DW_LOG(x) MF_DW(log)(x)\n\
+                 #define DW_SIN(x) MF_DW(sin)(x)\n#define DW_COS(x) MF_DW(cos)(x)\n\
                  #define REAL_DIGITS 24\n\
                  #define REAL_MAX_EXP 128\n#define REAL_MIN_EXP (-126)\n"
             }
             Instance::Dd => {
                 "#define REAL double\n#define DW(name) dd_##name\n#define QW(name) qd_##name\n\
                  #define MF_DW(name) mf_dd_##name\n#define MF_QW(name) mf_qd_##name\n\
+                 #define DW_EXP(x) dd_table_exp(x)\n#define DW_LOG(x) MF_DW(log)(x)\n\
+                 #define DW_SIN(x) MF_DW(sin)(x)\n#define DW_COS(x) MF_DW(cos)(x)\n\
                  #define REAL_DIGITS 53\n\
                  #define REAL_MAX_EXP 1024\n#define REAL_MIN_EXP (-1022)\n"
             }
@@ -203,6 +208,7 @@ impl Instance {
 }
 
 const UNDEFINES: &str = "#undef REAL\n#undef DW\n#undef QW\n#undef MF_DW\n#undef MF_QW\n\
+                         #undef DW_EXP\n#undef DW_LOG\n#undef DW_SIN\n#undef DW_COS\n\
                          #undef REAL_DIGITS\n\
                          #undef REAL_MAX_EXP\n#undef REAL_MIN_EXP\n";
 
@@ -300,6 +306,50 @@ fn exp_constants_for<F: Literal, T: MultiFloat<Base = F>>(prefix: &str, c_type: 
         facts.join(", "),
         over.literal(),
         under.literal(),
+    )
+}
+
+/// The table-driven functions of `Dd` (tmd-xfloat's `math::dd_exp`, ...; kernels/dd_*.cl) with
+/// their tables and constants, the very words the CPU uses, for the dd instance.
+fn dd_table_functions() -> String {
+    use tmd_xfloat::consts::TABLE_F64;
+    use tmd_xfloat::math::dd_exp;
+    let triples = |t: &[[f64; 3]]| -> String {
+        t.iter()
+            .map(|w| {
+                format!(
+                    "{{{}, {}, {}}}",
+                    w[0].literal(),
+                    w[1].literal(),
+                    w[2].literal()
+                )
+            })
+            .collect::<Vec<_>>()
+            .join(", ")
+    };
+    let fact = |j: usize| TABLE_F64.inv_fact[j];
+    format!(
+        "CONSTANT_AS double DD_EXP_T[{}][3] = {{{}}};\n\
+         #define DD_EXP_INV_STEP {}\n#define DD_EXP_STEP1 {}\n#define DD_EXP_STEP2 {}\n\
+         #define DD_EXP_STEP3 {}\n\
+         CONSTANT_AS double DD_EXP_C3[2] = {{{}, {}}};\n\
+         CONSTANT_AS double DD_EXP_C4[2] = {{{}, {}}};\n\
+         #define DD_EXP_C5 {}\n#define DD_EXP_C6 {}\n#define DD_EXP_C7 {}\n#define DD_EXP_C8 {}\n\
+         {DD_EXP_CL}\n",
+        dd_exp::SIZE,
+        triples(&dd_exp::TWO_POW_FRAC),
+        dd_exp::INV_STEP.literal(),
+        dd_exp::STEP1.literal(),
+        dd_exp::STEP2.literal(),
+        dd_exp::STEP3.literal(),
+        fact(3)[0].literal(),
+        fact(3)[1].literal(),
+        fact(4)[0].literal(),
+        fact(4)[1].literal(),
+        fact(5)[0].literal(),
+        fact(6)[0].literal(),
+        fact(7)[0].literal(),
+        fact(8)[0].literal(),
     )
 }
 
@@ -553,8 +603,13 @@ pub fn source(id: Id) -> String {
     s.push('\n');
     match id {
         Id::XfloatDoubleWord => {
-            // The functions of double words work in quad words (their MultiFloat::Wide).
+            // The functions of double words work in quad words (their MultiFloat::Wide); dd
+            // also has its table-driven functions (DW_EXP, ... in Instance::defines).
             for instance in [Instance::Df64, Instance::Dd] {
+                let tables = match instance {
+                    Instance::Df64 => String::new(),
+                    Instance::Dd => dd_table_functions(),
+                };
                 s.push_str(&instantiate(
                     instance,
                     &[
@@ -562,6 +617,7 @@ pub fn source(id: Id) -> String {
                         DOUBLE_WORD_EXP_CL,
                         QUAD_WORD_CL,
                         &multi_word(instance, true),
+                        &tables,
                         DOUBLE_WORD_OPS_CL,
                     ],
                 ));
