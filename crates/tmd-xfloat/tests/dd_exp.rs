@@ -11,9 +11,9 @@ fn mp_exp(x: &Float, p: u32) -> Float {
     Float::with_val(p, x.exp_ref())
 }
 
-/// The proven bound of docs/error-analysis.md §7 in ulps of 106 bits: relative
-/// `2^-106 + 2^-111`, at most `2 (2^-106 + 2^-111) 2^105` ulps just above a power of two.
-const BOUND_ULPS: f64 = 1.07;
+/// The proven bound of docs/error-analysis.md §7 in ulps of 106 bits, for results that do not
+/// lie within `2^-104` below a power of two (where it is 1.05; random inputs do not get there).
+const BOUND_ULPS: f64 = 0.53;
 
 #[test]
 fn issue3_dd_exp_table_is_the_mpfr_expansion() {
@@ -46,14 +46,14 @@ fn issue3_dd_exp_is_within_its_bound_on_the_benchmark_range() {
 fn issue3_dd_exp_is_within_its_bound_over_the_full_range() {
     let mut g = rng(32);
     let n = samples() * 10;
-    // Results above 2^-968: x > -670.
+    // Results above 2^-916: x > -634.
     let stats = unary_stats(
         n,
-        || uniform::<Dd, _>(&mut g, -670.0, 709.78),
+        || uniform::<Dd, _>(&mut g, -634.0, 709.78),
         Dd::exp,
         mp_exp,
     );
-    assert_within("dd exp [-670, 709.78]", &stats, BOUND_ULPS);
+    assert_within("dd exp [-634, 709.78]", &stats, BOUND_ULPS);
     let stats = unary_stats(
         n,
         || log_uniform::<Dd, _>(&mut g, -110, -1, true),
@@ -82,7 +82,7 @@ fn issue3_dd_exp_is_within_its_bound_next_to_reduction_points() {
             format!("x = {x:?} -> {got:?}")
         });
     }
-    assert_within("dd exp next to k ln2/2048", &worst.finish(), BOUND_ULPS);
+    assert_within("dd exp next to k ln2/2048", &worst.finish(), 1.05);
 }
 
 #[test]

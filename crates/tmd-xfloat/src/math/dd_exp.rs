@@ -15,9 +15,11 @@
 //!    `r.hi^3` exact), plus `r.lo (1 + q)` for the low word of `r`.
 //! 3. `T (1 + q)` is summed so that the low word of the result is rounded once, at the end.
 //!
-//! Bound (docs/error-analysis.md, section 7): for results above `2^-968`, relative error below
-//! `2^-106 + 2^-111` of the result, i.e. at most about `0.53` ulp of 106 bits in the upper part
-//! of a binade and `1.06` ulps just above a power of two. The kernel twin is
+//! Bound (docs/error-analysis.md, section 7): for results above `2^-916` (where no word is
+//! subnormal), the error is at most half an ulp of 106 bits of the leading word's binade from
+//! the one rounding of the low word, plus `2^-111.5` relative from everything else: at most
+//! `0.53` ulp of 106 bits, or `1.05` ulps for a result within `2^-104` below a power of two
+//! (whose leading word rounds up to it). The kernel twin is
 //! `crates/tmd-kernels/kernels/dd_exp.cl`.
 
 #[path = "dd_exp_table.rs"]
@@ -98,8 +100,8 @@ fn pow2(n: i64) -> f64 {
     f64::from_bits(((n + 1023) as u64) << 52)
 }
 
-/// `e^x`: within `2^-106 + 2^-111` relative for results above `2^-968` (about half an ulp of
-/// 106 bits; docs/error-analysis.md §7); `+inf` above `1024 ln 2`, `+0` below
+/// `e^x`: within `0.53` ulp of 106 bits for results above `2^-916` (`1.05` just below a power
+/// of two; docs/error-analysis.md §7); `+inf` above `1024 ln 2`, `+0` below
 /// `-1076 ln 2`, NaN for NaN, like [`crate::math::exp`].
 pub fn exp(x: Dd) -> Dd {
     let xh = x.hi();
