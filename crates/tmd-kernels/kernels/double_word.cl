@@ -14,7 +14,8 @@
  *
  * Algorithms and bounds (see the Rust documentation for the proofs' sources): JMP17 = Joldes,
  * Muller & Popescu, ACM TOMS 44(2), 2017; AccurateDWPlusDW (Alg. 6) 3u^2, DWTimesDW3 (Alg. 12)
- * 4u^2, DWDivDW3 (Alg. 17) 9.8u^2; SQRTDWtoDW of Lefevre et al., ACM TOMS 49(1), 2023, 25/8 u^2.
+ * 4u^2, DWDivDW3 (Alg. 17) 9.8u^2 for the reciprocal, a three-term long division with exact
+ * residuals for the quotient (docs/error-analysis.md section 8); SQRTDWtoDW of Lefevre et al., ACM TOMS 49(1), 2023, 25/8 u^2.
  * OpenCL forbids recursion, so the Rust code's one-level recursions after a rescaling are
  * written as a rescaling followed by the core.
  */
@@ -185,9 +186,10 @@ DEVICE_FN int DW(division_scale)(REAL y, i32 *scale) {
     return 0;
 }
 
-/* DWDivDW3, JMP17 Algorithm 17. A divisor near the ends of the exponent range brings both
- * operands to [1, 2), each by its own power of two, and the quotient is scaled back
- * (DoubleWord::div_dw). */
+/* Long division with two correction terms (DoubleWord::div_dw; docs/error-analysis.md section
+ * 8): q0 = x.hi / y.hi, exact residuals by the FMA remainder and 2Prod, q1 and q2 from them,
+ * q0 + q1 + q2 rounded once. A divisor near the ends of the exponent range brings both
+ * operands to [1, 2), each by its own power of two, and the quotient is scaled back. */
 DEVICE_FN DW(t) DW(div)(DW(t) x, DW(t) y) {
     i32 s;
     i32 t = 0;
@@ -199,9 +201,19 @@ DEVICE_FN DW(t) DW(div)(DW(t) x, DW(t) y) {
         x = DW(ldexp_words)(x, t);
         y = DW(ldexp_words)(y, s);
     }
-    DW(t) m = DW(recip_core)(y);
-    DW(t) z = DW(mul)(x, m);
-    DW(t) q = DW(settle)(z.hi, z.lo, x.hi / y.hi);
+    REAL q0 = x.hi / y.hi;
+    REAL e0 = TMD_FMA(-q0, y.hi, x.hi);
+    DW(t) g = DW(two_prod)(q0, y.lo);
+    DW(t) a = DW(two_sum)(e0, x.lo);
+    DW(t) b = DW(two_sum)(a.hi, -g.hi);
+    REAL r_l = (a.lo + b.lo) - g.lo;
+    REAL q1 = b.hi / y.hi;
+    REAL e1 = TMD_FMA(-q1, y.hi, b.hi);
+    REAL residual = TMD_FMA(-q1, y.lo, e1 + r_l);
+    REAL q2 = residual / y.hi;
+    DW(t) st = DW(fast_two_sum)(q0, q1);
+    DW(t) z = DW(fast_two_sum)(st.hi, st.lo + q2);
+    DW(t) q = DW(settle)(z.hi, z.lo, q0);
     return scaled ? DW(ldexp_words)(q, s - t) : q;
 }
 

@@ -11,15 +11,19 @@ struct Bounds {
     add: f64,
     mul: f64,
     div: f64,
+    recip: f64,
     sqrt: f64,
 }
 
 /// JMP17 / MR22 / Lefèvre et al. 2023 proven bounds for double words (3u^2 + 13u^3, 4u^2,
-/// 9.8u^2, 25/8 u^2), in ulps of 2p bits.
+/// 9.8u^2 for the reciprocal, 25/8 u^2), in ulps of 2p bits; the long division's
+/// (docs/error-analysis.md §8) is half an ulp plus `58u^3` relative (a whole ulp only for
+/// quotients just below a power of two, which random operands do not produce).
 const DOUBLE_WORD: Bounds = Bounds {
     add: 3.0 + 1e-4,
     mul: 4.0,
-    div: 9.8,
+    div: 0.5 + 1e-3,
+    recip: 9.8,
     sqrt: 3.125,
 };
 /// Documented (HLB00-style, empirically verified) bounds for quad words.
@@ -27,6 +31,7 @@ const QUAD_WORD: Bounds = Bounds {
     add: 2.0,
     mul: 2.0,
     div: 4.0,
+    recip: 4.0,
     sqrt: 4.0,
 };
 
@@ -75,7 +80,7 @@ fn check_arithmetic<T: MultiFloat>(name: &str, bounds: &Bounds, seed: u64, emax_
         |x| x.recip(),
         |x, p| Float::with_val(p, x.recip_ref()),
     );
-    assert_within(&format!("{name} recip [-1,1]"), &recip, bounds.div);
+    assert_within(&format!("{name} recip [-1,1]"), &recip, bounds.recip);
     let sqrt = unary_stats(
         n,
         || uniform::<T, _>(&mut r, 0.0, 1.0),
