@@ -8,7 +8,9 @@
 //! ±inf, ±0) is not met.
 //!
 //! `cargo run --release -p tmd-xfloat --example accuracy -- [N]` (default N = 100000); the
-//! four types run on threads of their own, the rows are the same whatever the cores.
+//! four types run on threads of their own, the rows are the same whatever the cores. The type
+//! rows are the generic `math` functions; the `dd (method)` rows are `Dd`'s table-driven
+//! methods (`Dd::exp`, `ln`, `sin`, `cos`), which differ from them.
 #[path = "../tests/common/mod.rs"]
 mod common;
 
@@ -232,6 +234,72 @@ fn report<T: MultiFloat>(ty: &str, n: usize, seed: u64) -> (String, String) {
     (out, summary)
 }
 
+/// The rows of `Dd`'s table-driven methods (`x.exp()`, `x.ln()`, `x.sin()`, `x.cos()`; the
+/// generic rows above are `math::exp::<Dd>`, ...), over the same ranges, with their edge rows.
+fn dd_method_report(n: usize, seed: u64) -> String {
+    let over = 1023.0 * LN_2;
+    let rows: Vec<Unary<Dd>> = vec![
+        ("exp", Range::Uniform(-1.0, 1.0), Dd::exp, |x, p| {
+            Float::with_val(p, x.exp_ref())
+        }),
+        ("exp", Range::Uniform(-over, over), Dd::exp, |x, p| {
+            Float::with_val(p, x.exp_ref())
+        }),
+        ("log", Range::Uniform(1.0, 2.0), Dd::ln, |x, p| {
+            Float::with_val(p, x.ln_ref())
+        }),
+        (
+            "log",
+            Range::LogUniform(-994, 1023, false),
+            Dd::ln,
+            |x, p| Float::with_val(p, x.ln_ref()),
+        ),
+        (
+            "sin",
+            Range::Uniform(-FRAC_PI_2, FRAC_PI_2),
+            Dd::sin,
+            |x, p| Float::with_val(p, x.sin_ref()),
+        ),
+        (
+            "sin",
+            Range::LogUniform(-20, 1023, true),
+            Dd::sin,
+            |x, p| Float::with_val(p, x.sin_ref()),
+        ),
+        (
+            "cos",
+            Range::Uniform(-FRAC_PI_2, FRAC_PI_2),
+            Dd::cos,
+            |x, p| Float::with_val(p, x.cos_ref()),
+        ),
+        (
+            "cos",
+            Range::LogUniform(-20, 1023, true),
+            Dd::cos,
+            |x, p| Float::with_val(p, x.cos_ref()),
+        ),
+    ];
+    let mut r = rng(seed);
+    let mut out = String::new();
+    for (name, range, f, reference) in rows {
+        let s = unary_stats(n, || range.draw(&mut r), f, reference);
+        out.push_str(&format!(
+            "| dd (method) | {name} | {} | {:.3} | {:.3} |\n",
+            range.describe(),
+            s.max,
+            s.rms
+        ));
+    }
+    for row in edge::method_rows::<Dd>() {
+        let s = &row.stats;
+        out.push_str(&format!(
+            "| dd (method) | {} | edge: {} in, {} counted | {:.3} | {:.3} |\n",
+            row.name, s.total, s.counted, s.max, s.rms
+        ));
+    }
+    out
+}
+
 /// Edge rows of type `T` (deterministic inputs from `tests/common/edge.rs`, independent of N):
 /// `edge: I in, C counted`, where the C inputs with a finite nonzero reference of magnitude at
 /// least `2^(MIN_EXP + WORDS p)` give max and RMS; and the special-value summary.
@@ -306,6 +374,7 @@ fn main() {
             scope.spawn(move || report::<Dd>("dd", n, 3)),
             scope.spawn(move || report::<Qd>("qd", n, 4)),
         ];
+        let dd_methods = scope.spawn(move || dd_method_report(n, 5));
         let mut summaries = String::new();
         for job in jobs {
             let (rows, summary) = job.join().expect("a report thread panicked");
@@ -313,6 +382,10 @@ fn main() {
             summaries.push_str(&summary);
             std::io::Write::flush(&mut std::io::stdout()).expect("stdout");
         }
+        print!(
+            "{}",
+            dd_methods.join().expect("the dd method thread panicked")
+        );
         println!("\nEdge inputs, special values (IEEE answer expected where MPFR's result rounded to the base format is NaN, ±inf or ±0):\n");
         print!("{summaries}");
     });

@@ -9,7 +9,7 @@
 //! against the IEEE answer instead; finite nonzero references below the threshold are counted
 //! separately.
 
-use super::{from_mp, quantum_exp, to_mp, ulp_error, Accumulator};
+use super::{from_mp, quantum_exp, to_mp, ulp_error, Accumulator, Methods};
 use rug::float::Constant as MpConstant;
 use rug::Float;
 use std::collections::HashSet;
@@ -799,6 +799,34 @@ pub fn function_rows<T: MultiFloat>() -> Vec<EdgeRow> {
         }),
         ("tanh", &exp_in, math::tanh, |x, p| {
             Float::with_val(p, x.tanh_ref())
+        }),
+    ];
+    rows.into_iter()
+        .map(|(name, inputs, f, r)| EdgeRow {
+            name,
+            stats: unary_edge(inputs, f, r),
+        })
+        .collect()
+}
+
+/// Edge rows of the functions whose method differs from the generic `math` function for some
+/// type (`Dd`'s table-driven exp, log, sin, cos), called as methods.
+pub fn method_rows<T: Methods>() -> Vec<EdgeRow> {
+    let exp_in = exp_inputs::<T>();
+    let log_in = log_inputs::<T>();
+    let trig_in = trig_inputs::<T>();
+    let rows: [UnaryRow<T>; 4] = [
+        ("exp", &exp_in, T::exp_method, |x, p| {
+            Float::with_val(p, x.exp_ref())
+        }),
+        ("log", &log_in, T::ln_method, |x, p| {
+            Float::with_val(p, x.ln_ref())
+        }),
+        ("sin", &trig_in, T::sin_method, |x, p| {
+            Float::with_val(p, x.sin_ref())
+        }),
+        ("cos", &trig_in, T::cos_method, |x, p| {
+            Float::with_val(p, x.cos_ref())
         }),
     ];
     rows.into_iter()

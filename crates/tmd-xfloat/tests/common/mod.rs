@@ -222,3 +222,33 @@ pub fn assert_within(what: &str, stats: &ErrorStats, bound: f64) {
         stats.worst
     );
 }
+
+/// The elementary functions as the types' methods (`x.exp()`, ...), which for `Dd` are the
+/// table-driven ones (`math::dd_exp`, `dd_log`, `dd_trig`), unlike `math::exp::<Dd>`.
+pub trait Methods: MultiFloat {
+    /// `self.exp()`
+    fn exp_method(self) -> Self;
+    /// `self.ln()`
+    fn ln_method(self) -> Self;
+    /// `self.sin()`
+    fn sin_method(self) -> Self;
+    /// `self.cos()`
+    fn cos_method(self) -> Self;
+}
+
+macro_rules! methods {
+    ($($t:ty),*) => {$(
+        impl Methods for $t {
+            fn exp_method(self) -> Self { self.exp() }
+            fn ln_method(self) -> Self { self.ln() }
+            fn sin_method(self) -> Self { self.sin() }
+            fn cos_method(self) -> Self { self.cos() }
+        }
+    )*};
+}
+methods!(
+    tmd_xfloat::Df64,
+    tmd_xfloat::Dd,
+    tmd_xfloat::Qf128,
+    tmd_xfloat::Qd
+);
