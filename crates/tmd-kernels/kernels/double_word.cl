@@ -187,7 +187,8 @@ DEVICE_FN int DW(division_scale)(REAL y, i32 *scale) {
 }
 
 /* Long division with two correction terms (DoubleWord::div_dw; docs/error-analysis.md section
- * 8): q0 = x.hi / y.hi, exact residuals by the FMA remainder and 2Prod, q1 and q2 from them,
+ * 8): q0 = x.hi / y.hi, exact residuals by the FMA remainder and 2Prod, q1 and q2 from them
+ * times 1 / y.hi,
  * q0 + q1 + q2 rounded once. A divisor near the ends of the exponent range brings both
  * operands to [1, 2), each by its own power of two, and the quotient is scaled back. */
 DEVICE_FN DW(t) DW(div)(DW(t) x, DW(t) y) {
@@ -202,15 +203,16 @@ DEVICE_FN DW(t) DW(div)(DW(t) x, DW(t) y) {
         y = DW(ldexp_words)(y, s);
     }
     REAL q0 = x.hi / y.hi;
+    REAL inv = (REAL)1 / y.hi;
     REAL e0 = TMD_FMA(-q0, y.hi, x.hi);
     DW(t) g = DW(two_prod)(q0, y.lo);
     DW(t) a = DW(two_sum)(e0, x.lo);
     DW(t) b = DW(two_sum)(a.hi, -g.hi);
     REAL r_l = (a.lo + b.lo) - g.lo;
-    REAL q1 = b.hi / y.hi;
+    REAL q1 = b.hi * inv;
     REAL e1 = TMD_FMA(-q1, y.hi, b.hi);
     REAL residual = TMD_FMA(-q1, y.lo, e1 + r_l);
-    REAL q2 = residual / y.hi;
+    REAL q2 = residual * inv;
     DW(t) st = DW(fast_two_sum)(q0, q1);
     DW(t) z = DW(fast_two_sum)(st.hi, st.lo + q2);
     DW(t) q = DW(settle)(z.hi, z.lo, q0);

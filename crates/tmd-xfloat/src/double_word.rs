@@ -160,11 +160,12 @@ impl<F: BaseFloat> DoubleWord<F> {
 
     /// Long division with two correction terms: `q0 = RN(x_h / y_h)`, the residual
     /// `x - q0 y` as an exact-but-for-`11u^3` double word (the division remainder
-    /// `x_h - q0 y_h` by one FMA, `q0 y_l` by 2Prod, error-free sums), `q1` its quotient by
-    /// `y_h` with the same remainder step, `q2 = (x - (q0 + q1) y) / y_h`, and
-    /// `q0 + q1 + q2` rounded once into a double word. Error (docs/error-analysis.md §8):
-    /// at most `2^(E-2p) + 58u^3 |x/y|` where `2^E <= |hi| < 2^(E+1)`, i.e. half an ulp of
-    /// `2p` bits plus `58u^3` relative (one ulp when the quotient lies just below a power of
+    /// `x_h - q0 y_h` by one FMA, `q0 y_l` by 2Prod, error-free sums), `q1` its product by
+    /// `RN(1/y_h)`, the residual `x - (q0 + q1) y` by one FMA step, `q2` its product by
+    /// `RN(1/y_h)`, and `q0 + q1 + q2` rounded once into a double word.
+    /// Error (docs/error-analysis.md §8):
+    /// at most `2^(E-2p) + 91u^3 |x/y|` where `2^E <= |hi| < 2^(E+1)`, i.e. half an ulp of
+    /// `2p` bits plus `91u^3` relative (one ulp when the quotient lies just below a power of
     /// two), for quotients and operands away from underflow. JMP17's DWDivDW3 (9.8u^2) needed
     /// more fused multiply-adds and was 3 to 6 times less accurate.
     /// When the divisor is near the ends of the exponent range, both operands are first brought
@@ -179,7 +180,10 @@ impl<F: BaseFloat> DoubleWord<F> {
                 .div_dw(y.ldexp_words(s))
                 .ldexp_words(s - t);
         }
+        // 1 / y_h in parallel with q0: the later quotients are tiny corrections whose
+        // residuals need not be exact (docs/error-analysis.md §8).
         let q0 = self.hi / y.hi;
+        let inv = F::ONE / y.hi;
         // x - q0 y = e0 + x_l - g_h - g_l: e0 is the exact remainder of a correctly rounded
         // division, g = q0 y_l exactly.
         let e0 = (-q0).mul_add(y.hi, self.hi);
@@ -187,10 +191,10 @@ impl<F: BaseFloat> DoubleWord<F> {
         let (a_h, a_l) = two_sum(e0, self.lo);
         let (b_h, b_l) = two_sum(a_h, -g_h);
         let r_l = (a_l + b_l) - g_l;
-        let q1 = b_h / y.hi;
+        let q1 = b_h * inv;
         let e1 = (-q1).mul_add(y.hi, b_h);
         let residual = (-q1).mul_add(y.lo, e1 + r_l);
-        let q2 = residual / y.hi;
+        let q2 = residual * inv;
         let (s, t) = fast_two_sum(q0, q1);
         let (zh, zl) = fast_two_sum(s, t + q2);
         Self::settle(zh, zl, q0)

@@ -33,7 +33,7 @@
 //! |---|---|---|
 //! | `+`, `-` | AccurateDWPlusDW, JMP17 Alg. 6: `3u^2 + 13u^3` | merge + renormalise: 2 ulps |
 //! | `*` | DWTimesDW3, JMP17 Alg. 12 (FMA): `4u^2` (proof corrected in MR22) | by orders, exact carries: 2 ulps |
-//! | `/` | long division, 3 terms, exact residuals (docs/error-analysis.md §8): half an ulp `+ 58u^3` | long division, 5 terms: 4 ulps |
+//! | `/` | long division, 3 terms, exact residuals (docs/error-analysis.md §8): half an ulp `+ 91u^3` | long division, 5 terms: 4 ulps |
 //! | `recip` | DWDivDW3 with `x = 1`: `9.8u^2` | long division: 4 ulps |
 //! | `sqrt` | SQRTDWtoDW, Lefèvre et al. 2023 Alg. 8: `25/8 u^2` | Newton on `1/sqrt` + Karp: 4 ulps |
 //!
