@@ -63,7 +63,7 @@ impl<F: BaseFloat> DoubleWord<F> {
     /// zero), or an infinity when the fast path overflowed while `naive` did not.
     #[inline(always)]
     fn settle(hi: F, lo: F, naive: F) -> Self {
-        if hi.is_finite() && hi != F::ZERO {
+        if hi.is_finite_nonzero() {
             Self { hi, lo }
         } else if hi == F::ZERO || !naive.is_finite() || naive == F::ZERO {
             Self {
