@@ -142,6 +142,7 @@ const DOUBLE_WORD_CL: &str = include_str!("../kernels/double_word.cl");
 const DOUBLE_WORD_OPS_CL: &str = include_str!("../kernels/double_word_ops.cl");
 const DOUBLE_WORD_EXP_CL: &str = include_str!("../kernels/double_word_exp.cl");
 const DD_EXP_CL: &str = include_str!("../kernels/dd_exp.cl");
+const DD_LOG_CL: &str = include_str!("../kernels/dd_log.cl");
 const QUAD_WORD_CL: &str = include_str!("../kernels/quad_word.cl");
 const QUAD_WORD_OPS_CL: &str = include_str!("../kernels/quad_word_ops.cl");
 const MULTI_WORD_BASE_CL: &str = include_str!("../kernels/multi_word_base.cl");
@@ -198,7 +199,7 @@ impl Instance {
             Instance::Dd => {
                 "#define REAL double\n#define DW(name) dd_##name\n#define QW(name) qd_##name\n\
                  #define MF_DW(name) mf_dd_##name\n#define MF_QW(name) mf_qd_##name\n\
-                 #define DW_EXP(x) dd_table_exp(x)\n#define DW_LOG(x) MF_DW(log)(x)\n\
+                 #define DW_EXP(x) dd_table_exp(x)\n#define DW_LOG(x) dd_table_log(x)\n\
                  #define DW_SIN(x) MF_DW(sin)(x)\n#define DW_COS(x) MF_DW(cos)(x)\n\
                  #define REAL_DIGITS 53\n\
                  #define REAL_MAX_EXP 1024\n#define REAL_MIN_EXP (-1022)\n"
@@ -313,7 +314,7 @@ fn exp_constants_for<F: Literal, T: MultiFloat<Base = F>>(prefix: &str, c_type: 
 /// their tables and constants, the very words the CPU uses, for the dd instance.
 fn dd_table_functions() -> String {
     use tmd_xfloat::consts::TABLE_F64;
-    use tmd_xfloat::math::dd_exp;
+    use tmd_xfloat::math::{dd_exp, dd_log};
     let triples = |t: &[[f64; 3]]| -> String {
         t.iter()
             .map(|w| {
@@ -328,7 +329,7 @@ fn dd_table_functions() -> String {
             .join(", ")
     };
     let fact = |j: usize| TABLE_F64.inv_fact[j];
-    format!(
+    let exp = format!(
         "CONSTANT_AS double DD_EXP_T[{}][3] = {{{}}};\n\
          #define DD_EXP_INV_STEP {}\n#define DD_EXP_STEP1 {}\n#define DD_EXP_STEP2 {}\n\
          #define DD_EXP_STEP3 {}\n\
@@ -350,7 +351,34 @@ fn dd_table_functions() -> String {
         fact(6)[0].literal(),
         fact(7)[0].literal(),
         fact(8)[0].literal(),
-    )
+    );
+    let t = &dd_log::dd_log_table::C1;
+    let c1: Vec<String> = t.iter().map(|c| c.literal()).collect();
+    let log = format!(
+        "CONSTANT_AS double DD_LOG_C1[{}] = {{{}}};\n\
+         CONSTANT_AS double DD_LOG_L1[{}][3] = {{{}}};\n\
+         CONSTANT_AS double DD_LOG_L2[{}][3] = {{{}}};\n\
+         CONSTANT_AS double DD_LOG_L3[{}][3] = {{{}}};\n\
+         CONSTANT_AS double DD_LOG_LN2[3] = {{{}, {}, {}}};\n\
+         #define DD_LOG_I_HALF {}\n#define DD_LOG_THIRD {}\n#define DD_LOG_FIFTH {}\n\
+         #define DD_LOG_SIXTH {}\n{DD_LOG_CL}\n",
+        c1.len(),
+        c1.join(", "),
+        dd_log::dd_log_table::L1.len(),
+        triples(&dd_log::dd_log_table::L1),
+        dd_log::dd_log_table::L2.len(),
+        triples(&dd_log::dd_log_table::L2),
+        dd_log::dd_log_table::L3.len(),
+        triples(&dd_log::dd_log_table::L3),
+        dd_log::dd_log_table::LN2[0].literal(),
+        dd_log::dd_log_table::LN2[1].literal(),
+        dd_log::dd_log_table::LN2[2].literal(),
+        dd_log::dd_log_table::I_HALF,
+        dd_log::THIRD.literal(),
+        dd_log::FIFTH.literal(),
+        dd_log::SIXTH.literal(),
+    );
+    format!("{exp}{log}")
 }
 
 /// The 2/pi bits of the Payne–Hanek reduction (`tmd_xfloat::consts::TWO_OVER_PI_BITS`) as
