@@ -143,6 +143,7 @@ const DOUBLE_WORD_OPS_CL: &str = include_str!("../kernels/double_word_ops.cl");
 const DOUBLE_WORD_EXP_CL: &str = include_str!("../kernels/double_word_exp.cl");
 const DD_EXP_CL: &str = include_str!("../kernels/dd_exp.cl");
 const DD_LOG_CL: &str = include_str!("../kernels/dd_log.cl");
+const DD_TRIG_CL: &str = include_str!("../kernels/dd_trig.cl");
 const QUAD_WORD_CL: &str = include_str!("../kernels/quad_word.cl");
 const QUAD_WORD_OPS_CL: &str = include_str!("../kernels/quad_word_ops.cl");
 const MULTI_WORD_BASE_CL: &str = include_str!("../kernels/multi_word_base.cl");
@@ -200,7 +201,7 @@ impl Instance {
                 "#define REAL double\n#define DW(name) dd_##name\n#define QW(name) qd_##name\n\
                  #define MF_DW(name) mf_dd_##name\n#define MF_QW(name) mf_qd_##name\n\
                  #define DW_EXP(x) dd_table_exp(x)\n#define DW_LOG(x) dd_table_log(x)\n\
-                 #define DW_SIN(x) MF_DW(sin)(x)\n#define DW_COS(x) MF_DW(cos)(x)\n\
+                 #define DW_SIN(x) dd_table_sin(x)\n#define DW_COS(x) dd_table_cos(x)\n\
                  #define REAL_DIGITS 53\n\
                  #define REAL_MAX_EXP 1024\n#define REAL_MIN_EXP (-1022)\n"
             }
@@ -314,7 +315,7 @@ fn exp_constants_for<F: Literal, T: MultiFloat<Base = F>>(prefix: &str, c_type: 
 /// their tables and constants, the very words the CPU uses, for the dd instance.
 fn dd_table_functions() -> String {
     use tmd_xfloat::consts::TABLE_F64;
-    use tmd_xfloat::math::{dd_exp, dd_log};
+    use tmd_xfloat::math::{dd_exp, dd_log, dd_trig};
     let triples = |t: &[[f64; 3]]| -> String {
         t.iter()
             .map(|w| {
@@ -378,7 +379,49 @@ fn dd_table_functions() -> String {
         dd_log::FIFTH.literal(),
         dd_log::SIXTH.literal(),
     );
-    format!("{exp}{log}")
+    use dd_trig::table as trig;
+    let pair = |w: [f64; 2]| format!("{{{}, {}}}", w[0].literal(), w[1].literal());
+    let sin_cos: Vec<String> = trig::SIN_COS
+        .iter()
+        .map(|e| {
+            let w: Vec<String> = e.iter().map(|v| v.literal()).collect();
+            format!("{{{}}}", w.join(", "))
+        })
+        .collect();
+    let pi_over_n: Vec<String> = trig::PI_OVER_N.iter().map(|v| v.literal()).collect();
+    let trig = format!(
+        "CONSTANT_AS double DD_TRIG_SIN_COS[{}][6] = {{{}}};\n\
+         CONSTANT_AS double DD_TRIG_PI_OVER_N[4] = {{{}}};\n\
+         #define DD_TRIG_N_OVER_PI {}\n#define DD_TRIG_LOG_N {}\n#define DD_TRIG_N {}u\n\
+         #define DD_TRIG_TINY {}\n#define DD_TRIG_FAST_LIMIT {}\n#define DD_TRIG_CANCEL {}\n\
+         #define DD_TRIG_PH_MAX_ZEROS {}u\n#define DD_TRIG_SHIFTER {}\n\
+         CONSTANT_AS double DD_TRIG_SIN_C3[2] = {};\n\
+         CONSTANT_AS double DD_TRIG_SIN_C5[2] = {};\n\
+         #define DD_TRIG_SIN_C7 {}\n#define DD_TRIG_SIN_C9 {}\n\
+         CONSTANT_AS double DD_TRIG_COS_C4[2] = {};\n\
+         #define DD_TRIG_COS_C6 {}\n#define DD_TRIG_COS_C8 {}\n#define DD_TRIG_COS_C10 {}\n\
+         {DD_TRIG_CL}\n",
+        sin_cos.len(),
+        sin_cos.join(", "),
+        pi_over_n.join(", "),
+        trig::N_OVER_PI.literal(),
+        trig::LOG_N,
+        dd_trig::N,
+        dd_trig::TINY.literal(),
+        dd_trig::FAST_LIMIT.literal(),
+        dd_trig::CANCEL.literal(),
+        dd_trig::PH_MAX_ZEROS,
+        dd_trig::SHIFTER.literal(),
+        pair(trig::SIN_C3),
+        pair(trig::SIN_C5),
+        trig::SIN_C7.literal(),
+        trig::SIN_C9.literal(),
+        pair(trig::COS_C4),
+        trig::COS_C6.literal(),
+        trig::COS_C8.literal(),
+        trig::COS_C10.literal(),
+    );
+    format!("{exp}{log}{trig}")
 }
 
 /// The 2/pi bits of the Payne–Hanek reduction (`tmd_xfloat::consts::TWO_OVER_PI_BITS`) as

@@ -51,7 +51,7 @@ fn two_over_pi_bits(start: i64) -> u64 {
 
 /// Adds (or subtracts) `m 2^e * 2/pi * 2^(64 L)` modulo `2^(64 (L+1))` to the big-endian
 /// fixed-point accumulator `acc` of `L + 1` limbs.
-fn accumulate_word(acc: &mut [u64], negative: bool, m: u64, e: i32) {
+pub(crate) fn accumulate_word(acc: &mut [u64], negative: bool, m: u64, e: i32) {
     let limbs = acc.len() - 1;
     let t = e as i64 + 64 * limbs as i64;
     if t < -128 {
