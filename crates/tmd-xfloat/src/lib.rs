@@ -69,6 +69,15 @@
 //! | sinh, tanh | 1 | 2 |
 //! | cosh | 4 | 2 |
 //!
+//! `Dd`'s methods `exp`, `ln`/`log`, `sin`, `cos` and `sin_cos` are not these generic
+//! algorithms but table-driven ones written for binary64 words ([`math::dd_exp`],
+//! [`math::dd_log`], [`math::dd_trig`]; Tang's methods carried to 106 bits, triple-word tables
+//! from MPFR, the low word rounded once), about ten times faster and proven within half an ulp
+//! plus a little: `exp` 0.53 ulp (1.05 just below a power of two), `log` 0.502, `sin`/`cos`
+//! 0.52 for every finite argument (docs/error-analysis.md §7, §9, §10). `math::exp::<Dd>` and
+//! the others stay available (crunch's device reference uses the generic `exp`); `Df64` and
+//! the quad words use the generic algorithms through their methods too.
+//!
 //! For double words, `expm1`, `tan`, `sinh` and `tanh` do their error-critical steps (argument
 //! reduction, the leading Taylor terms, reconstruction, final division) in the quad word over
 //! the same base format ([`MultiFloat::Wide`]) and round once, so they are within about half an

@@ -9,7 +9,8 @@ use crate::{DoubleWord, QuadWord};
 macro_rules! inherent_methods {
     ($ty:ident, exp: $exp:expr, ln: $ln:expr, sin_cos: $sin_cos:expr, sin: $sin:expr, cos: $cos:expr) => {
         impl<F: BaseFloat> $ty<F> {
-            /// `e^x`. Accuracy: see the crate documentation table (tested against MPFR).
+            /// `e^x`. Accuracy: `Dd` 0.53 ulp (table-driven, [`math::dd_exp`]); the other types
+            /// the crate documentation table (tested against MPFR).
             pub fn exp(self) -> Self {
                 $exp(self)
             }
@@ -18,7 +19,8 @@ macro_rules! inherent_methods {
             pub fn expm1(self) -> Self {
                 math::expm1(self)
             }
-            /// Natural logarithm.
+            /// Natural logarithm. Accuracy: `Dd` 0.502 ulp (table-driven, [`math::dd_log`]); the
+            /// other types the crate documentation table.
             pub fn ln(self) -> Self {
                 $ln(self)
             }
@@ -30,11 +32,12 @@ macro_rules! inherent_methods {
             pub fn ln_1p(self) -> Self {
                 math::log1p(self)
             }
-            /// Sine (any finite argument, Payne–Hanek reduction).
+            /// Sine (any finite argument). Accuracy: `Dd` 0.52 ulp (table-driven,
+            /// [`math::dd_trig`]); the other types the crate documentation table.
             pub fn sin(self) -> Self {
                 $sin(self)
             }
-            /// Cosine.
+            /// Cosine. Accuracy: as [`sin`](Self::sin).
             pub fn cos(self) -> Self {
                 $cos(self)
             }

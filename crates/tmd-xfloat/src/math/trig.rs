@@ -172,7 +172,7 @@ pub(crate) fn reduce_half_pi_scaled<T: MultiFloat>(x: T) -> (T, i32, i32) {
 /// Bound on the reduced argument of the sine and cosine series, with margin.
 const SINCOS_BOUND: f64 = core::f64::consts::FRAC_PI_4 * 1.001;
 
-/// The `n` of [`sincos_reduced`] and `sincos_reduced_wide` for `T`: the highest odd/even
+/// The `n` of `sincos_reduced` and `sincos_reduced_wide` for `T`: the highest odd/even
 /// orders `2n + 1` / `2n` of the series, with a negligible next term (public for the kernels'
 /// constants, crates/tmd-kernels).
 pub const fn sincos_terms<T: MultiFloat>() -> usize {
