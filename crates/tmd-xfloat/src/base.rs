@@ -55,6 +55,16 @@ pub trait BaseFloat:
     const MAX: Self;
     /// Veltkamp splitting constant `2^ceil(p/2) + 1`.
     const SPLITTER: Self;
+    /// Dekker's product (`eft::two_prod` without a hardware FMA) is used for operands below
+    /// this magnitude, `2^(MAX_EXP - ceil(p/2) - 2)`, where the split cannot overflow ...
+    const DEKKER_OPERAND_MAX: Self;
+    /// ... and products in `[DEKKER_PRODUCT_MIN, DEKKER_PRODUCT_MAX)`: from
+    /// `2^(MIN_EXP + p + 1)` the exponents satisfy `e_a + e_b >= e_min + p - 1`, so the error
+    /// term and the partial products are exact (Handbook of Floating-Point Arithmetic, 2nd
+    /// ed., §4.4.2); below `2^(MAX_EXP - 2)` the partial products cannot overflow.
+    const DEKKER_PRODUCT_MIN: Self;
+    /// See [`DEKKER_PRODUCT_MIN`](Self::DEKKER_PRODUCT_MIN).
+    const DEKKER_PRODUCT_MAX: Self;
 
     /// Correctly rounded `self * a + b` (a single rounding).
     fn mul_add(self, a: Self, b: Self) -> Self;
@@ -132,10 +142,20 @@ fn pick<F, const N: usize>(t: &'static ConstTable<F, N>, c: Constant) -> &'stati
     }
 }
 
+/// `2^n` for a normal exponent `n`, in constant contexts.
+const fn pow2_f64(n: i32) -> f64 {
+    f64::from_bits(((1023 + n) as u64) << 52)
+}
+
+/// `2^n` for a normal exponent `n`, in constant contexts.
+const fn pow2_f32(n: i32) -> f32 {
+    f32::from_bits(((127 + n) as u32) << 23)
+}
+
 macro_rules! impl_base_float {
     ($t:ident, $p:expr, $emax:expr, $emin:expr, $table:ident, $words:expr,
      $fma:path, $fabs:path, $sqrt:path, $floor:path, $rint:path, $scalbn:path, $log:path, $log1p:path,
-     $atan:path) => {
+     $atan:path, $pow2:ident) => {
         impl BaseFloat for $t {
             const MANTISSA_DIGITS: u32 = $p;
             const MAX_EXP: i32 = $emax;
@@ -149,6 +169,9 @@ macro_rules! impl_base_float {
             const NAN: Self = $t::NAN;
             const MAX: Self = $t::MAX;
             const SPLITTER: Self = ((1u64 << (($p + 1) / 2)) + 1) as $t;
+            const DEKKER_OPERAND_MAX: Self = $pow2($emax - ($p + 1) / 2 - 2);
+            const DEKKER_PRODUCT_MIN: Self = $pow2($emin + $p + 1);
+            const DEKKER_PRODUCT_MAX: Self = $pow2($emax - 2);
 
             #[inline(always)]
             fn mul_add(self, a: Self, b: Self) -> Self {
@@ -282,7 +305,8 @@ impl_base_float!(
     libm::scalbn,
     libm::log,
     approx_ln_1p_f64,
-    approx_atan_f64
+    approx_atan_f64,
+    pow2_f64
 );
 impl_base_float!(
     f32,
@@ -299,7 +323,8 @@ impl_base_float!(
     libm::scalbnf,
     libm::logf,
     approx_ln_1p_f32,
-    approx_atan_f32
+    approx_atan_f32,
+    pow2_f32
 );
 
 /// `atan(k/8)` for `k = 0..=8` as two binary64 words (the value rounded to nearest, then the

@@ -12,7 +12,7 @@
 //! (`|result| > 2^(MIN_EXP + 2p)`) and no overflow.
 
 use crate::base::BaseFloat;
-use crate::eft::{fast_two_sum, two_prod, two_sum};
+use crate::eft::{fast_two_sum, two_prod, two_prod_no_fma_call, two_sum};
 use crate::multi::MultiFloat;
 use crate::quad_word::QuadWord;
 use core::cmp::Ordering;
@@ -101,10 +101,11 @@ impl<F: BaseFloat> DoubleWord<F> {
     }
 
     /// DWTimesDW3, JMP17 Algorithm 12 (with FMA): relative error `<= 4u^2`, the bound whose
-    /// proof MR22 corrects and formalises. 9 flops including 3 FMAs.
+    /// proof MR22 corrects and formalises. 9 flops including 3 FMAs; the leading product avoids
+    /// a library `fma` call in builds without a hardware FMA (same bits, [`two_prod_no_fma_call`]).
     #[inline]
     pub fn mul_dw(self, y: Self) -> Self {
-        let (ch, cl1) = two_prod(self.hi, y.hi);
+        let (ch, cl1) = two_prod_no_fma_call(self.hi, y.hi);
         let tl0 = self.lo * y.lo;
         let tl1 = self.hi.mul_add(y.lo, tl0);
         let cl2 = self.lo.mul_add(y.hi, tl1);

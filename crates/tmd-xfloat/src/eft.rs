@@ -36,6 +36,31 @@ pub fn two_prod<F: BaseFloat>(a: F, b: F) -> (F, F) {
     (p, a.mul_add(b, -p))
 }
 
+/// [`two_prod`], but built without a hardware FMA (where `mul_add` is a call to a library
+/// `fma`) the error term comes from Dekker's product ([`two_prod_dekker`]) wherever that is
+/// exact too (operands and product inside the `BaseFloat::DEKKER_*` bounds), and from the
+/// library FMA elsewhere. Both are the exact error there, so the bits never depend on the
+/// build or the device. Faster only where one product dominates (double-word `*`: 7.9 against
+/// 9.1 ns in docs/xfloat-compare.md); where several products are chained, the 17 flops and the
+/// range test cost more than the calls (measured: `/`, `sqrt`, `exp`, `log` slower).
+#[inline(always)]
+pub fn two_prod_no_fma_call<F: BaseFloat>(a: F, b: F) -> (F, F) {
+    let p = a * b;
+    if cfg!(target_feature = "fma") {
+        return (p, a.mul_add(b, -p));
+    }
+    let magnitude = p.abs();
+    if magnitude >= F::DEKKER_PRODUCT_MIN
+        && magnitude < F::DEKKER_PRODUCT_MAX
+        && a.abs() < F::DEKKER_OPERAND_MAX
+        && b.abs() < F::DEKKER_OPERAND_MAX
+    {
+        two_prod_dekker(a, b)
+    } else {
+        (p, a.mul_add(b, -p))
+    }
+}
+
 /// Veltkamp splitting: `a = hi + lo` where `hi` and `lo` fit in `ceil(p/2)`, `floor(p/2)` bits.
 /// Requires `|a| < MAX / SPLITTER` to avoid overflow in `SPLITTER * a`.
 #[inline(always)]
@@ -47,8 +72,8 @@ pub fn split<F: BaseFloat>(a: F) -> (F, F) {
 }
 
 /// Dekker's product without FMA (Dekker 1971, Handbook Alg. 4.10): same result as [`two_prod`]
-/// for `|a|, |b| < MAX / SPLITTER` without underflow. 17 flops. Provided for targets without
-/// a fused multiply-add; the crate's arithmetic always uses [`two_prod`].
+/// for `|a|, |b| < MAX / SPLITTER` without underflow. 17 flops. [`two_prod_no_fma_call`] uses
+/// it inside its bounds when the build has no hardware FMA.
 #[inline(always)]
 pub fn two_prod_dekker<F: BaseFloat>(a: F, b: F) -> (F, F) {
     let p = a * b;
@@ -90,5 +115,52 @@ mod tests {
         let a = 16777215.0f32 / 8388608.0;
         assert_eq!(two_prod(a, a), two_prod_dekker(a, a));
         assert!(two_prod(a, a).1 != 0.0);
+    }
+
+    /// Without a hardware FMA, `two_prod_no_fma_call` takes Dekker's product inside its bounds: it must give
+    /// the FMA's bits everywhere (random encodings over the whole range, both formats, and the
+    /// bounds' neighbourhoods), or CPU and GPU results would differ.
+    #[test]
+    fn two_prod_equals_the_fused_error_everywhere() {
+        fn same<F: BaseFloat>(x: F, y: F) -> bool {
+            x == y && x.is_sign_negative() == y.is_sign_negative() || (x.is_nan() && y.is_nan())
+        }
+        let mut state = 0x9e37_79b9_7f4a_7c15u64;
+        let mut next = move || {
+            state ^= state << 13;
+            state ^= state >> 7;
+            state ^= state << 17;
+            state
+        };
+        for i in 0..2_000_000u32 {
+            let (u, v) = (next(), next());
+            // Every other pair near 1 in magnitude, so most products are in Dekker's range.
+            let (a, b) = if i % 2 == 0 {
+                (f64::from_bits(u), f64::from_bits(v))
+            } else {
+                let scale = |w: u64| {
+                    f64::from_bits((w & !(0x7ffu64 << 52)) | ((1023 + (w >> 60) * 70 - 500) << 52))
+                };
+                (scale(u), scale(v))
+            };
+            let (p, e) = two_prod_no_fma_call(a, b);
+            assert!(same(e, a.mul_add(b, -p)), "{a:e} * {b:e}: {e:e}");
+            let (a, b) = (f32::from_bits(u as u32), f32::from_bits(v as u32));
+            let (p, e) = two_prod_no_fma_call(a, b);
+            assert!(same(e, a.mul_add(b, -p)), "{a:e} * {b:e}: {e:e}");
+        }
+        for bound in [
+            f64::DEKKER_PRODUCT_MIN,
+            f64::DEKKER_PRODUCT_MAX,
+            f64::DEKKER_OPERAND_MAX,
+        ] {
+            for k in -3..=3 {
+                let a = f64::from_bits((bound.to_bits() as i64 + k) as u64);
+                for b in [1.0, 1.0 + f64::EPSILON, 0.75, 1.999_999_999_999_999_8] {
+                    let (p, e) = two_prod_no_fma_call(a, b);
+                    assert!(same(e, a.mul_add(b, -p)), "{a:e} * {b:e}");
+                }
+            }
+        }
     }
 }
