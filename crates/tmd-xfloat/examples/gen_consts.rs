@@ -5,6 +5,8 @@
 //! (quad-word) value nearest to `v` in the sense of the representation invariant.
 //!
 //! Run: `cargo run -p tmd-xfloat --example gen_consts > crates/tmd-xfloat/src/consts.rs`
+#[path = "shared/expansion.rs"]
+mod expansion;
 use rug::float::Constant;
 use rug::{Float, Integer};
 
@@ -16,14 +18,7 @@ const TWO_OVER_PI_LIMBS: usize = 32;
 const EXP2_FRAC_SIZE: usize = 256;
 
 fn words_f64(v: &Float) -> Vec<f64> {
-    let mut rest = v.clone();
-    (0..F64_WORDS)
-        .map(|_| {
-            let w = rest.to_f64();
-            rest -= w;
-            w
-        })
-        .collect()
+    expansion::expansion_f64(v, F64_WORDS)
 }
 
 fn words_f32(v: &Float) -> Vec<f32> {

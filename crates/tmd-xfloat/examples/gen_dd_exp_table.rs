@@ -8,6 +8,8 @@
 //! * `1024/ln2` rounded to nearest (only used to pick `k`).
 //!
 //! Run: `cargo run --release -p tmd-xfloat --example gen_dd_exp_table > crates/tmd-xfloat/src/math/dd_exp_table.rs`
+#[path = "shared/expansion.rs"]
+mod expansion;
 use rug::float::Constant;
 use rug::Float;
 
@@ -15,16 +17,7 @@ const MP: u32 = 1000;
 const SIZE: u32 = 1024;
 const L1_BITS: u32 = 32;
 
-fn words(v: &Float, n: usize) -> Vec<f64> {
-    let mut rest = v.clone();
-    (0..n)
-        .map(|_| {
-            let w = rest.to_f64();
-            rest -= w;
-            w
-        })
-        .collect()
-}
+use expansion::expansion_f64 as words;
 
 fn main() {
     let ln2 = Float::with_val(MP, Constant::Log2);

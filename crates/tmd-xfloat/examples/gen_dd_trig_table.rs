@@ -6,6 +6,8 @@
 //! and a triple word is within `ulp(w2)/2 <= 2^-159 |v|` of `v`).
 //!
 //! Run: `cargo run --release -p tmd-xfloat --example gen_dd_trig_table > crates/tmd-xfloat/src/math/dd_trig_table.rs`
+#[path = "shared/expansion.rs"]
+mod expansion;
 use rug::float::Constant;
 use rug::Float;
 
@@ -14,16 +16,7 @@ const MP: u32 = 1000;
 /// `log2 N`: the reduction is by `pi/N`.
 const LOG_N: u32 = 10;
 
-fn words(v: &Float, n: usize) -> Vec<f64> {
-    let mut rest = v.clone();
-    (0..n)
-        .map(|_| {
-            let w = rest.to_f64();
-            rest -= w;
-            w
-        })
-        .collect()
-}
+use expansion::expansion_f64 as words;
 
 fn list(ws: &[f64]) -> String {
     ws.iter()

@@ -123,4 +123,3 @@ fn issue3_dd_exp_special_values_and_thresholds() {
     let generic = tmd_xfloat::math::exp(dd(1.0));
     assert!((e1 - generic).hi().abs() < 1e-31, "{e1:?} vs {generic:?}");
 }
-
