@@ -65,6 +65,12 @@ pub trait BaseFloat:
     const DEKKER_PRODUCT_MIN: Self;
     /// See [`DEKKER_PRODUCT_MIN`](Self::DEKKER_PRODUCT_MIN).
     const DEKKER_PRODUCT_MAX: Self;
+    /// Divisors in `[DIVISION_PLAIN_MIN, DIVISION_PLAIN_MAX)` in magnitude,
+    /// `[2^(MIN_EXP + 2p + 1), 2^(MAX_EXP - 2))`, need no rescaling before a double- or
+    /// quad-word division (their reciprocals and remainders stay normal).
+    const DIVISION_PLAIN_MIN: Self;
+    /// See [`DIVISION_PLAIN_MIN`](Self::DIVISION_PLAIN_MIN).
+    const DIVISION_PLAIN_MAX: Self;
 
     /// Correctly rounded `self * a + b` (a single rounding).
     fn mul_add(self, a: Self, b: Self) -> Self;
@@ -172,6 +178,8 @@ macro_rules! impl_base_float {
             const DEKKER_OPERAND_MAX: Self = $pow2($emax - ($p + 1) / 2 - 2);
             const DEKKER_PRODUCT_MIN: Self = $pow2($emin + $p + 1);
             const DEKKER_PRODUCT_MAX: Self = $pow2($emax - 2);
+            const DIVISION_PLAIN_MIN: Self = $pow2($emin + 2 * $p + 1);
+            const DIVISION_PLAIN_MAX: Self = $pow2($emax - 2);
 
             #[inline(always)]
             fn mul_add(self, a: Self, b: Self) -> Self {

@@ -139,12 +139,12 @@ impl<F: BaseFloat> DoubleWord<F> {
     /// that its reciprocal would be subnormal or overflow; `None` otherwise.
     #[inline(always)]
     fn division_scale(y: F) -> Option<i32> {
-        let e = y.exponent();
-        let p = F::MANTISSA_DIGITS as i32;
-        if y.is_finite() && y != F::ZERO && (e >= F::MAX_EXP - 2 || e <= F::MIN_EXP + 2 * p) {
-            Some(-e)
-        } else {
+        // Two comparisons decide the usual case; the exponent only where it is needed.
+        let a = y.abs();
+        if (a >= F::DIVISION_PLAIN_MIN && a < F::DIVISION_PLAIN_MAX) || !y.is_finite_nonzero() {
             None
+        } else {
+            Some(-y.exponent())
         }
     }
 
@@ -406,5 +406,35 @@ impl<F: BaseFloat> PartialOrd for DoubleWord<F> {
             Ordering::Equal => self.lo.partial_cmp(&other.lo),
             ord => Some(ord),
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The two-comparison test of `division_scale` takes the same decisions as the exponent
+    /// test it replaced (`e >= MAX_EXP - 2 || e <= MIN_EXP + 2p` for finite nonzero divisors).
+    fn same_decisions<F: BaseFloat>(values: impl Iterator<Item = F>) {
+        let p = F::MANTISSA_DIGITS as i32;
+        for y in values {
+            let e = y.exponent();
+            let old =
+                y.is_finite() && y != F::ZERO && (e >= F::MAX_EXP - 2 || e <= F::MIN_EXP + 2 * p);
+            let new = DoubleWord::<F>::division_scale(y);
+            assert_eq!(new, old.then_some(-e), "{y:?}");
+        }
+    }
+
+    #[test]
+    fn division_scale_decides_as_the_exponent_test() {
+        let f64s = (0..2048u64)
+            .flat_map(|b| [b << 52, (b << 52) | 1, (b << 52) | ((1 << 52) - 1)])
+            .flat_map(|bits| [f64::from_bits(bits), -f64::from_bits(bits)]);
+        same_decisions(f64s);
+        let f32s = (0..256u32)
+            .flat_map(|b| [b << 23, (b << 23) | 1, (b << 23) | ((1 << 23) - 1)])
+            .flat_map(|bits| [f32::from_bits(bits), -f32::from_bits(bits)]);
+        same_decisions(f32s);
     }
 }
