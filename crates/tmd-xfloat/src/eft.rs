@@ -117,9 +117,9 @@ mod tests {
         assert!(two_prod(a, a).1 != 0.0);
     }
 
-    /// Without a hardware FMA, `two_prod_no_fma_call` takes Dekker's product inside its bounds: it must give
-    /// the FMA's bits everywhere (random encodings over the whole range, both formats, and the
-    /// bounds' neighbourhoods), or CPU and GPU results would differ.
+    /// Without a hardware FMA, `two_prod_no_fma_call` takes Dekker's product inside its
+    /// bounds: it must give the FMA's bits everywhere (random encodings over the whole range,
+    /// both formats, and the bounds' neighbourhoods), or CPU and GPU results would differ.
     #[test]
     fn two_prod_equals_the_fused_error_everywhere() {
         fn same<F: BaseFloat>(x: F, y: F) -> bool {
