@@ -15,7 +15,8 @@
  * Algorithms and bounds (see the Rust documentation for the proofs' sources): JMP17 = Joldes,
  * Muller & Popescu, ACM TOMS 44(2), 2017; AccurateDWPlusDW (Alg. 6) 3u^2, DWTimesDW3 (Alg. 12)
  * 4u^2, DWDivDW3 (Alg. 17) 9.8u^2 for the reciprocal, a three-term long division with exact
- * residuals for the quotient (docs/error-analysis.md section 8); SQRTDWtoDW of Lefevre et al., ACM TOMS 49(1), 2023, 25/8 u^2.
+ * residuals for the quotient (docs/error-analysis.md section 8); SQRTDWtoDW of Lefevre et al.,
+ * ACM TOMS 49(1), 2023, 25/8 u^2.
  * OpenCL forbids recursion, so the Rust code's one-level recursions after a rescaling are
  * written as a rescaling followed by the core.
  */
@@ -187,9 +188,8 @@ DEVICE_FN int DW(division_scale)(REAL y, i32 *scale) {
 }
 
 /* Long division with two correction terms (DoubleWord::div_dw; docs/error-analysis.md section
- * 8): q0 = x.hi / y.hi, exact residuals by the FMA remainder and 2Prod, q1 and q2 from them
- * times 1 / y.hi,
- * q0 + q1 + q2 rounded once. A divisor near the ends of the exponent range brings both
+ * 8): q0 = x.hi / y.hi, an exact first residual by the FMA remainder and 2Prod, q1 and q2 the
+ * residuals times 1 / y.hi, q0 + q1 + q2 rounded once. A divisor near the ends of the exponent range brings both
  * operands to [1, 2), each by its own power of two, and the quotient is scaled back. */
 DEVICE_FN DW(t) DW(div)(DW(t) x, DW(t) y) {
     i32 s;

@@ -311,26 +311,35 @@ fn exp_constants_for<F: Literal, T: MultiFloat<Base = F>>(prefix: &str, c_type: 
     )
 }
 
-/// The table-driven functions of `Dd` (tmd-xfloat's `math::dd_exp`, ...; kernels/dd_*.cl) with
-/// their tables and constants, the very words the CPU uses, for the dd instance.
+/// A table of triple words as a C initializer list.
+fn triples(t: &[[f64; 3]]) -> String {
+    t.iter()
+        .map(|w| {
+            format!(
+                "{{{}, {}, {}}}",
+                w[0].literal(),
+                w[1].literal(),
+                w[2].literal()
+            )
+        })
+        .collect::<Vec<_>>()
+        .join(", ")
+}
+
+/// The table-driven functions of `Dd` (tmd-xfloat's `math::dd_exp`, `dd_log`, `dd_trig`;
+/// kernels/dd_*.cl) with their tables and constants, the very words the CPU uses, for the dd
+/// instance.
 fn dd_table_functions() -> String {
+    format!("{}{}{}", dd_exp_source(), dd_log_source(), dd_trig_source())
+}
+
+/// kernels/dd_exp.cl with its constants (`math::dd_exp`'s table and split of `ln2/1024`, and
+/// the Taylor coefficients `1/j!` from xfloat's constant table).
+fn dd_exp_source() -> String {
     use tmd_xfloat::consts::TABLE_F64;
-    use tmd_xfloat::math::{dd_exp, dd_log, dd_trig};
-    let triples = |t: &[[f64; 3]]| -> String {
-        t.iter()
-            .map(|w| {
-                format!(
-                    "{{{}, {}, {}}}",
-                    w[0].literal(),
-                    w[1].literal(),
-                    w[2].literal()
-                )
-            })
-            .collect::<Vec<_>>()
-            .join(", ")
-    };
+    use tmd_xfloat::math::dd_exp;
     let fact = |j: usize| TABLE_F64.inv_fact[j];
-    let exp = format!(
+    format!(
         "CONSTANT_AS double DD_EXP_T[{}][3] = {{{}}};\n\
          #define DD_EXP_INV_STEP {}\n#define DD_EXP_STEP1 {}\n#define DD_EXP_STEP2 {}\n\
          #define DD_EXP_STEP3 {}\n\
@@ -352,10 +361,15 @@ fn dd_table_functions() -> String {
         fact(6)[0].literal(),
         fact(7)[0].literal(),
         fact(8)[0].literal(),
-    );
+    )
+}
+
+/// kernels/dd_log.cl with `math::dd_log`'s tables and constants.
+fn dd_log_source() -> String {
+    use tmd_xfloat::math::dd_log;
     let t = &dd_log::dd_log_table::C1;
     let c1: Vec<String> = t.iter().map(|c| c.literal()).collect();
-    let log = format!(
+    format!(
         "CONSTANT_AS double DD_LOG_C1[{}] = {{{}}};\n\
          CONSTANT_AS double DD_LOG_L1[{}][3] = {{{}}};\n\
          CONSTANT_AS double DD_LOG_L2[{}][3] = {{{}}};\n\
@@ -378,8 +392,13 @@ fn dd_table_functions() -> String {
         dd_log::THIRD.literal(),
         dd_log::FIFTH.literal(),
         dd_log::SIXTH.literal(),
-    );
+    )
+}
+
+/// kernels/dd_trig.cl with `math::dd_trig`'s table and constants.
+fn dd_trig_source() -> String {
     use dd_trig::table as trig;
+    use tmd_xfloat::math::dd_trig;
     let pair = |w: [f64; 2]| format!("{{{}, {}}}", w[0].literal(), w[1].literal());
     let sin_cos: Vec<String> = trig::SIN_COS
         .iter()
@@ -389,7 +408,7 @@ fn dd_table_functions() -> String {
         })
         .collect();
     let pi_over_n: Vec<String> = trig::PI_OVER_N.iter().map(|v| v.literal()).collect();
-    let trig = format!(
+    format!(
         "CONSTANT_AS double DD_TRIG_SIN_COS[{}][6] = {{{}}};\n\
          CONSTANT_AS double DD_TRIG_PI_OVER_N[4] = {{{}}};\n\
          #define DD_TRIG_N_OVER_PI {}\n#define DD_TRIG_LOG_N {}\n#define DD_TRIG_N {}u\n\
@@ -420,8 +439,7 @@ fn dd_table_functions() -> String {
         trig::COS_C6.literal(),
         trig::COS_C8.literal(),
         trig::COS_C10.literal(),
-    );
-    format!("{exp}{log}{trig}")
+    )
 }
 
 /// The 2/pi bits of the Payne–Hanek reduction (`tmd_xfloat::consts::TWO_OVER_PI_BITS`) as

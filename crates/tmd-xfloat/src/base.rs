@@ -66,8 +66,8 @@ pub trait BaseFloat:
     /// See [`DEKKER_PRODUCT_MIN`](Self::DEKKER_PRODUCT_MIN).
     const DEKKER_PRODUCT_MAX: Self;
     /// Divisors in `[DIVISION_PLAIN_MIN, DIVISION_PLAIN_MAX)` in magnitude,
-    /// `[2^(MIN_EXP + 2p + 1), 2^(MAX_EXP - 2))`, need no rescaling before a double- or
-    /// quad-word division (their reciprocals and remainders stay normal).
+    /// `[2^(MIN_EXP + 2p + 1), 2^(MAX_EXP - 2))`, need no rescaling before a double-word
+    /// division or reciprocal (their reciprocals and remainders stay normal).
     const DIVISION_PLAIN_MIN: Self;
     /// See [`DIVISION_PLAIN_MIN`](Self::DIVISION_PLAIN_MIN).
     const DIVISION_PLAIN_MAX: Self;
@@ -149,7 +149,7 @@ fn pick<F, const N: usize>(t: &'static ConstTable<F, N>, c: Constant) -> &'stati
 }
 
 /// `2^n` for a normal exponent `n`, in constant contexts.
-const fn pow2_f64(n: i32) -> f64 {
+pub(crate) const fn pow2_f64(n: i32) -> f64 {
     f64::from_bits(((1023 + n) as u64) << 52)
 }
 

@@ -162,13 +162,13 @@ impl<F: BaseFloat> DoubleWord<F> {
     /// Long division with two correction terms: `q0 = RN(x_h / y_h)`, the residual
     /// `x - q0 y` as an exact-but-for-`11u^3` double word (the division remainder
     /// `x_h - q0 y_h` by one FMA, `q0 y_l` by 2Prod, error-free sums), `q1` its product by
-    /// `RN(1/y_h)`, the residual `x - (q0 + q1) y` by one FMA step, `q2` its product by
+    /// `RN(1/y_h)`, the residual `x - (q0 + q1) y` by two more FMAs, `q2` its product by
     /// `RN(1/y_h)`, and `q0 + q1 + q2` rounded once into a double word.
     /// Error (docs/error-analysis.md §8):
     /// at most `2^(E-2p) + 91u^3 |x/y|` where `2^E <= |hi| < 2^(E+1)`, i.e. half an ulp of
     /// `2p` bits plus `91u^3` relative (one ulp when the quotient lies just below a power of
-    /// two), for quotients and operands away from underflow. JMP17's DWDivDW3 (9.8u^2) needed
-    /// more fused multiply-adds and was 3 to 6 times less accurate.
+    /// two), for quotients and operands away from underflow. It replaces JMP17's DWDivDW3
+    /// (bound 9.8u^2; measured up to 3.30 ulps for dd and 4.18 for df64, against 0.308 now).
     /// When the divisor is near the ends of the exponent range, both operands are first brought
     /// to `[1, 2)` by powers of two (each its own, so that neither overflows nor underflows:
     /// `2 / (largest subnormal)` is finite) and the quotient is scaled back.

@@ -72,7 +72,8 @@
 //! `Dd`'s methods `exp`, `ln`/`log`, `sin`, `cos` and `sin_cos` are not these generic
 //! algorithms but table-driven ones written for binary64 words ([`math::dd_exp`],
 //! [`math::dd_log`], [`math::dd_trig`]; Tang's methods carried to 106 bits, triple-word tables
-//! from MPFR, the low word rounded once), about ten times faster and proven within half an ulp
+//! from MPFR, the low word rounded once), faster (log 46 against 1053 ns, sin 62 against
+//! 548 ns, side by side; docs/BENCHMARKS.md) and proven within half an ulp
 //! plus a little: `exp` 0.53 ulp (1.05 just below a power of two), `log` 0.502, `sin`/`cos`
 //! 0.52 for every finite argument (docs/error-analysis.md §7, §9, §10). `math::exp::<Dd>` and
 //! the others stay available (crunch's device reference uses the generic `exp`); `Df64` and

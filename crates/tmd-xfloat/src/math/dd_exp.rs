@@ -25,7 +25,7 @@
 #[path = "dd_exp_table.rs"]
 mod table;
 
-use crate::base::BaseFloat;
+use crate::base::{pow2_f64, BaseFloat};
 use crate::consts::TABLE_F64;
 use crate::eft::{fast_two_sum, two_prod, two_sum};
 use crate::math::exp_limits;
@@ -94,12 +94,6 @@ fn scale_by_table(t: [f64; 3], q_h: f64, q_l: f64) -> (f64, f64) {
     fast_two_sum(z_h, z_l)
 }
 
-/// `2^n` for `-1022 <= n <= 1023`, built from its bits.
-#[inline(always)]
-fn pow2(n: i64) -> f64 {
-    f64::from_bits(((n + 1023) as u64) << 52)
-}
-
 /// `e^x`: within `0.53` ulp of 106 bits for results above `2^-916` (`1.05` just below a power
 /// of two; docs/error-analysis.md §7); `+inf` above `1024 ln 2`, `+0` below
 /// `-1076 ln 2`, NaN for NaN, like [`crate::math::exp`].
@@ -124,7 +118,7 @@ pub fn exp(x: Dd) -> Dd {
     let (z_h, z_l) = scale_by_table(TWO_POW_FRAC[j], q_h, q_l);
     if (-1022..=1023).contains(&big_k) {
         // Exact unless the low word becomes subnormal.
-        let s = pow2(big_k);
+        let s = pow2_f64(big_k as i32);
         Dd::from_words_unchecked(z_h * s, z_l * s)
     } else {
         // Overflow (K = 1024) or a subnormal leading word: word by word, like math::exp.

@@ -35,7 +35,11 @@
 pub mod table;
 
 use crate::base::BaseFloat;
-use crate::eft::{fast_two_sum, two_prod, two_prod_dekker, two_sum};
+// Every exact product here has operands and results inside Dekker's range or exactly zero
+// (tiny arguments return before, huge ones are reduced first; docs/error-analysis.md
+// §10.6.6), so no range test is needed.
+use crate::eft::two_prod_in_dekker_range as mul_exact;
+use crate::eft::{fast_two_sum, two_sum};
 use crate::math::reduce_half_pi;
 use crate::math::trig::accumulate_word;
 use crate::multi::MultiFloat;
@@ -63,18 +67,6 @@ const PH_LIMBS: usize = 5;
 /// Deepest cancellation (leading zero bits of the reduced fraction, in units of `pi/N`) the
 /// 320-bit reduction accepts: its error, below `2^-309.9`, is then below `2^-129.9` relative.
 pub const PH_MAX_ZEROS: u32 = 179;
-
-/// The exact product `a b = p + e` (no underflow): an FMA where the target has one, Dekker's
-/// product otherwise (Handbook of Floating-Point Arithmetic, 2nd ed., Alg. 4.10; a call to a
-/// library `fma` costs far more). Both are exact, so the bits do not depend on the choice.
-#[inline(always)]
-fn mul_exact(a: f64, b: f64) -> (f64, f64) {
-    if cfg!(target_feature = "fma") {
-        two_prod(a, b)
-    } else {
-        two_prod_dekker(a, b)
-    }
-}
 
 /// Cody–Waite reduction of `x = x0 + x1 + x2` (`|x0| <= 2^21`, `|x1| <= ulp(x0)/2`, `|x2|`
 /// tiny): `(k, k mod 2N, [r0, r1, r2])` with `r0 + r1 + r2 = x - k pi/N + e`,

@@ -2,10 +2,10 @@
 //!
 //! The generic functions of [`crate::math`] serve all four types. For `Dd` (two `f64`) `exp`,
 //! `log`, `sin`, `cos` and `sin_cos` have faster table-driven versions ([`super::dd_exp`],
-//! [`super::dd_log`], [`super::dd_trig`]): their tables of binary64 triple words would cost a
-//! `Df64` more than they save, and `Df64` already meets its accuracy goals. Rust has no
-//! specialisation, so the inherent methods of [`DoubleWord`] reach the right version through
-//! this trait, which both base formats implement.
+//! [`super::dd_log`], [`super::dd_trig`]), written for binary64 words and tables; `Df64` keeps
+//! the generic algorithms (no binary32 versions are written; its accuracy goals are met).
+//! Rust has no specialisation, so the inherent methods of [`DoubleWord`] reach the right
+//! version through this trait, which both base formats implement.
 
 use crate::double_word::DoubleWord;
 use crate::math;
