@@ -12,6 +12,14 @@
 //! for its site directories). A library found by path is opened and kept open, so cudarc's
 //! later lookup by name finds the already loaded `libnvrtc.so.12`. Nothing found is a
 //! [`GpuError::Runtime`] naming what to install.
+//!
+//! Every library is opened once and kept open ([`keep_first_loaded`]): cudarc's
+//! `is_culib_present` opens a library and closes it again, and its loader then opens it anew
+//! at the first call. NVRTC is some 100 MB; each opening took 9-11 ms on the 2-core VM
+//! (2026-11-24), and the second one used to fall inside the first chunk of a search (the
+//! "prepare" of `TMD_TRACE_DEVICE`, 6-9 ms on the H100 machine). [`CudaDevice::nth`] loads
+//! NVRTC and asks its version beside the creation of the CUDA context, so that the search's
+//! first program costs only reading the cached cubin and loading it.
 
 use crate::fft::{self, DeviceFft, FftDeviceScalar};
 use crate::opencl::CrunchReal;
@@ -27,9 +35,10 @@ use std::sync::{Arc, Mutex, OnceLock};
 use std::time::Instant;
 use tmd_kernels::Id;
 use tmd_search::filter::device::{
-    add_split_counters, flatten_tables, item_record_words, subpackets_per_packet, DeviceOutput,
-    KernelPlan, PacketDevice, PacketJob, DEFER_WORDS, DEVICE_STEPS, FOLD_GROUP, SCAN_BLOCK,
-    SCAN_GROUP, STATS_WORDS, WARP_NMDM_WORDS,
+    add_split_counters, flatten_tables, item_record_words, subpackets_per_packet,
+    warp_nmdm_records, DeviceOutput, KernelPlan, PacketDevice, PacketJob, DEFER_WORDS,
+    DEVICE_STEPS, FOLD_GROUP, SCAN_BLOCK, SCAN_GROUP, STATS_WORDS, WARP_NMDM_GROUP,
+    WARP_NMDM_WORDS,
 };
 use tmd_xfloat::fft::Complex;
 
@@ -59,8 +68,8 @@ pub fn load_nvrtc() -> Result<String, GpuError> {
                 return open_by_path(PathBuf::from(&path))
                     .ok_or_else(|| format!("TMD_NVRTC_LIB={path} could not be opened"));
             }
-            if unsafe { sys::is_culib_present() } {
-                return Ok("libnvrtc (system search path)".to_string());
+            if let Some(name) = keep_first_loaded(&["nvrtc"]) {
+                return Ok(format!("{name} (system search path)"));
             }
             pip_wheel_candidates()
                 .into_iter()
@@ -76,6 +85,19 @@ pub fn load_nvrtc() -> Result<String, GpuError> {
         .map_err(GpuError::Runtime)
 }
 
+/// Opens the first of the names cudarc's loader tries for `libs` (`cudarc::get_lib_name_candidates`,
+/// in cudarc's order) and keeps it open for the life of the process, so that cudarc's own
+/// opening by name finds it loaded: the name opened, or `None` when none opens.
+fn keep_first_loaded(libs: &[&str]) -> Option<String> {
+    libs.iter()
+        .flat_map(|lib| cudarc::get_lib_name_candidates(lib))
+        .find_map(|name| {
+            let lib = unsafe { libloading::Library::new(&name) }.ok()?;
+            std::mem::forget(lib);
+            Some(name)
+        })
+}
+
 fn open_by_path(path: PathBuf) -> Option<String> {
     let lib = unsafe { libloading::Library::new(&path) }.ok()?;
     // Keep it loaded for the life of the process: cudarc opens it again by name.
@@ -83,17 +105,22 @@ fn open_by_path(path: PathBuf) -> Option<String> {
     unsafe { sys::is_culib_present() }.then(|| path.display().to_string())
 }
 
-/// NVRTC's version (major, minor).
+/// NVRTC's version (major, minor), asked once (part of every cache key).
 pub fn nvrtc_version() -> Result<(i32, i32), GpuError> {
-    load_nvrtc()?;
-    let (mut major, mut minor) = (0, 0);
-    unsafe { sys::nvrtcVersion(&mut major, &mut minor) }
-        .result()
-        .map_err(|e| GpuError::Api {
-            call: "nvrtcVersion",
-            code: format!("{e:?}"),
-        })?;
-    Ok((major, minor))
+    static VERSION: OnceLock<Result<(i32, i32), GpuError>> = OnceLock::new();
+    VERSION
+        .get_or_init(|| {
+            load_nvrtc()?;
+            let (mut major, mut minor) = (0, 0);
+            unsafe { sys::nvrtcVersion(&mut major, &mut minor) }
+                .result()
+                .map_err(|e| GpuError::Api {
+                    call: "nvrtcVersion",
+                    code: format!("{e:?}"),
+                })?;
+            Ok((major, minor))
+        })
+        .clone()
 }
 
 /// Compiles program `id` with NVRTC to a cubin for compute capability `major.minor`
@@ -314,6 +341,9 @@ pub(crate) fn driver(call: &'static str) -> impl FnOnce(DriverError) -> GpuError
     }
 }
 
+/// Bytes the device's memory pool is grown by when the device is opened (see `warm_up`).
+const POOL_RESERVE: usize = 256 << 20;
+
 /// Threads per block of the packet kernel.
 const BLOCK: u32 = 128;
 
@@ -352,15 +382,26 @@ impl CudaDevice {
     /// Device `ordinal` (the CLI's `--device N`). The driver library and NVRTC are loaded at
     /// run time; missing ones are a [`GpuError::Runtime`] that says what to install.
     pub fn nth(ordinal: usize) -> Result<CudaDevice, GpuError> {
-        if !unsafe { cudarc::driver::sys::is_culib_present() } {
+        let started = Instant::now();
+        if keep_first_loaded(&["cuda", "nvcuda"]).is_none() {
             return Err(GpuError::Runtime(
                 "CUDA is not available: the NVIDIA driver library (libcuda.so) was not found; \
                  install the NVIDIA driver, or use --backend opencl or cpu"
                     .to_string(),
             ));
         }
-        load_nvrtc()?;
-        let ctx = CudaContext::new(ordinal).map_err(driver("cuCtxCreate"))?;
+        // NVRTC loads beside the context's creation (hundreds of milliseconds), not in the
+        // search's first chunk.
+        let (nvrtc, ctx) = std::thread::scope(|scope| {
+            let nvrtc = scope.spawn(nvrtc_version);
+            let ctx = CudaContext::new(ordinal);
+            let nvrtc = nvrtc
+                .join()
+                .unwrap_or_else(|_| Err(GpuError::Runtime("loading NVRTC panicked".to_string())));
+            (nvrtc, ctx)
+        });
+        nvrtc?;
+        let ctx = ctx.map_err(driver("cuCtxCreate"))?;
         let (major, minor) = ctx
             .compute_capability()
             .map_err(driver("cuDeviceGetAttribute"))?;
@@ -379,6 +420,12 @@ impl CudaDevice {
             crunch_modules: Mutex::new(HashMap::new()),
         };
         device.warm_up()?;
+        if std::env::var_os("TMD_TRACE_DEVICE").is_some() {
+            eprintln!(
+                "tmd-trace: device opened in {} us (context, NVRTC, warm-up)",
+                started.elapsed().as_micros()
+            );
+        }
         Ok(device)
     }
 
@@ -386,6 +433,11 @@ impl CudaDevice {
     /// an H100 the first copy to the device took 8-13 ms (`TMD_TRACE_DEVICE`, 2026-11-23)
     /// against well under 1 ms for the next ones. One small round trip through the pool on a
     /// first stream pair pays that here, once per process, instead of in the first chunk.
+    ///
+    /// It also grows the memory pool once by [`POOL_RESERVE`] bytes, which the pool keeps
+    /// ([`keep_pool_memory`]): the first call of a search allocates some 135 MB of scratch at
+    /// chunk 2^39, and its allocations took 0.24-0.41 ms on the H100 (third lease), growing
+    /// the pool on the search's clock.
     fn warm_up(&self) -> Result<(), GpuError> {
         const WORDS: usize = 1 << 16;
         self.with_streams(|bulk, urgent| {
@@ -395,6 +447,12 @@ impl CudaDevice {
                     .map_err(driver("cuMemcpyHtoD"))?;
                 s.clone_dtoh(&buffer).map_err(driver("cuMemcpyDtoH"))?;
                 s.synchronize().map_err(driver("cuStreamSynchronize"))?;
+            }
+            if self.ctx.has_async_alloc() {
+                let reserve =
+                    unsafe { bulk.alloc::<u8>(POOL_RESERVE) }.map_err(driver("cuMemAllocAsync"))?;
+                drop(reserve);
+                bulk.synchronize().map_err(driver("cuStreamSynchronize"))?;
             }
             Ok(())
         })
@@ -643,8 +701,8 @@ impl CudaDevice {
         // One bit mask of phase-1 failures per sub-packet (written when split).
         let mut fail_masks = unsafe { s.alloc::<u32>(mask_words) }.map_err(up("cuMemAlloc"))?;
         let mut lanes = unsafe { s.alloc::<u32>(items * per_item) }.map_err(up("cuMemAlloc"))?;
-        let warps = items.div_ceil(32);
-        let mut warp_words = uninit(warps * WARP_NMDM_WORDS)?;
+        let warp_records = warp_nmdm_records(items);
+        let mut warp_words = uninit(warp_records * WARP_NMDM_WORDS)?;
         trace.mark("alloc");
         let module = self.module(crate::filter_id(plan))?;
         let function = module
@@ -710,8 +768,8 @@ impl CudaDevice {
         let mut launch = s.launch_builder(&nmdm);
         launch.arg(&lanes).arg(&items64).arg(&mut warp_words);
         let warp_config = LaunchConfig {
-            grid_dim: ((warps as u32).div_ceil(BLOCK), 1, 1),
-            block_dim: (BLOCK, 1, 1),
+            grid_dim: (warp_records as u32, 1, 1),
+            block_dim: (WARP_NMDM_GROUP as u32, 1, 1),
             shared_mem_bytes: 0,
         };
         let started = Instant::now();

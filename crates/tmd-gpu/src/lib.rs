@@ -29,7 +29,7 @@ mod opencl_xfloat_timing;
 use thiserror::Error;
 
 /// Why a device run failed.
-#[derive(Debug, Error)]
+#[derive(Clone, Debug, Error)]
 pub enum GpuError {
     /// The API's runtime library is not installed (or has no usable device).
     #[error("{0}")]

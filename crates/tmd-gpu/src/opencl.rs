@@ -19,9 +19,10 @@ use std::sync::Mutex;
 use std::time::Instant;
 use tmd_kernels::Id;
 use tmd_search::filter::device::{
-    add_split_counters, flatten_tables, item_record_words, subpackets_per_packet, DeviceOutput,
-    KernelPlan, PacketDevice, PacketJob, DEFER_WORDS, DEVICE_STEPS, FOLD_GROUP, SCAN_BLOCK,
-    SCAN_GROUP, STATS_WORDS, WARP_NMDM_WORDS,
+    add_split_counters, flatten_tables, item_record_words, subpackets_per_packet,
+    warp_nmdm_records, DeviceOutput, KernelPlan, PacketDevice, PacketJob, DEFER_WORDS,
+    DEVICE_STEPS, FOLD_GROUP, SCAN_BLOCK, SCAN_GROUP, STATS_WORDS, WARP_NMDM_GROUP,
+    WARP_NMDM_WORDS,
 };
 use tmd_xfloat::fft::Complex;
 
@@ -455,8 +456,8 @@ impl OpenClDevice {
         // One bit mask of phase-1 failures per sub-packet (written when split).
         let fail_masks = self.scratch::<u32>(mask_words)?;
         let lanes = self.scratch::<u32>(items * per_item)?;
-        let warps = items.div_ceil(32);
-        let warp_words = self.output::<u64>(warps * WARP_NMDM_WORDS)?;
+        let warp_records = warp_nmdm_records(items);
+        let warp_words = self.output::<u64>(warp_records * WARP_NMDM_WORDS)?;
         let (t_lo, t_hi) = (plan.threshold3 as u64, (plan.threshold3 >> 64) as u64);
         let capacity32 = capacity as u32;
         // Work-items past the last sub-packet return at once, so the global size may be
@@ -537,7 +538,8 @@ impl OpenClDevice {
                     .set_arg(&lanes)
                     .set_arg(&(items as u64))
                     .set_arg(&warp_words)
-                    .set_global_work_size(warps)
+                    .set_global_work_size(warp_records * WARP_NMDM_GROUP)
+                    .set_local_work_size(WARP_NMDM_GROUP)
                     .enqueue_nd_range(&self.queue)
                     .map_err(api("clEnqueueNDRangeKernel"))?;
             }
@@ -576,7 +578,7 @@ impl OpenClDevice {
         }
         let total = self.read(&found, 1)?[0] as usize;
         let stored = self.read(&candidates, total.min(capacity))?;
-        let warps = self.read(&warp_words, warps * WARP_NMDM_WORDS)?;
+        let warps = self.read(&warp_words, warp_records * WARP_NMDM_WORDS)?;
         step_nanos[6] = crate::rest_of_call(call_started, &step_nanos);
         Ok(Launched {
             stored,

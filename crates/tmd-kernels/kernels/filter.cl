@@ -742,18 +742,23 @@ KERNEL_FQ void phase3_deferred(const GLOBAL_AS u64 *items, const u64 count,
  * the phase-1 test of its k-th domain, so a warp waits at step k for its slowest lane. One
  * work-item per warp computes, for each step with at least one lane at work, 1 - mean/max of
  * the lanes' loop iterations (the measure of Nmdm::add_group, over the lanes instead of over
- * consecutive domains), and writes per warp: groups, the sum of the values (bits, summed in
- * step order), iterations and lanes at work. The host adds the warps in order. */
+ * consecutive domains): groups, the sum of the values (summed in step order), iterations and
+ * lanes at work. A work-group of WARP_NMDM_GROUP work-items (the host launches it in groups of
+ * exactly that size) adds its warps' records in warp order and writes one record; the host
+ * adds the records in order. Folding here keeps the copy back small: one record per warp was
+ * 512 KB at chunk 2^39, whose copy took 0.3-0.5 ms on the H100 (TMD_TRACE_DEVICE,
+ * 2026-11-23). */
+#define WARP_NMDM_GROUP 128
 KERNEL_FQ void warp_nmdm(const GLOBAL_AS u32 *lane_iterations, const u64 items,
                          GLOBAL_AS u64 *out) {
+    LOCAL_ARRAY(u64, counts, 3 * WARP_NMDM_GROUP);
+    LOCAL_ARRAY(double, sums, WARP_NMDM_GROUP);
     u64 w = GLOBAL_ID0;
+    u32 t = LOCAL_ID0;
     u64 warps = (items + 31) / 32;
-    if (w >= warps) {
-        return;
-    }
     u64 groups = 0, total_iterations = 0, lanes_at_work = 0;
     double sum = 0.0;
-    for (u64 k = 0; k < ITEM_DOMAINS; k++) {
+    for (u64 k = 0; k < ITEM_DOMAINS && w < warps; k++) {
         u64 max = 0, total = 0, lanes = 0;
         for (u64 j = 0; j < 32; j++) {
             u64 g = 32 * w + j;
@@ -776,9 +781,27 @@ KERNEL_FQ void warp_nmdm(const GLOBAL_AS u32 *lane_iterations, const u64 items,
             groups += 1;
         }
     }
-    out[4 * w] = groups;
-    out[4 * w + 1] = TMD_DOUBLE_BITS(sum);
-    out[4 * w + 2] = total_iterations;
-    out[4 * w + 3] = lanes_at_work;
+    counts[3 * t] = groups;
+    counts[3 * t + 1] = total_iterations;
+    counts[3 * t + 2] = lanes_at_work;
+    sums[t] = sum;
+    LOCAL_BARRIER();
+    if (t == 0) {
+        u64 g = 0, it = 0, lanes = 0;
+        double s = 0.0;
+        for (u32 j = 0; j < WARP_NMDM_GROUP; j++) {
+            g += counts[3 * j];
+            it += counts[3 * j + 1];
+            lanes += counts[3 * j + 2];
+            if (counts[3 * j] > 0) {
+                s += sums[j];
+            }
+        }
+        u64 r = GROUP_ID0;
+        out[4 * r] = g;
+        out[4 * r + 1] = TMD_DOUBLE_BITS(s);
+        out[4 * r + 2] = it;
+        out[4 * r + 3] = lanes;
+    }
 }
 

@@ -186,10 +186,20 @@ pub const DEVICE_STEPS: [&str; 7] = [
 pub const FOLD_GROUP: usize = 256;
 const _: () = assert!(super::MAX_PACKET_DOMAINS / SUBPACKET_DOMAINS <= 2048);
 
-/// Words per warp written by the `warp_nmdm` kernel.
+/// Words of a record written by the `warp_nmdm` kernel.
 pub const WARP_NMDM_WORDS: usize = 4;
 
-/// Adds the per-warp records of `warp_nmdm` in warp order.
+/// Warps per work-group of `warp_nmdm` (`WARP_NMDM_GROUP` of kernels/filter.cl): the kernel
+/// runs in groups of exactly this many work-items, one per warp, and each group writes one
+/// record, its warps added in order.
+pub const WARP_NMDM_GROUP: usize = 128;
+
+/// The records `warp_nmdm` writes for `items` work-items (warps of 32).
+pub fn warp_nmdm_records(items: usize) -> usize {
+    items.div_ceil(32).div_ceil(WARP_NMDM_GROUP)
+}
+
+/// Adds the records of `warp_nmdm` (one per group of warps) in order.
 pub fn sum_warp_nmdm(words: &[u64]) -> Nmdm {
     let mut total = Nmdm::default();
     for w in words.chunks(WARP_NMDM_WORDS) {

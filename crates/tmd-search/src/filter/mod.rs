@@ -44,7 +44,7 @@ use rug::float::Round;
 use rug::{Float, Integer};
 use stats::{FilterStats, PacketStats};
 use std::sync::atomic::{AtomicU64, Ordering};
-use std::sync::{Arc, Mutex};
+use std::sync::{Arc, Mutex, OnceLock};
 use std::time::Instant;
 use thiserror::Error;
 use tmd_core::interval::{Eval, Interval};
@@ -132,6 +132,16 @@ pub enum FilterError {
     Device(String),
 }
 
+/// Whether `TMD_TRACE_DEVICE` is set: device searches then print where the time of each chunk
+/// went on stderr (planning, tables beside the program's preparation, the device call,
+/// verification) and the search's total, as the device runners print their steps. A tuning
+/// aid for one-chunk runs such as I0, where the thread-second totals of `--stats` cannot
+/// show what waits on what.
+fn tracing() -> bool {
+    static ON: OnceLock<bool> = OnceLock::new();
+    *ON.get_or_init(|| std::env::var_os("TMD_TRACE_DEVICE").is_some())
+}
+
 /// Checks that a target can use the filtered searches.
 pub fn check_target(target: &Target) -> Result<(), FilterError> {
     expr_has_model(&target.expr).map_err(|e| FilterError::NoModel(e.to_string()))
@@ -161,6 +171,7 @@ pub fn filtered_search(
     };
     let mut total = Summary::default();
     let mut stats = FilterStats::default();
+    let mut listing_nanos = 0u64;
     run_ordered(
         jobs.len() as u64,
         |j| {
@@ -173,14 +184,23 @@ pub fn filtered_search(
             if ctx.failed() {
                 return;
             }
+            let t = Instant::now();
             total.absorb(&result.summary);
             stats.absorb(&result.stats);
             result.cases.iter().for_each(|case| out.case(case));
             let (start, len) = jobs[j as usize];
             out.finished_through(start + len as i128, &total);
+            listing_nanos += t.elapsed().as_nanos() as u64;
         },
     );
     total.elapsed = started.elapsed();
+    if tracing() && filter.device.is_some() {
+        eprintln!(
+            "tmd-trace: search {} us, of which listing the cases {} us",
+            total.elapsed.as_micros(),
+            listing_nanos / 1000
+        );
+    }
     if let Some(e) = ctx.device_error.lock().expect("poisoned").take() {
         return Err(FilterError::Device(e));
     }
@@ -313,6 +333,15 @@ impl Context<'_> {
             Ok((chunk, plan, packet_domains)) => {
                 let generation = t.elapsed().as_nanos() as u64;
                 let mut result = self.run_chunk(start, &chunk, &plan, packet_domains);
+                if tracing() && self.filter.device.is_some() {
+                    eprintln!(
+                        "tmd-trace: chunk of {len} inputs: planned in {} us, verified in {} us, \
+                         done {} us after it started",
+                        generation / 1000,
+                        result.stats.verification_nanos / 1000,
+                        t.elapsed().as_micros()
+                    );
+                }
                 result.stats.generation_nanos += generation;
                 result.stats.note_chunk(len, plan.n, chunk.degree() as u64);
                 result
@@ -588,6 +617,7 @@ impl Context<'_> {
         kernel_plan.work_group = self.filter.work_group;
         kernel_plan.domains_per_item = self.filter.domains_per_item;
         // The device loads the chunk's program while the cores make its tables.
+        let joined = Instant::now();
         let (prepared, (jobs, generation)) = rayon::join(
             || device.prepare(&kernel_plan),
             || {
@@ -612,7 +642,19 @@ impl Context<'_> {
             generation_nanos: generation,
             ..FilterStats::default()
         };
+        let joined = joined.elapsed();
+        let called = Instant::now();
         let out = device.run_packets(&kernel_plan, &jobs)?;
+        if tracing() {
+            eprintln!(
+                "tmd-trace: {} packets: tables {} us beside the program's preparation, both \
+                 {} us; device call {} us",
+                jobs.len(),
+                generation / 1000,
+                joined.as_micros(),
+                called.elapsed().as_micros()
+            );
+        }
         self.progress.fetch_add(chunk.len, Ordering::Relaxed);
         for s in &out.packet_stats {
             stats.absorb_packet(s);
