@@ -1,39 +1,50 @@
 //! Parallel jobs, results consumed in job order: the skeleton every search shares.
 //!
-//! Jobs run on rayon's pool in any order; their results travel through a channel to the
-//! calling thread, which hands result `j` to the consumer only after results `0..j`. So the
-//! consumer sees a growing finished *prefix*: what it writes (cases, checkpoints) is always the
-//! complete output of the first `j` jobs, whatever happens to the later ones.
+//! Jobs run on the calling thread's rayon pool in any order; their results travel through a
+//! channel to a consumer thread, which hands result `j` to the consumer only after results
+//! `0..j`. So the consumer sees a growing finished *prefix*: what it writes (cases,
+//! checkpoints) is always the complete output of the first `j` jobs, whatever happens to the
+//! later ones.
+//!
+//! The jobs are started from the calling thread, so they run on the pool it belongs to: the
+//! CLI's `--threads` pool, entered with `ThreadPool::install` (a job started from a thread of
+//! our own would run on rayon's global pool instead, sized to every core, and the global pool
+//! would start its threads in the middle of the search). The consumer has a thread of its own
+//! and takes no worker: listing goes on while jobs run, on a pool of one thread too.
 
 use rayon::prelude::*;
 use std::collections::BTreeMap;
 use std::sync::mpsc;
 
-/// Runs `work(0..jobs)` in parallel and calls `consume(j, result)` in increasing j.
-pub(crate) fn run_ordered<T, W, C>(jobs: u64, work: W, mut consume: C)
+/// Runs `work(0..jobs)` in parallel on the current pool and calls `consume(j, result)` in
+/// increasing j on another thread.
+pub(crate) fn run_ordered<T, W, C>(jobs: u64, work: W, consume: C)
 where
     T: Send,
-    W: Fn(u64) -> T + Sync + Send,
-    C: FnMut(u64, T),
+    W: Fn(u64) -> T + Sync,
+    C: FnMut(u64, T) + Send,
 {
     let (tx, rx) = mpsc::channel::<(u64, T)>();
     std::thread::scope(|scope| {
-        let work = &work;
-        scope.spawn(move || {
-            (0..jobs).into_par_iter().for_each_with(tx, |tx, j| {
-                // The receiver lives until every job is in; a send can only fail if the
-                // calling thread panicked, and then there is nobody left to report to.
-                let _ = tx.send((j, work(j)));
-            });
-        });
-        let mut pending = BTreeMap::new();
-        let mut next = 0u64;
-        for (j, result) in rx {
-            pending.insert(j, result);
-            while let Some(result) = pending.remove(&next) {
-                consume(next, result);
-                next += 1;
+        let consumer = scope.spawn(move || {
+            let mut consume = consume;
+            let mut pending = BTreeMap::new();
+            let mut next = 0u64;
+            for (j, result) in rx {
+                pending.insert(j, result);
+                while let Some(result) = pending.remove(&next) {
+                    consume(next, result);
+                    next += 1;
+                }
             }
+        });
+        (0..jobs).into_par_iter().for_each_with(tx, |tx, j| {
+            // The receiver lives until every sender is gone; a send can only fail if the
+            // consumer panicked, and then its panic is raised below.
+            let _ = tx.send((j, work(j)));
+        });
+        if let Err(panic) = consumer.join() {
+            std::panic::resume_unwind(panic);
         }
     });
 }
@@ -58,5 +69,52 @@ mod tests {
             },
         );
         assert_eq!(seen, (0..500).collect::<Vec<_>>());
+    }
+
+    /// Issue 5: the jobs ran on rayon's global pool (sized to every core, started in the
+    /// middle of the search) whatever pool the caller had entered, so `tmd search --threads 1`
+    /// used every core. They must run on the caller's pool, and the consumer must not need a
+    /// worker of it: with one thread, job 1 waits until job 0 has been consumed.
+    #[test]
+    fn issue5_jobs_run_on_the_callers_pool_and_listing_needs_no_worker() {
+        use std::sync::atomic::{AtomicBool, Ordering};
+        use std::time::{Duration, Instant};
+        let pool = rayon::ThreadPoolBuilder::new()
+            .num_threads(1)
+            .thread_name(|i| format!("ordered-test-{i}"))
+            .build()
+            .unwrap();
+        let consumed_first = AtomicBool::new(false);
+        let mut seen = Vec::new();
+        pool.install(|| {
+            run_ordered(
+                4,
+                |j| {
+                    if j == 1 {
+                        let waited = Instant::now();
+                        while !consumed_first.load(Ordering::SeqCst)
+                            && waited.elapsed() < Duration::from_secs(20)
+                        {
+                            std::thread::sleep(Duration::from_millis(1));
+                        }
+                    }
+                    let name = std::thread::current().name().map(str::to_string);
+                    (name, consumed_first.load(Ordering::SeqCst) || j == 0)
+                },
+                |j, (name, after_first)| {
+                    consumed_first.store(true, Ordering::SeqCst);
+                    seen.push((j, name, after_first));
+                },
+            )
+        });
+        for (j, name, after_first) in &seen {
+            assert_eq!(
+                name.as_deref(),
+                Some("ordered-test-0"),
+                "job {j} ran elsewhere"
+            );
+            assert!(after_first, "job {j} ran before job 0 was listed");
+        }
+        assert_eq!(seen.iter().map(|s| s.0).collect::<Vec<_>>(), [0, 1, 2, 3]);
     }
 }

@@ -68,13 +68,13 @@ pub fn reference_search(
     range: &InputRange,
     params: &SearchParams,
     progress: &AtomicU64,
-    sink: &mut dyn FnMut(&Case),
+    sink: &mut (dyn FnMut(&Case) + Send),
 ) -> Summary {
     reference_search_to(target, range, params, progress, &mut SinkOnly(sink))
 }
 
 /// What a search hands its caller, in increasing x.
-pub trait Listing {
+pub trait Listing: Send {
     /// A listed case.
     fn case(&mut self, case: &Case);
     /// Every input with ordinal below `next_ordinal` is finished and its cases were listed;
@@ -84,13 +84,13 @@ pub trait Listing {
     }
 }
 
-impl<F: FnMut(&Case)> Listing for F {
+impl<F: FnMut(&Case) + Send> Listing for F {
     fn case(&mut self, case: &Case) {
         self(case)
     }
 }
 
-struct SinkOnly<'a>(&'a mut dyn FnMut(&Case));
+struct SinkOnly<'a>(&'a mut (dyn FnMut(&Case) + Send));
 
 impl Listing for SinkOnly<'_> {
     fn case(&mut self, case: &Case) {

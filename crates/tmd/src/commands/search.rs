@@ -440,11 +440,13 @@ pub fn run(args: &SearchArgs) -> anyhow::Result<()> {
         return super::search_mpi::run(args, &cluster);
     }
     let mut plan = plan(args)?;
-    attach_device(args, &mut plan, args.device.unwrap_or(0))?;
+    // The workers start while the device opens (the search's jobs run on this pool: the
+    // filtered and reference searches start them from the thread that installs it).
     let pool = rayon::ThreadPoolBuilder::new()
         .num_threads(args.threads.unwrap_or(0))
         .build()
         .context("starting worker threads")?;
+    attach_device(args, &mut plan, args.device.unwrap_or(0))?;
     let mut journal = None;
     let mut recovered = Recovered::default();
     if let Some(dir) = &args.resume {
