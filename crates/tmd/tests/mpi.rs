@@ -8,6 +8,7 @@
 use serde_json::Value;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output, Stdio};
+use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::OnceLock;
 use std::time::{Duration, Instant};
 
@@ -45,8 +46,37 @@ fn mpi_tmd() -> &'static Path {
     })
 }
 
+/// `mpirun -np NP tmd ARGS`, with a session directory of its own: the tests run in parallel,
+/// and two OpenMPI 4 launchers starting at once raced on creating `/tmp/ompi.HOST.UID` ("A call
+/// to mkdir was unable to create the desired directory ... File exists", a failed CI run of
+/// 2026-11-24), so each call gets its own `TMPDIR`, under which OpenMPI makes its directory.
 fn mpirun(np: usize, args: &[&str]) -> Command {
+    static CALLS: AtomicUsize = AtomicUsize::new(0);
+    static SWEPT: OnceLock<()> = OnceLock::new();
+    SWEPT.get_or_init(|| {
+        // Earlier runs' directories, once OpenMPI has emptied them (remove_dir leaves a
+        // non-empty one, such as a running launcher's, alone).
+        let stale = std::fs::read_dir(std::env::temp_dir())
+            .into_iter()
+            .flatten();
+        for entry in stale.flatten() {
+            if entry
+                .file_name()
+                .to_string_lossy()
+                .starts_with("tmd-mpi-test-")
+            {
+                let _ = std::fs::remove_dir(entry.path());
+            }
+        }
+    });
+    let session = std::env::temp_dir().join(format!(
+        "tmd-mpi-test-{}-{}",
+        std::process::id(),
+        CALLS.fetch_add(1, Ordering::Relaxed)
+    ));
+    std::fs::create_dir_all(&session).expect("a session directory for mpirun");
     let mut c = Command::new("mpirun");
+    c.env("TMPDIR", &session);
     c.args([
         "--allow-run-as-root",
         "--oversubscribe",
