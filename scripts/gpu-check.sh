@@ -297,7 +297,9 @@ fi
 
 if [[ " $sections " == *" dpi "* ]]; then
   # Domains per work-item (issue 5): the default 32 against 64 and 128, on I0 (a first run
-  # warms the cubin cache; runs 1-3 timed) and on I0..1023 (one run each, cases by sha256).
+  # warms the cubin cache; runs 1-3 timed) and on I0..1023 (DPI_BIG_RUNS rounds, default 3,
+  # the values interleaved within a round since one run's noise is about the gap measured;
+  # cases by sha256).
   mkdir -p "$OUT/s"
   i0="exp --from 0x1p+0 --to 0x1.0008p+0 --bits 32 --breakpoints directed"
   big="exp --from 0x1p+0 --to 0x1.2p+0 --bits 32 --breakpoints directed"
@@ -309,12 +311,16 @@ if [[ " $sections " == *" dpi "* ]]; then
       log "I0 cuda --domains-per-item $d run $r: exit/seconds $res $(python3 -c "import json,sys; d=json.load(open(sys.argv[1])); f=d['filter']; print(d['hard'], 'cases, search', round(d['seconds'],4), 's, kernels', {k: round(v, 4) for k, v in f.get('device_step_thread_seconds', {}).items()})" "$OUT/s/I0-dpi$d-$r.json" 2>&1)"
     done
     cmp -s "$OUT/s/I0-dpi$d-1.txt" "$OUT/s/I0-dpi-ref.txt" && log "I0 dpi $d: cases equal the CPU's" || log "I0 dpi $d: cases DIFFER from the CPU's"
-    res=$(TMO=120 search "big-dpi$d" cuda $big --domains-per-item "$d")
-    log "I0..1023 cuda --domains-per-item $d: exit/seconds $res $(python3 -c "import json,sys; d=json.load(open(sys.argv[1])); f=d['filter']; print('search', round(d['seconds'],3), 's, device calls', round(f['device_thread_seconds'],1), 'thread-s, filter_packets', round(f.get('device_step_thread_seconds', {}).get('filter_packets', 0), 2))" "$OUT/s/big-dpi$d.json" 2>&1)"
-    [ "$(sha256sum <"$OUT/s/big-dpi$d.txt" | cut -d' ' -f1)" = "$(cat "$bin/ref/I0..1023-cpu.sha256")" ] \
-      && log "I0..1023 dpi $d: cases equal the CPU backend's (sha256)" \
-      || log "I0..1023 dpi $d: cases DIFFER from the CPU backend's (or the run did not finish)"
-    rm -f "$OUT/s/big-dpi$d.txt"
+  done
+  for r in $(seq 1 "${DPI_BIG_RUNS:-3}"); do
+    for d in ${DPI_VALUES:-32 64 128}; do
+      res=$(TMO=120 search "big-dpi$d-$r" cuda $big --domains-per-item "$d")
+      log "I0..1023 cuda --domains-per-item $d round $r: exit/seconds $res $(python3 -c "import json,sys; d=json.load(open(sys.argv[1])); f=d['filter']; print('search', round(d['seconds'],3), 's, device calls', round(f['device_thread_seconds'],1), 'thread-s, filter_packets', round(f.get('device_step_thread_seconds', {}).get('filter_packets', 0), 2))" "$OUT/s/big-dpi$d-$r.json" 2>&1)"
+      [ "$(sha256sum <"$OUT/s/big-dpi$d-$r.txt" | cut -d' ' -f1)" = "$(cat "$bin/ref/I0..1023-cpu.sha256")" ] \
+        && log "I0..1023 dpi $d round $r: cases equal the CPU backend's (sha256)" \
+        || log "I0..1023 dpi $d round $r: cases DIFFER from the CPU backend's (or the run did not finish)"
+      rm -f "$OUT/s/big-dpi$d-$r.txt"
+    done
   done
 fi
 
