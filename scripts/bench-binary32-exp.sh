@@ -1,5 +1,5 @@
 #!/bin/bash
-# Issue 4: `--algorithm auto` over every finite binary32 input of exp (but the largest, which
+# `--algorithm auto` over every finite binary32 input of exp (but the largest, which
 # --to excludes), K = 24, all breakpoints. The range is run in pieces so that progress and the
 # cost of each region show: the two wide parts |x| >= 2^-47 (overflow, underflow and ordinary
 # binades: seconds), then |x| < 2^-47 binade by binade, where every input is hard, then the

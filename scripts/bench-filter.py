@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Benchmarks of the filtered search (issue 4), printed as the markdown tables of
+"""Benchmarks of the filtered search, printed as the markdown tables of
 docs/BENCHMARKS.md.
 
   python3 scripts/bench-filter.py [--runs R] [--only i0|backends|methods|binades]

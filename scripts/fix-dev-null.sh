@@ -4,7 +4,7 @@
 # On such machines what one program writes "to /dev/null" the next one reads back from it, and
 # cargo reads the source of its rustc probe from /dev/null (its stdin is Stdio::null()): after a
 # build script had written a compiler error there, `cargo clippy` with a fresh target directory
-# failed with "failed to run `rustc` to learn about target-specific information" (CI, stop 12).
+# failed with "failed to run `rustc` to learn about target-specific information" (a CI run).
 # Replace the file by the character device 1:3 where mknod is allowed, else empty it; either way
 # the next cargo run reads nothing from it. Safe to run any number of times.
 [ -c /dev/null ] && exit 0

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # One call of the device tool: check the CUDA (and NVIDIA OpenCL) backends against the CPU
-# backend and time them (issues 5 and 6). Logs go to $OUT (or ./gpu-check-out); the last
+# backend and time them. Logs go to $OUT (or ./gpu-check-out); the last
 # lines printed are a short summary.
 #
 # The device machine has no Rust toolchain: build here, copy the binaries to a stable place,
@@ -14,7 +14,7 @@
 # timings in priority order), tune (knobs of the search kernel on I0), i0 (I0 end to end
 # with traces), estimate (crunch --estimate on the device), dpi (domains per work-item), trace (where a device call's time goes), binade ([1,2) of exp at
 # K = 45 against the published list; journaled, resumed by a later call), xfloat (the FFT study
-# on CUDA, issue 3).
+# on CUDA).
 set -uo pipefail
 cd "$(dirname "$0")/.."
 
@@ -22,7 +22,7 @@ if [ "${1:-}" = "--prepare" ]; then
   cargo build --release -p tmd || exit 1
   mkdir -p target/gpu-bin/ref
   cp target/release/tmd target/gpu-bin/ && strip target/gpu-bin/tmd
-  # The xfloat section's FFT study (issue 3): CUDA transforms checked against the CPU's bits.
+  # The xfloat section's FFT study: CUDA transforms checked against the CPU's bits.
   cargo build --release -p tmd-gpu --example fft_study --example xfloat_throughput || exit 1
   for e in fft_study xfloat_throughput; do
     cp "target/release/examples/$e" target/gpu-bin/ && strip "target/gpu-bin/$e"
@@ -34,7 +34,7 @@ if [ "${1:-}" = "--prepare" ]; then
   done
   # References for ranges too long to repeat on the CPU there: the published exp worst cases,
   # and the CPU backend's I0..1023 output (its sha256; computed 2026-11-23, 739.5 s on 1 thread).
-  cp ../shared/reference/worst-cases/exp.wc target/gpu-bin/ref/
+  cp data/worst-cases/exp.wc target/gpu-bin/ref/
   cp docs/logs/search-I0..1023-cpu.sha256 target/gpu-bin/ref/I0..1023-cpu.sha256
   cp docs/logs/search-I0..1023-cpu-1thread.stats.json target/gpu-bin/ref/I0..1023-cpu.stats.json
   mkdir -p .ocl && (cd .ocl && ls ./*.deb >/dev/null 2>&1 || apt-get download ocl-icd-libopencl1 >/dev/null)
@@ -289,14 +289,14 @@ if [[ " $sections " == *" probe "* ]]; then
 fi
 
 if [[ " $sections " == *" estimate "* ]]; then
-  # crunch --estimate over the whole binary64 domain of exp on the device (issue 6).
+  # crunch --estimate over the whole binary64 domain of exp on the device.
   export OUT tmd
   export -f log
   CRUNCH_PARTS=estimate bash scripts/gpu-crunch.sh
 fi
 
 if [[ " $sections " == *" dpi "* ]]; then
-  # Domains per work-item (issue 5): the default 32 against 64 and 128, on I0 (a first run
+  # Domains per work-item: the default 32 against 64 and 128, on I0 (a first run
   # warms the cubin cache; runs 1-3 timed) and on I0..1023 (DPI_BIG_RUNS rounds, default 3,
   # the values interleaved within a round since one run's noise is about the gap measured;
   # cases by sha256).
@@ -358,7 +358,7 @@ PY
 fi
 
 if [[ " $sections " == *" xfloat "* ]]; then
-  # 5. Issue 3: the transposed Stockham FFT on the device in f32, f64, df64 and dd, n = 2^10 ..
+  # 5. The transposed Stockham FFT on the device in f32, f64, df64 and dd, n = 2^10 ..
   # 2^22: GFLOP/s next to the host's, and every transform's bits against the CPU's ("same bits").
   timeout "${FFT_TMO:-300}" "$bin/fft_study" --min "${FFT_MIN:-10}" --max "${FFT_MAX:-22}" --cuda 0 >"$OUT/fft-study-cuda.txt" 2>>"$OUT/errors.txt"
   log "fft study (exit $?): $(grep -c '| yes |' "$OUT/fft-study-cuda.txt") rows with the CPU's bits, $(grep -c '| NO |' "$OUT/fft-study-cuda.txt") differing"

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# The crunch part of scripts/gpu-check.sh (issue 6), run by it on the device machine with the
+# The crunch part of scripts/gpu-check.sh, run by it on the device machine with the
 # same environment (OUT, tmd, log): CUDA targets whose errors are analysed on the device
 # against the same run analysed on the host, CUDA against the CPU backend for a target that
 # exists on both, then throughput.

@@ -1,5 +1,5 @@
-//! Issue 2: `hardness` reproduces published hard cases. The inputs come from CORE-MATH's
-//! worst-case files in ../shared/reference/worst-cases/ (see its README for their origin):
+//! `hardness` reproduces published hard cases. The inputs come from CORE-MATH's
+//! worst-case files in data/worst-cases/ (see its README for their origin):
 //! every exp and exp2 input in [1, 2) there has at least 44 identical bits after the round bit.
 
 use std::path::PathBuf;
@@ -7,16 +7,9 @@ use tmd_core::hardness::DEFAULT_MAX_PRECISION;
 use tmd_core::number::parse_exact;
 use tmd_core::{hardness, Expr, Format, Kind, Outcome};
 
+/// The published worst-case files shipped with tmd (`data/worst-cases/`, with their provenance).
 fn worst_cases_dir() -> PathBuf {
-    let here = PathBuf::from(env!("CARGO_MANIFEST_DIR"));
-    here.ancestors()
-        .map(|a| a.join("shared/reference/worst-cases"))
-        .chain(
-            here.ancestors()
-                .map(|a| a.join("../shared/reference/worst-cases")),
-        )
-        .find(|p| p.join("exp.wc").exists())
-        .expect("shared/reference/worst-cases beside the repository")
+    PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../data/worst-cases")
 }
 
 /// First token of every non-comment line, as in CORE-MATH's readers.

@@ -1,6 +1,6 @@
-//! Issue 4's acceptance on published worst cases: for windows of 2^36 binary64 inputs around
-//! listed cases of each file in ../shared/reference/worst-cases/ (exp, exp2, log; CORE-MATH's
-//! lists, see that folder's README for where they come from), the regular filtered search with
+//! The filter on published worst cases: for windows of 2^36 binary64 inputs around listed
+//! cases of each file in data/worst-cases/ (exp, exp2, log; CORE-MATH's lists, see that
+//! folder's README for where they come from), the regular filtered search with
 //! `--bits 45 --breakpoints all` outputs every listed input of the window whose run k is at
 //! least 44 (that is, whose distance to a breakpoint is below 2^-45 ulp), and every input it
 //! outputs is confirmed hard by an independent `hardness` call.
@@ -30,16 +30,9 @@ fn extensive() -> bool {
     std::env::var("TMD_EXTENSIVE").is_ok_and(|value| value == "1")
 }
 
+/// The published worst-case files shipped with tmd (`data/worst-cases/`, with their provenance).
 fn worst_cases_dir() -> PathBuf {
-    let here = PathBuf::from(env!("CARGO_MANIFEST_DIR"));
-    here.ancestors()
-        .map(|a| a.join("shared/reference/worst-cases"))
-        .chain(
-            here.ancestors()
-                .map(|a| a.join("../shared/reference/worst-cases")),
-        )
-        .find(|p| p.join("exp.wc").exists())
-        .expect("shared/reference/worst-cases beside the repository")
+    PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../data/worst-cases")
 }
 
 /// Every finite binary64 input of a worst-case file (first token of each line, `#` comments),

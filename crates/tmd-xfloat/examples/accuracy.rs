@@ -403,8 +403,8 @@ fn main() {
     });
 }
 
-/// `--changed`: only the rows of what changed on 2026-11-24 (the double-word division, `Dd`'s
-/// table-driven methods), so that they can be rerun at N = 10^7 without the whole report.
+/// `--changed`: only the rows of the double-word division and of `Dd`'s table-driven methods,
+/// so that they can be rerun at N = 10^7 without the whole report.
 fn changed_rows(n: usize) {
     println!("N = {n} random inputs per row (ChaCha8, fixed seeds); rows of the double-word division and of Dd's methods\n");
     println!("| type | operation | range | max ulp | rms ulp |");

@@ -99,7 +99,7 @@
 //! `2 / (largest subnormal)` is finite; square root rescales by an even power of two. The edge
 //! cases (ends of the exponent range, subnormals, arguments next to multiples of pi/2 and
 //! pi/4, the overflow thresholds of exp, sinh, cosh) are tested against MPFR by the
-//! `issue3_edge_*` tests and reported by `examples/accuracy.rs`. Underflow is gradual
+//! `edge_*` tests and reported by `examples/accuracy.rs`. Underflow is gradual
 //! but the trailing words lose precision first: the bounds hold for results above
 //! `2^(MIN_EXP + WORDS p)` (df64 `2^-78`, qf128 `2^-30`, dd `2^-916`, qd `2^-810`); below,
 //! precision degrades gradually (qf128 keeps about 96 bits down to `2^-54`, where its last word

@@ -149,7 +149,7 @@ fn qd_arithmetic() {
     check_arithmetic::<Qd>("qd", &QUAD_WORD, 40, 250);
 }
 
-/// Issue 3, edge cases: the deterministic edge inputs of `common::edge` (near overflow and
+/// edge cases: the deterministic edge inputs of `common::edge` (near overflow and
 /// the smallest normal, subnormal operands, cancellation, divisors near 1, zeros, infinities),
 /// within the same documented bounds; special values must be the IEEE ones.
 fn check_arithmetic_edges<T: MultiFloat>(name: &str, bounds: &Bounds) {
@@ -164,21 +164,21 @@ fn check_arithmetic_edges<T: MultiFloat>(name: &str, bounds: &Bounds) {
 }
 
 #[test]
-fn issue3_edge_arithmetic_df64() {
+fn edge_arithmetic_df64() {
     check_arithmetic_edges::<Df64>("df64", &DOUBLE_WORD);
 }
 
 #[test]
-fn issue3_edge_arithmetic_dd() {
+fn edge_arithmetic_dd() {
     check_arithmetic_edges::<Dd>("dd", &DOUBLE_WORD);
 }
 
 #[test]
-fn issue3_edge_arithmetic_qf128() {
+fn edge_arithmetic_qf128() {
     check_arithmetic_edges::<Qf128>("qf128", &QUAD_WORD);
 }
 
 #[test]
-fn issue3_edge_arithmetic_qd() {
+fn edge_arithmetic_qd() {
     check_arithmetic_edges::<Qd>("qd", &QUAD_WORD);
 }

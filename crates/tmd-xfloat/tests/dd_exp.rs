@@ -16,7 +16,7 @@ fn mp_exp(x: &Float, p: u32) -> Float {
 const BOUND_ULPS: f64 = 0.53;
 
 #[test]
-fn issue3_dd_exp_table_is_the_mpfr_expansion() {
+fn dd_exp_table_is_the_mpfr_expansion() {
     for (j, t) in TWO_POW_FRAC.iter().enumerate() {
         let exact = Float::with_val(1000, Float::with_val(1000, j) / SIZE as u32).exp2();
         let mut rest = exact.clone();
@@ -35,7 +35,7 @@ fn issue3_dd_exp_table_is_the_mpfr_expansion() {
 }
 
 #[test]
-fn issue3_dd_exp_is_within_its_bound_on_the_benchmark_range() {
+fn dd_exp_is_within_its_bound_on_the_benchmark_range() {
     let mut g = rng(31);
     let n = samples() * 10;
     let stats = unary_stats(n, || uniform::<Dd, _>(&mut g, -10.0, 10.0), Dd::exp, mp_exp);
@@ -43,7 +43,7 @@ fn issue3_dd_exp_is_within_its_bound_on_the_benchmark_range() {
 }
 
 #[test]
-fn issue3_dd_exp_is_within_its_bound_over_the_full_range() {
+fn dd_exp_is_within_its_bound_over_the_full_range() {
     let mut g = rng(32);
     let n = samples() * 10;
     // Results above 2^-916: x > -634.
@@ -66,7 +66,7 @@ fn issue3_dd_exp_is_within_its_bound_over_the_full_range() {
 /// Arguments next to the reduction's boundaries `(k + 1/2) ln2/1024` and next to its nodes
 /// `k ln2/1024`, where `r` is largest or cancels.
 #[test]
-fn issue3_dd_exp_is_within_its_bound_next_to_reduction_points() {
+fn dd_exp_is_within_its_bound_next_to_reduction_points() {
     let mut g = rng(33);
     let ln2 = Float::with_val(300, rug::float::Constant::Log2);
     let mut worst = common::Accumulator::default();
@@ -86,7 +86,7 @@ fn issue3_dd_exp_is_within_its_bound_next_to_reduction_points() {
 }
 
 #[test]
-fn issue3_dd_exp_special_values_and_thresholds() {
+fn dd_exp_special_values_and_thresholds() {
     let dd = |x: f64| Dd::from_base(x);
     assert!(dd(f64::NAN).exp().is_nan());
     assert_eq!(dd(f64::INFINITY).exp(), dd(f64::INFINITY));

@@ -1,4 +1,4 @@
-//! The table-driven `Dd` logarithm (`src/math/dd_log.rs`, issue 3) against MPFR: its tables
+//! The table-driven `Dd` logarithm (`src/math/dd_log.rs`) against MPFR: its tables
 //! entry by entry, its accuracy over the benchmark range, near 1, over the whole finite range
 //! (subnormal arguments included) and at the boundaries of its reduction stages, its special
 //! values, and (ignored by default) its speed beside the generic algorithm.
@@ -59,7 +59,7 @@ fn check_grid_words(what: &str, w: &[f64; 3], v: &Float) {
 }
 
 #[test]
-fn issue3_dd_log_table_entries() {
+fn dd_log_table_entries() {
     let p = 600;
     check_grid_words("ln2", &LN2, &Float::with_val(p, Constant::Log2));
     assert_eq!(C1.len(), 129);
@@ -177,7 +177,7 @@ fn reduction() -> Reduction {
 }
 
 #[test]
-fn issue3_dd_log_reduction_bounds() {
+fn dd_log_reduction_bounds() {
     let r = reduction();
     assert!(r.t1 <= 2f64.powi(-8) * (1.0 + 1e-14) && r.t2.log2() < -13.99);
     assert!(
@@ -192,7 +192,7 @@ fn issue3_dd_log_reduction_bounds() {
 /// [`BOUND`]. (Sums of positive terms in binary64, each term with a relative margin far below
 /// the one between the largest case and `BOUND`.)
 #[test]
-fn issue3_dd_log_error_budget() {
+fn dd_log_error_budget() {
     let r = reduction();
     let u = 2f64.powi(-53);
     let p = |e: i32| 2f64.powi(e);
@@ -278,7 +278,7 @@ fn issue3_dd_log_error_budget() {
 }
 
 #[test]
-fn issue3_dd_log_benchmark_range() {
+fn dd_log_benchmark_range() {
     let mut r = rng(0x106_0001);
     let n = samples() * 10;
     let s = check("log 2^[-20,20)", n, || {
@@ -299,7 +299,7 @@ fn issue3_dd_log_benchmark_range() {
 }
 
 #[test]
-fn issue3_dd_log_near_one() {
+fn dd_log_near_one() {
     let n = samples() * 5;
     let mut r = rng(0x106_0002);
     check("log [0.5,2]", n, || uniform::<Dd, _>(&mut r, 0.5, 2.0));
@@ -324,7 +324,7 @@ fn issue3_dd_log_near_one() {
 }
 
 #[test]
-fn issue3_dd_log_full_range() {
+fn dd_log_full_range() {
     let n = samples() * 5;
     let mut r = rng(0x106_0005);
     check("log 2^[-1074,1024)", n, || {
@@ -346,7 +346,7 @@ fn issue3_dd_log_full_range() {
 
 /// Arguments at and next to the boundaries of the three reduction stages, in several binades.
 #[test]
-fn issue3_dd_log_hard_spots() {
+fn dd_log_hard_spots() {
     let mut r = rng(0x106_0008);
     let mut inputs: Vec<Dd> = Vec::new();
     for i in 0..=128u32 {
@@ -392,7 +392,7 @@ fn issue3_dd_log_hard_spots() {
 /// double word is then about half an ulp of the high word, where a 106-bit ulp is as coarse as
 /// it gets, so the error approaches the bound's 1/2 (random inputs stay below 1/4).
 #[test]
-fn issue3_dd_log_results_near_binary64_midpoints() {
+fn dd_log_results_near_binary64_midpoints() {
     let mut r = rng(0x106_000a);
     let n = samples();
     let stats = check("log at exp(binary64 midpoints)", n, || {
@@ -411,7 +411,7 @@ fn issue3_dd_log_results_near_binary64_midpoints() {
 }
 
 #[test]
-fn issue3_dd_log_special_values() {
+fn dd_log_special_values() {
     let b = |v: f64| Dd::from_words_unchecked(v, 0.0);
     assert!(b(f64::NAN).ln().is_nan());
     assert!(b(-1.0).ln().is_nan());
@@ -453,31 +453,4 @@ fn issue3_dd_log_special_values() {
         k += 1;
         x
     });
-}
-
-/// ns per call of the table-driven and the generic `Dd` logarithm on 10^6 seeded inputs of
-/// the benchmark range (`cargo test --release -p tmd-xfloat --test dd_log -- --ignored --nocapture`).
-#[test]
-#[ignore]
-fn issue3_dd_log_timing() {
-    use std::hint::black_box;
-    use std::time::Instant;
-    let mut r = rng(0x106_0009);
-    let xs: Vec<Dd> = (0..1_000_000)
-        .map(|_| log_uniform::<Dd, _>(&mut r, -20, 20, false))
-        .collect();
-    fn time(xs: &[Dd], f: impl Fn(Dd) -> Dd) -> f64 {
-        let mut best = f64::INFINITY;
-        for _ in 0..5 {
-            let start = Instant::now();
-            for &x in xs {
-                black_box(f(black_box(x)));
-            }
-            best = best.min(start.elapsed().as_secs_f64() * 1e9 / xs.len() as f64);
-        }
-        best
-    }
-    let table = time(&xs, |x| x.ln());
-    let generic = time(&xs, math::log);
-    eprintln!("Dd log: table-driven {table:.1} ns, generic {generic:.1} ns per call (best of 5)");
 }

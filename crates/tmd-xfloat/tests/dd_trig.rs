@@ -1,4 +1,4 @@
-//! Issue 3: the table-driven double-double sine and cosine (`math::dd_trig`) against MPFR:
+//! The table-driven double-double sine and cosine (`math::dd_trig`) against MPFR:
 //! the generated tables, random arguments over the benchmark range, `[-2^20, 2^20]`, the whole
 //! finite range and next to the points where the reduction is hardest, the edge list shared
 //! with the generic functions, special values, and a timing loop (ignored by default).
@@ -35,7 +35,7 @@ fn words(v: &Float, n: usize) -> Vec<f64> {
 }
 
 #[test]
-fn issue3_dd_trig_table_is_the_mpfr_expansion() {
+fn dd_trig_table_is_the_mpfr_expansion() {
     let p = 1000;
     let pi = Float::with_val(p, MpConstant::Pi);
     let n = 1u32 << table::LOG_N;
@@ -97,7 +97,7 @@ fn check(what: &str, xs: &[Dd]) {
 }
 
 #[test]
-fn issue3_dd_trig_pi_range() {
+fn dd_trig_pi_range() {
     let mut g = rng(31);
     let pi = std::f64::consts::PI;
     let xs: Vec<Dd> = (0..samples()).map(|_| uniform(&mut g, -pi, pi)).collect();
@@ -105,7 +105,7 @@ fn issue3_dd_trig_pi_range() {
 }
 
 #[test]
-fn issue3_dd_trig_wide_range() {
+fn dd_trig_wide_range() {
     let mut g = rng(32);
     let xs: Vec<Dd> = (0..samples())
         .map(|_| uniform(&mut g, -1048576.0, 1048576.0))
@@ -114,7 +114,7 @@ fn issue3_dd_trig_wide_range() {
 }
 
 #[test]
-fn issue3_dd_trig_full_range() {
+fn dd_trig_full_range() {
     let mut g = rng(33);
     let xs: Vec<Dd> = (0..samples())
         .map(|_| log_uniform(&mut g, -1070, 1024, true))
@@ -133,7 +133,7 @@ fn dd_of(v: &Float) -> Dd {
 /// `|r| < 2^-40 |x|`, Payne–Hanek), next to the table points `j pi/1024` and the midpoints
 /// `(j + 1/2) pi/1024` (where `k` changes), and next to the Cody–Waite limit `2^21`.
 #[test]
-fn issue3_dd_trig_hard_spots() {
+fn dd_trig_hard_spots() {
     let mut g = rng(34);
     let pi = Float::with_val(700, MpConstant::Pi);
     let mut xs = Vec::new();
@@ -160,7 +160,7 @@ fn issue3_dd_trig_hard_spots() {
 /// arguments, the double-doubles next to `k pi/4`, the binary64 numbers closest to multiples of
 /// `pi/2`).
 #[test]
-fn issue3_dd_trig_edges() {
+fn dd_trig_edges() {
     let inputs = trig_inputs::<Dd>();
     for (name, f, r) in [
         (
@@ -189,7 +189,7 @@ fn issue3_dd_trig_edges() {
 }
 
 #[test]
-fn issue3_dd_trig_special_values() {
+fn dd_trig_special_values() {
     let nan = Dd::from_base(f64::NAN);
     let inf = Dd::from_base(f64::INFINITY);
     for x in [nan, inf, -inf] {
@@ -225,7 +225,7 @@ fn issue3_dd_trig_special_values() {
 
 /// `sin(-x) = -sin x` and `cos(-x) = cos x`, bit for bit (every step is odd or even in `x`).
 #[test]
-fn issue3_dd_trig_symmetry() {
+fn dd_trig_symmetry() {
     let mut g = rng(36);
     for i in 0..samples() {
         let x: Dd = if i % 2 == 0 {
@@ -235,60 +235,5 @@ fn issue3_dd_trig_symmetry() {
         };
         assert_eq!(dd_trig::sin(-x), -dd_trig::sin(x), "{x:?}");
         assert_eq!(dd_trig::cos(-x), dd_trig::cos(x), "{x:?}");
-    }
-}
-
-/// Nanoseconds per call of `f` over `xs` (throughput: independent calls may overlap), best of
-/// 5 passes.
-fn time_ns(xs: &[Dd], f: impl Fn(Dd) -> Dd) -> f64 {
-    let mut best = f64::INFINITY;
-    for _ in 0..5 {
-        let start = std::time::Instant::now();
-        for &x in xs {
-            std::hint::black_box(f(std::hint::black_box(x)));
-        }
-        best = best.min(start.elapsed().as_secs_f64());
-    }
-    best * 1e9 / xs.len() as f64
-}
-
-/// Speed against the generic algorithm (`cargo test --release -p tmd-xfloat --test dd_trig
-/// issue3_dd_trig_speed -- --ignored --nocapture`): 10^6 seeded inputs per range (10^5 for the
-/// huge arguments).
-#[test]
-#[ignore]
-fn issue3_dd_trig_speed() {
-    let mut g = rng(35);
-    let pi = std::f64::consts::PI;
-    let ranges: [(&str, Vec<Dd>); 3] = [
-        (
-            "[-pi, pi]",
-            (0..1_000_000).map(|_| uniform(&mut g, -pi, pi)).collect(),
-        ),
-        (
-            "[-2^20, 2^20]",
-            (0..1_000_000)
-                .map(|_| uniform(&mut g, -1048576.0, 1048576.0))
-                .collect(),
-        ),
-        (
-            "2^[22, 1024)",
-            (0..100_000)
-                .map(|_| log_uniform(&mut g, 22, 1024, true))
-                .collect(),
-        ),
-    ];
-    for (name, xs) in &ranges {
-        let generic = time_ns(xs, tmd_xfloat::math::sin::<Dd>);
-        let sin = time_ns(xs, dd_trig::sin);
-        let cos = time_ns(xs, dd_trig::cos);
-        let both = time_ns(xs, |x| {
-            let (s, c) = dd_trig::sin_cos(x);
-            s + c
-        });
-        eprintln!(
-            "{name}: generic sin {generic:.1} ns, sin {sin:.1} ns, cos {cos:.1} ns, \
-             sin_cos (+ one addition) {both:.1} ns"
-        );
     }
 }

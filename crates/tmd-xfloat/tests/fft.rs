@@ -1,4 +1,4 @@
-//! The transposed Stockham FFT (issue 3, item 6): twiddles against MPFR, transforms against a
+//! The transposed Stockham FFT: twiddles against MPFR, transforms against a
 //! direct O(n^2) DFT evaluated in quad-double, round trips within the expected error.
 
 mod common;
@@ -32,7 +32,7 @@ fn twiddle_error<T: FftScalar>(n: usize, words: impl Fn(T) -> Float) -> f64 {
 }
 
 #[test]
-fn issue3_fft_twiddles_are_within_one_unit_of_their_type() {
+fn fft_twiddles_are_within_one_unit_of_their_type() {
     let n = 1 << 12;
     let cases = [
         ("f32", twiddle_error::<f32>(n, |x| Float::with_val(64, x))),
@@ -100,7 +100,7 @@ fn largest_difference<T: FftScalar>(n: usize, seed: u64, to_qd: impl Fn(T) -> Qd
 }
 
 #[test]
-fn issue3_fft_equals_the_direct_dft() {
+fn fft_equals_the_direct_dft() {
     // f32, f64 and the df64 values built from f64 inputs convert exactly through f64, and
     // every df64 result word pair is exact in quad-double word by word.
     let via_f64 = |x: f64| Qd::from(x);
@@ -150,7 +150,7 @@ fn round_trip_rmse<T: FftScalar>(n: usize, seed: u64) -> f64 {
 }
 
 #[test]
-fn issue3_fft_round_trip_error_is_a_few_units_of_each_type() {
+fn fft_round_trip_error_is_a_few_units_of_each_type() {
     let n = 1 << 12;
     let cases = [
         ("f32", round_trip_rmse::<f32>(n, 5)),

@@ -329,7 +329,7 @@ fn qd_functions() {
     check_functions::<Qd>("qd", &QUAD_WORD, 400);
 }
 
-/// Issue 3, edge cases: the deterministic edge inputs of `common::edge` (overflow, underflow
+/// edge cases: the deterministic edge inputs of `common::edge` (overflow, underflow
 /// and saturation thresholds, tiny arguments, 1 and -1 and their neighbours, multiples of pi/2
 /// and the hardest-to-reduce binary32/binary64 arguments, zeros, infinities), within the same
 /// documented bounds; special values must be the IEEE ones.
@@ -349,22 +349,22 @@ fn check_function_edges<T: MultiFloat>(ty: &str, b: &FunctionBounds) {
 }
 
 #[test]
-fn issue3_edge_functions_df64() {
+fn edge_functions_df64() {
     check_function_edges::<Df64>("df64", &DOUBLE_WORD);
 }
 
 #[test]
-fn issue3_edge_functions_dd() {
+fn edge_functions_dd() {
     check_function_edges::<Dd>("dd", &DOUBLE_WORD);
 }
 
 #[test]
-fn issue3_edge_functions_qf128() {
+fn edge_functions_qf128() {
     check_function_edges::<Qf128>("qf128", &QUAD_WORD);
 }
 
 #[test]
-fn issue3_edge_functions_qd() {
+fn edge_functions_qd() {
     check_function_edges::<Qd>("qd", &QUAD_WORD);
 }
 
@@ -373,7 +373,7 @@ fn issue3_edge_functions_qd() {
 /// (they were computed with mpmath; checked here with MPFR at 300 bits), and its Taylor
 /// coefficients are `(-1)^j / (2j + 1)` rounded to nearest.
 #[test]
-fn issue3_atan_start_value_tables_are_the_mpfr_expansions() {
+fn atan_start_value_tables_are_the_mpfr_expansions() {
     use rug::float::Constant as MpConstant;
     use tmd_xfloat::base::{
         ATAN_COMPLEMENTS_F32, ATAN_COMPLEMENTS_F64, ATAN_EIGHTHS_F32, ATAN_EIGHTHS_F64,
@@ -426,12 +426,12 @@ fn issue3_atan_start_value_tables_are_the_mpfr_expansions() {
     }
 }
 
-/// Issue 3: `Dd`'s table-driven methods (exp, ln, sin, cos; src/math/dd_*.rs) on the same
+/// `Dd`'s table-driven methods (exp, ln, sin, cos; src/math/dd_*.rs) on the same
 /// edge inputs, within their own proven bounds (docs/error-analysis.md §7 and after); the
 /// special values must be the IEEE ones as for the generic functions. The other types' methods
 /// are the generic functions, checked above.
 #[test]
-fn issue3_edge_dd_table_methods() {
+fn edge_dd_table_methods() {
     let rows = edge::method_rows::<Dd>();
     edge::assert_rows("dd method", &rows, |f| match f {
         // 0.53 ulp, 1.05 for results just below a power of two.

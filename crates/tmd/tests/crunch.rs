@@ -1,4 +1,4 @@
-//! Issue 6: `tmd crunch`, `crunch-status` and `crunch-format` as a user meets them: the JSON
+//! `tmd crunch`, `crunch-status` and `crunch-format` as a user meets them: the JSON
 //! report's fields, plots, estimates, resuming after kill -9, and bad input (one line on
 //! stderr, exit code 2).
 
@@ -53,7 +53,7 @@ fn assert_bad_input(args: &[&str], needle: &str) {
 }
 
 #[test]
-fn issue_6_json_report_has_the_required_fields() {
+fn json_report_has_the_required_fields() {
     // [-104, 90) without (-64, 64): subnormal results below -87.3, overflow above 88.72.
     let v = json_report(&[
         "crunch", "std:expf", "--from", "-104", "--to", "-64", "--json", "-q",
@@ -92,7 +92,7 @@ fn issue_6_json_report_has_the_required_fields() {
 }
 
 #[test]
-fn issue_6_resume_after_kill_gives_the_uninterrupted_report() {
+fn resume_after_kill_gives_the_uninterrupted_report() {
     let dir = scratch("resume");
     let cp = dir.join("sinf.jsonl");
     let args = [
@@ -158,7 +158,7 @@ fn issue_6_resume_after_kill_gives_the_uninterrupted_report() {
 }
 
 #[test]
-fn issue_6_plot_and_estimate() {
+fn plot_and_estimate() {
     let dir = scratch("plot");
     let svg = dir.join("expf.svg");
     let out = tmd(&[
@@ -200,7 +200,7 @@ fn issue_6_plot_and_estimate() {
 }
 
 #[test]
-fn issue_6_list_names_every_source() {
+fn list_names_every_source() {
     let out = tmd(&["crunch", "--list"]);
     let text = String::from_utf8_lossy(&out.stdout);
     for name in [
@@ -218,7 +218,7 @@ fn issue_6_list_names_every_source() {
 }
 
 #[test]
-fn issue_6_bad_input_exits_2_with_one_line() {
+fn bad_input_exits_2_with_one_line() {
     let base = |t: &'static str| vec!["crunch", t, "--from", "1", "--to", "2"];
     assert_bad_input(&base("std:nosuch"), "unknown crunch target");
     assert_bad_input(&base("nosource:expf"), "unknown crunch target");
@@ -272,7 +272,7 @@ fn issue_6_bad_input_exits_2_with_one_line() {
 }
 
 #[test]
-fn issue_6_opencl_backend_gives_the_cpu_report_bit_for_bit() {
+fn opencl_backend_gives_the_cpu_report_bit_for_bit() {
     // The emulation exists on both backends: same results, hence the same report.
     for (target, from, to) in [
         ("emul:vrecpe-nr3", "1", "0x1.00000001p+0"),
@@ -290,13 +290,13 @@ fn issue_6_opencl_backend_gives_the_cpu_report_bit_for_bit() {
     }
 }
 
-/// Issue 6: binary64 targets of exp, recip and sqrt are analysed on the device
+/// Binary64 targets of exp, recip and sqrt are analysed on the device
 /// (kernels/crunch_analyse.cl); the report equals the one analysed on the host, on windows
 /// where every rule fires: ordinary results, the saturation regions of exp (overflow from
 /// 0x1.62e42fefa39fp+9, f below 2^-1100), subnormal and zero results, sqrt's NaN domain and
 /// subnormal inputs, and results the fast path leaves to MPFR.
 #[test]
-fn issue_6_device_analysis_equals_host_analysis() {
+fn device_analysis_equals_host_analysis() {
     for (target, from, to) in [
         ("opencl:exp", "1", "0x1.00000001p+0"),
         ("opencl:exp", "-0x1.00000001p+3", "-0x1p+3"),
@@ -348,7 +348,7 @@ fn issue_6_device_analysis_equals_host_analysis() {
 /// the window) overflows the device's list; the relaunch with a candidate floor gives the
 /// host analysis's report.
 #[test]
-fn issue_6_overflowing_candidate_list_is_relaunched_with_a_floor() {
+fn overflowing_candidate_list_is_relaunched_with_a_floor() {
     let args = [
         "crunch",
         "opencl:exp",
@@ -381,7 +381,7 @@ fn issue_6_overflowing_candidate_list_is_relaunched_with_a_floor() {
 }
 
 #[test]
-fn issue_6_opencl_builtins_and_snippets() {
+fn opencl_builtins_and_snippets() {
     let dir = scratch("snippet");
     let builtin = json_report(&[
         "crunch",

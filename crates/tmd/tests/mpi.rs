@@ -1,4 +1,4 @@
-//! Issue 7: `mpirun -np P tmd crunch ...` and `mpirun -np P tmd search ...` (cargo feature
+//! `mpirun -np P tmd crunch ...` and `mpirun -np P tmd search ...` (cargo feature
 //! `mpi`, OpenMPI from Debian, installed by scripts/setup.sh): the output equals a
 //! single-process run's, and after one rank is killed the same command with another number of
 //! ranks resumes from the checkpoint (crunch) or the segments journal (search) and again gives
@@ -48,8 +48,8 @@ fn mpi_tmd() -> &'static Path {
 
 /// `mpirun -np NP tmd ARGS`, with a session directory of its own: the tests run in parallel,
 /// and two OpenMPI 4 launchers starting at once raced on creating `/tmp/ompi.HOST.UID` ("A call
-/// to mkdir was unable to create the desired directory ... File exists", a failed CI run of
-/// 2026-11-24), so each call gets its own `TMPDIR`, under which OpenMPI makes its directory.
+/// to mkdir was unable to create the desired directory ... File exists"), so each call gets its
+/// own `TMPDIR`, under which OpenMPI makes its directory.
 fn mpirun(np: usize, args: &[&str]) -> Command {
     static CALLS: AtomicUsize = AtomicUsize::new(0);
     static SWEPT: OnceLock<()> = OnceLock::new();
@@ -123,7 +123,7 @@ fn scratch(name: &str) -> PathBuf {
 }
 
 #[test]
-fn issue_7_mpirun_crunch_equals_single_process() {
+fn mpirun_crunch_equals_single_process() {
     let args = [
         "crunch",
         "std:sinf",
@@ -189,7 +189,7 @@ fn kill_rank_1_after(journal: &Path, lines: usize, command: &str, needle: &str) 
 }
 
 #[test]
-fn issue_7_killed_rank_then_resume_with_other_rank_counts() {
+fn killed_rank_then_resume_with_other_rank_counts() {
     let dir = scratch("resume");
     let cp = dir.join("cosf.ck");
     let cp_text = cp.to_str().unwrap().to_string();
@@ -257,7 +257,7 @@ fn stdout_of(out: Output, what: &str) -> String {
 }
 
 #[test]
-fn issue_7_mpirun_search_equals_single_process() {
+fn mpirun_search_equals_single_process() {
     // I0 of the seed papers (241 cases) and a binary32 window with --json and exact cases.
     for args in [
         vec![
@@ -296,7 +296,7 @@ fn issue_7_mpirun_search_equals_single_process() {
 }
 
 #[test]
-fn issue_7_search_killed_rank_then_resume() {
+fn search_killed_rank_then_resume() {
     let dir = scratch("search-resume");
     let journal = dir.join("journal");
     let journal_text = journal.to_str().unwrap().to_string();

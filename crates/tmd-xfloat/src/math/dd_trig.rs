@@ -354,7 +354,7 @@ mod tests {
     /// The quad-word reduction (reached only past 179 bits of cancellation, which no known
     /// double-double argument reaches) agrees with Payne–Hanek and Cody–Waite where all apply.
     #[test]
-    fn issue3_dd_trig_reductions_agree() {
+    fn dd_trig_reductions_agree() {
         let mut state = 0x2545_f491_4f6c_dd1du64;
         let mut next = || {
             state ^= state << 13;

@@ -1,6 +1,6 @@
-//! Edge-case inputs (issue 3): deterministic lists built per type from the base format's
+//! Edge-case inputs: deterministic lists built per type from the base format's
 //! facts (`MAX_EXP`, `MIN_EXP`, `MANTISSA_DIGITS`) and the error statistics over them, shared
-//! by `examples/accuracy.rs` and the `issue3_edge_*` tests.
+//! by `examples/accuracy.rs` and the `edge_*` tests.
 //!
 //! Only inputs whose MPFR reference, rounded to the base format, is finite and nonzero and of
 //! magnitude at least `2^(MIN_EXP + WORDS p)` (where the crate documents that its bounds hold)
