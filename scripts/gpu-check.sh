@@ -22,6 +22,11 @@ if [ "${1:-}" = "--prepare" ]; then
   cargo build --release -p tmd || exit 1
   mkdir -p target/gpu-bin/ref
   cp target/release/tmd target/gpu-bin/ && strip target/gpu-bin/tmd
+  # The device machine gets no git history: the commit the binaries come from travels with them
+  # ("-dirty" when the working tree differed from it), and every log names it.
+  commit=$(git rev-parse HEAD)
+  git diff --quiet HEAD -- crates scripts Cargo.toml Cargo.lock || commit="$commit-dirty"
+  echo "$commit" >target/gpu-bin/COMMIT
   # The xfloat section's FFT study: CUDA transforms checked against the CPU's bits.
   cargo build --release -p tmd-gpu --example fft_study --example xfloat_throughput || exit 1
   for e in fft_study xfloat_throughput; do
@@ -68,6 +73,8 @@ if [ -n "$nvrtc" ]; then
   export LD_LIBRARY_PATH=/tmp/nvrtc:$(dirname "$nvrtc")${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}
 fi
 log "date: $(date -u); sections: $sections"
+log "commit: $(cat $bin/COMMIT 2>/dev/null || echo 'unknown (run --prepare)')"
+log "cuda driver: $(nvidia-smi 2>/dev/null | grep -o 'CUDA Version: [0-9.]*' || echo none); nvrtc library: $(basename "${nvrtc:-none}")"
 nvidia-smi --query-gpu=name,driver_version,memory.total,clocks.sm,clocks.max.sm --format=csv,noheader 2>&1 | tee -a "$OUT/summary.txt"
 log "nvrtc: ${nvrtc:-none found}; libcuda: $(ldconfig -p | grep -c 'libcuda.so') entries; OpenCL vendors: $(ls /etc/OpenCL/vendors/ 2>&1)"
 log "cores: $(nproc)"
