@@ -9,7 +9,6 @@
 //! and compare figures within one run only (machines are noisy).
 
 #[path = "../tests/common/mod.rs"]
-#[allow(dead_code)]
 mod common;
 
 use common::{log_uniform, rng, uniform};
