@@ -1,6 +1,6 @@
 //! Binary floating-point formats and their finite numbers.
 //!
-//! A [`Format`] is a precision `p` and an exponent range (design.md §2): normal numbers lie in
+//! A [`Format`] is a precision `p` and an exponent range (docs/definitions.md): normal numbers lie in
 //! `[2^emin, 2^(emax+1))`, subnormals fill `(0, 2^emin)` with the fixed quantum
 //! `2^(emin-p+1)`. A finite number of the format is a [`FormatNumber`]: a sign, an integer
 //! significand `mant < 2^p` and a quantum exponent `qexp`, value `±mant · 2^qexp`, kept in one
@@ -111,7 +111,7 @@ impl Format {
         self.emax - self.precision as i32 + 1
     }
     /// Quantum exponent (log2 of the ulp) of numbers y with 2^(e-1) <= |y| < 2^e:
-    /// 2^(e-p), but never below the subnormal quantum (design.md §2).
+    /// 2^(e-p), but never below the subnormal quantum (docs/definitions.md).
     pub fn qexp_of_binade(&self, e: i64) -> i64 {
         (e - self.precision as i64).max(self.qexp_min() as i64)
     }

@@ -1,7 +1,7 @@
 //! Exact hardness to round: where f(x) lies among the breakpoints of a format, decided with a
 //! Ziv loop on rigorous MPFR enclosures.
 //!
-//! Definitions are design.md §2. Scale |y| by half an ulp: `|y| = (n + t) · 2^(qexp-1)` with an
+//! Definitions are docs/definitions.md. Scale |y| by half an ulp: `|y| = (n + t) · 2^(qexp-1)` with an
 //! integer n and t in [0, 1). Half-ulp multiples are the breakpoints: even n are format numbers
 //! (directed roundings change there), odd n are midpoints (round-to-nearest changes there). So
 //! the distance, in ulps, to the breakpoint below is t/2 and to the one above (1-t)/2, and which
@@ -109,7 +109,7 @@ pub struct Inexact {
     pub bits: f64,
     pub bits_directed: f64,
     pub bits_nearest: f64,
-    /// Run length after the round bit (design.md §2): the distance lies in
+    /// Run length after the round bit (docs/definitions.md): the distance lies in
     /// [2^-(k+2), 2^-(k+1)) — for a run of ones that ends a dyadic y, (2^-(k+2), 2^-(k+1)].
     pub k: u32,
 }
@@ -415,7 +415,7 @@ pub enum Skip {
     Overflow,
 }
 
-/// k, the run of identical bits after the round bit (design.md §2), from the distance d to the
+/// k, the run of identical bits after the round bit (docs/definitions.md), from the distance d to the
 /// closest breakpoint, with E = MPFR's exponent of d (d in [2^(E-1), 2^E)). Breakpoint below
 /// y (a run of zeros): d in [2^-(k+2), 2^-(k+1)), so k = -E - 1. Breakpoint above (a run of
 /// ones): d in (2^-(k+2), 2^-(k+1)], so k = -E - 1, or -E when d is exactly 2^(E-1) — which

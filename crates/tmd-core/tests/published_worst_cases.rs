@@ -30,7 +30,7 @@ fn classify(func: &str, x: &str) -> (String, Outcome) {
 }
 
 #[test]
-fn issue_2_published_log_example_k60_directed() {
+fn published_log_example_k60_directed() {
     let (_, o) = classify("log", "0x1.ac50b409c8aeep+8");
     let Outcome::Inexact(i) = o else {
         panic!("{o:?}")
@@ -40,7 +40,7 @@ fn issue_2_published_log_example_k60_directed() {
 }
 
 #[test]
-fn issue_2_published_exp_example_k53_nearest() {
+fn published_exp_example_k53_nearest() {
     let (_, o) = classify("exp", "0x1.aca7ae8da5a7bp+0");
     let Outcome::Inexact(i) = o else {
         panic!("{o:?}")
@@ -121,12 +121,12 @@ fn is_integer(x: &str) -> bool {
 }
 
 #[test]
-fn issue_2_every_exp_input_in_one_two_has_k_at_least_44() {
+fn every_exp_input_in_one_two_has_k_at_least_44() {
     check_binade_one_to_two("exp", "exp.wc", 540);
 }
 
 #[test]
-fn issue_2_every_exp2_input_in_one_two_has_k_at_least_44() {
+fn every_exp2_input_in_one_two_has_k_at_least_44() {
     check_binade_one_to_two("exp2", "exp2.wc", 1);
 }
 

@@ -1,7 +1,7 @@
 //! The error of one input: a fast decision from the reference's value and bound, or an exact
 //! one with MPFR where the bound does not decide.
 //!
-//! Definitions (design.md §4): for an input x with exact value f = f(x) and the target's
+//! Definitions (docs/definitions.md, crunch): for an input x with exact value f = f(x) and the target's
 //! result a, `err = |a - f| / ulp(f)` with `ulp(f) = 2^(max(e, emin) - p + 1)` for
 //! `2^e <= |f| < 2^(e+1)` (the subnormal quantum below `2^emin`). `a` is *correctly rounded*
 //! when it equals RN(f), *faithful* when it is RD(f) or RU(f) but not RN(f), *worse*

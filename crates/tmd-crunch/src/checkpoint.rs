@@ -1,5 +1,5 @@
 //! Checkpoint files: one JSON header line, then one line per finished block, appended and
-//! flushed as each block finishes (seed 003 §3 checkpoints groups of blocks; a block is our
+//! flushed as each block finishes (DoubleCrunch, Dukhan and Vuduc, SC 2015, §3, checkpoints groups of blocks; a block is our
 //! group). A kill at any moment leaves at most a partial last line, which the reader ignores
 //! and the next run cuts off before appending. `tmd crunch-status` reads the file while the
 //! run goes on; `tmd crunch-format` prints the per-block maxima as tab-separated text.

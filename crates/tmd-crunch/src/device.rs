@@ -209,7 +209,7 @@ mod tests {
     }
 
     #[test]
-    fn issue6_summary_from_device_equals_the_cores_summary() {
+    fn summary_from_device_equals_the_cores_summary() {
         let target = ClosureTarget::binary64("planted-exp", RefFunc::Exp, planted);
         let fmt = CrunchFormat::Binary64;
         let (mut undecided, mut candidates, mut overflow, mut subnormal) = (0, 0, 0, 0);
@@ -249,7 +249,7 @@ mod tests {
     /// fewer: the floor from the stored prefix and per-bucket maxima of the rest, as the kernel
     /// makes them.
     #[test]
-    fn issue6_candidate_floor_keeps_what_the_summary_keeps() {
+    fn candidate_floor_keeps_what_the_summary_keeps() {
         let room = 1usize << 16;
         let all: Vec<(i64, f64)> = (0..300_000i64)
             .map(|i| (i, ((i * 7919) % 1000) as f64 * 1e-300))

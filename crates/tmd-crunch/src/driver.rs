@@ -620,9 +620,9 @@ pub fn estimate(target: &dyn Target, plan: &Plan, windows: u64, window: u64) -> 
 }
 
 /// [`estimate`] with its windows grown fourfold at a time, up to `max_window`: fixed small
-/// windows let the per-call costs of a device dominate the sample (the whole exp domain on an
-/// H100 projected 1.16e12 s from windows of 2^20 inputs, at 1.6e7 inputs/s, where the device
-/// crunches 4.7e10 per second in one long call), and measure a fast target on the cores for
+/// windows let the per-call costs of a device dominate the sample (a device that crunches
+/// tens of billions of inputs per second in one long call spends most of a 2^20-input
+/// window on the call itself, and the projection comes out thousands of times too long), and measure a fast target on the cores for
 /// too short a time. One small window first, not timed, compiles and loads whatever the
 /// target needs (a run pays that once, not per window). Then the windows grow until the
 /// sample covers the range or reaches `max_window`, or takes at least `min_seconds` while

@@ -1,14 +1,14 @@
 //! Emulations of approximate-reciprocal instructions followed by Newton–Raphson steps without
-//! FMA (seed 003 §4, Table 3).
+//! FMA (Dukhan and Vuduc, "DoubleCrunch", SC 2015, §4 and Table 3).
 //!
 //! * ARM NEON `VRECPE.F32`: an 8-bit estimate defined by the architecture's `RecipEstimate`
 //!   pseudocode (Arm ARM, FPRecipEstimate): the input's leading 9 significand bits `a` in
 //!   [256, 511] give `r = ((2^19 div (2a + 1)) + 1) div 2`, the result's significand bits
-//!   `r<7:0>`, its exponent `253 - exp(x)`. It is the same on every ARM core (seed 003 §4).
-//! * x86 `RCPPS`: implementation-specific (Intel and AMD differ, seed 003 §4), so it is taken
+//!   `r<7:0>`, its exponent `253 - exp(x)`. It is the same on every ARM core (Dukhan and Vuduc, SC 2015, §4).
+//! * x86 `RCPPS`: implementation-specific (Intel and AMD differ; Dukhan and Vuduc, SC 2015, §4), so it is taken
 //!   from the CPU tmd runs on, by executing the instruction; the report names the CPU model.
 //!
-//! A target `emul:vrecpe-nrN` / `emul:rcpps-nrN` follows seed 003: x is rounded to binary32,
+//! A target `emul:vrecpe-nrN` / `emul:rcpps-nrN` follows Dukhan and Vuduc (SC 2015): x is rounded to binary32,
 //! the estimate computed in binary32 and widened to the target format, then N steps
 //! `y <- y (2 - x y)` in the target format, each operation rounded (no FMA).
 

@@ -1,6 +1,6 @@
 //! # tmd-crunch: the exact worst-case error of an implementation, by brute force
 //!
-//! DoubleCrunch (Dukhan & Vuduc, SC 2015; seed 003) answers "what is the largest error of
+//! DoubleCrunch (Dukhan and Vuduc, SC 2015) answers "what is the largest error of
 //! this `expf` over these inputs?" by evaluating every input against an accurate reference.
 //! This crate does that for binary32 and binary64 targets ([`target`]): the platform libm
 //! through Rust's std, the `libm` crate, xfloat's functions, emulated reciprocal iterations,
@@ -21,7 +21,7 @@
 //! ## How a run is organised
 //!
 //! The range is cut into blocks aligned on multiples of `2^block_bits` ordinals (2^32 for
-//! binary64 by default, as in seed 003; 2^20 for binary32), crunched in order, each block's
+//! binary64 by default, as in DoubleCrunch; 2^20 for binary32), crunched in order, each block's
 //! chunks in parallel with rayon. A block's [`summary::Summary`] (counts, histogram, maximum,
 //! near-maximum inputs, special classes) is appended to the checkpoint ([`checkpoint`]) when
 //! it finishes; summaries merge associatively in block order, so a resumed run reports exactly

@@ -1,4 +1,4 @@
-//! An SVG plot of the per-block maximum error against x (seed 003 figures 3 and 5): one
+//! An SVG plot of the per-block maximum error against x (as in figures 3 and 5 of Dukhan and Vuduc, "DoubleCrunch", SC 2015): one
 //! point per block, x positions by ordinal (so that every binade gets its share), a log scale
 //! in ulps when the errors span more than a factor 10.
 

@@ -1,4 +1,4 @@
-//! Issue 6: crunch's counts, maximum and argument against an independent MPFR-per-input
+//! Crunch's counts, maximum and argument against an independent MPFR-per-input
 //! computation (the way existing exhaustive harnesses work), on windows spread over the whole
 //! range of each target and on random inputs.
 //!
@@ -125,7 +125,7 @@ fn edge_windows(fmt: CrunchFormat) -> Vec<(i64, i64)> {
 }
 
 #[test]
-fn issue6_binary32_targets_match_independent_mpfr() {
+fn binary32_targets_match_independent_mpfr() {
     let fmt = CrunchFormat::Binary32;
     let mut windows = edge_windows(fmt);
     windows.extend(random_windows(fmt, 24, 256, 6));
@@ -153,7 +153,7 @@ fn issue6_binary32_targets_match_independent_mpfr() {
 }
 
 #[test]
-fn issue6_binary64_targets_match_independent_mpfr() {
+fn binary64_targets_match_independent_mpfr() {
     let fmt = CrunchFormat::Binary64;
     let mut windows = edge_windows(fmt);
     windows.extend(random_windows(fmt, 12, 128, 64));
@@ -180,7 +180,7 @@ fn issue6_binary64_targets_match_independent_mpfr() {
 }
 
 #[test]
-fn issue6_random_inputs_match_independent_mpfr() {
+fn random_inputs_match_independent_mpfr() {
     // Random single inputs (windows of 16) over all binary32 numbers.
     let count = if extensive() { 1 << 20 } else { 1 << 12 };
     let windows = random_windows(CrunchFormat::Binary32, count, 16, 2024);
@@ -199,7 +199,7 @@ fn issue6_random_inputs_match_independent_mpfr() {
 }
 
 #[test]
-fn issue6_reported_maximum_is_exact_and_first() {
+fn reported_maximum_is_exact_and_first() {
     // [1, 1 + 2^-9) of expf: the report's maximum and argument equal the independent ones.
     for name in ["std:expf", "libm:expf", "libm:sinf"] {
         let target = resolve(name).unwrap();

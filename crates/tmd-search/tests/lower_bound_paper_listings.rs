@@ -2,8 +2,8 @@
 //! back the readings documented in `tmd_search::lower_bound`: which details of the printed
 //! algorithms are sound as printed and which had to be read differently.
 //!
-//! [PDP12]: Fortin, Gouicem, Graillat, PDP 2012 (seed 004). [TOMS16]: the same, ACM TOMS 2016
-//! (seed 000).
+//! [PDP12]: Fortin, Gouicem, Graillat, PDP 2012. [TOMS16]: the same, ACM TOMS 2016
+//!.
 
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
