@@ -810,8 +810,14 @@ mod tests {
         let x = Float::with_val(64, 0.25);
         let half = |f| eval_rounded(f, &x, 64, Dir::Nearest).0;
         assert_eq!(half(Func::Tanpi), 1);
-        assert_eq!(half(Func::Atanpi), half(Func::Atan) / Float::with_val(64, rug::float::Constant::Pi));
-        assert_eq!(half(Func::Exp2m1), Float::with_val(64, 0.25f64.exp2() - 1.0));
+        assert_eq!(
+            half(Func::Atanpi),
+            half(Func::Atan) / Float::with_val(64, rug::float::Constant::Pi)
+        );
+        assert_eq!(
+            half(Func::Exp2m1),
+            Float::with_val(64, 0.25f64.exp2() - 1.0)
+        );
         let y = |f, v: f64| eval_rounded(f, &Float::with_val(64, v), 64, Dir::Nearest).0;
         assert_eq!(y(Func::Sinpi, 0.5), 1);
         assert_eq!(y(Func::Cospi, 1.0), -1);
@@ -847,7 +853,15 @@ mod tests {
                 assert_eq!(lookup(stem), Func::lookup(stem), "{stem}");
                 assert!(lookup(stem).is_some(), "{stem}");
             }
-            let mut stems = vec!["recip", "ln", "pow10", "rsqrt", "expf", "native_exp", "__exp"];
+            let mut stems = vec![
+                "recip",
+                "ln",
+                "pow10",
+                "rsqrt",
+                "expf",
+                "native_exp",
+                "__exp",
+            ];
             stems.extend(FUNCTIONS.iter().map(|i| i.name));
             for stem in stems {
                 assert_eq!(lookup(stem).is_some(), list.contains(&stem), "{stem}");

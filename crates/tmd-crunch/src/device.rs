@@ -142,7 +142,7 @@ mod tests {
     }
 
     fn simulated_device(lo: i64, hi: i64, seed: u64) -> DeviceAnalysis {
-        let func = RefFunc::Exp;
+        let func = RefFunc::Registry(tmd_core::registry::Func::Exp);
         let fmt = CrunchFormat::Binary64;
         let sat = crate::saturation::saturation(func);
         let mut counts = vec![0u64; COUNT_WORDS];
@@ -209,8 +209,12 @@ mod tests {
     }
 
     #[test]
-    fn issue6_summary_from_device_equals_the_cores_summary() {
-        let target = ClosureTarget::binary64("planted-exp", RefFunc::Exp, planted);
+    fn summary_from_device_equals_the_cores_summary() {
+        let target = ClosureTarget::binary64(
+            "planted-exp",
+            RefFunc::Registry(tmd_core::registry::Func::Exp),
+            planted,
+        );
         let fmt = CrunchFormat::Binary64;
         let (mut undecided, mut candidates, mut overflow, mut subnormal) = (0, 0, 0, 0);
         for (k, (from, to)) in [
@@ -229,7 +233,12 @@ mod tests {
             let hi = (fmt.ordinal(to)).min(lo + 6000);
             let cores = crunch_range_on_cores(&target, lo, hi);
             let dev = simulated_device(lo, hi, k as u64);
-            let rebuilt = summary_from_device(RefFunc::Exp, lo, hi, &dev);
+            let rebuilt = summary_from_device(
+                RefFunc::Registry(tmd_core::registry::Func::Exp),
+                lo,
+                hi,
+                &dev,
+            );
             assert_eq!(rebuilt, cores, "window {k}: [{from}, {to})");
             assert!(rebuilt.inputs == (hi - lo) as u64);
             undecided += dev.undecided.len();
@@ -249,7 +258,7 @@ mod tests {
     /// fewer: the floor from the stored prefix and per-bucket maxima of the rest, as the kernel
     /// makes them.
     #[test]
-    fn issue6_candidate_floor_keeps_what_the_summary_keeps() {
+    fn candidate_floor_keeps_what_the_summary_keeps() {
         let room = 1usize << 16;
         let all: Vec<(i64, f64)> = (0..300_000i64)
             .map(|i| (i, ((i * 7919) % 1000) as f64 * 1e-300))

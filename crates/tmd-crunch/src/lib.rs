@@ -1,7 +1,8 @@
 //! # tmd-crunch: the exact worst-case error of an implementation, by brute force
 //!
-//! DoubleCrunch (Dukhan & Vuduc, SC 2015; seed 003) answers "what is the largest error of
-//! this `expf` over these inputs?" by evaluating every input against an accurate reference.
+//! DoubleCrunch (Dukhan and Vuduc, "DoubleCrunch: Brute-Force Analysis of Worst-Case Errors",
+//! SC 2015) answers "what is the largest error of this `expf` over these inputs?" by
+//! evaluating every input against an accurate reference.
 //! This crate does that for binary32 and binary64 targets ([`target`]): the platform libm
 //! through Rust's std, the `libm` crate, xfloat's functions, emulated reciprocal iterations,
 //! or any closure.
@@ -13,7 +14,10 @@
 //! subnormal results). Each input is judged by a fast reference with a relative error bound
 //! ([`function`]: binary64 libm for binary32 targets, xfloat double-double for binary64, and for
 //! binary64 `exp` first the cheaper [`fast_exp`]) where that bound decides every question asked,
-//! and by MPFR otherwise; so every count is exact.
+//! and by MPFR otherwise; so every count is exact. Which functions crunch knows, which
+//! references each has with what bound, and where binary64 saturates ([`saturation`]) are
+//! facts of tmd-core's one function table (`tmd_core::registry::Crunch`); [`function`] holds
+//! only the Rust functions that compute the references.
 //! Error values from the fast path are within a tiny window of the truth; every input within
 //! that window of the maximum is kept and recomputed with MPFR at the end, so the reported
 //! maximum and its argument are exact to the printed digits (`Report::max_verified`).
@@ -21,7 +25,7 @@
 //! ## How a run is organised
 //!
 //! The range is cut into blocks aligned on multiples of `2^block_bits` ordinals (2^32 for
-//! binary64 by default, as in seed 003; 2^20 for binary32), crunched in order, each block's
+//! binary64 by default, as in DoubleCrunch; 2^20 for binary32), crunched in order, each block's
 //! chunks in parallel with rayon. A block's [`summary::Summary`] (counts, histogram, maximum,
 //! near-maximum inputs, special classes) is appended to the checkpoint ([`checkpoint`]) when
 //! it finishes; summaries merge associatively in block order, so a resumed run reports exactly
