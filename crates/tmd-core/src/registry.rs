@@ -787,7 +787,7 @@ mod tests {
             (Func::Erf, Float::erf),
             (Func::Erfc, Float::erfc),
             (Func::Gamma, Float::gamma),
-            (Func::Lgamma, Float::ln_abs_gamma),
+            (Func::Lgamma, |x| x.ln_abs_gamma().0),
             (Func::Digamma, Float::digamma),
             (Func::J0, Float::j0),
             (Func::J1, Float::j1),
@@ -810,14 +810,12 @@ mod tests {
         let x = Float::with_val(64, 0.25);
         let half = |f| eval_rounded(f, &x, 64, Dir::Nearest).0;
         assert_eq!(half(Func::Tanpi), 1);
-        assert_eq!(
+        let close = |a: Float, b: f64| (a.to_f64() - b).abs() < 1e-15;
+        assert!(close(
             half(Func::Atanpi),
-            half(Func::Atan) / Float::with_val(64, rug::float::Constant::Pi)
-        );
-        assert_eq!(
-            half(Func::Exp2m1),
-            Float::with_val(64, 0.25f64.exp2() - 1.0)
-        );
+            0.25f64.atan() / std::f64::consts::PI
+        ));
+        assert!(close(half(Func::Exp2m1), 0.25f64.exp2() - 1.0));
         let y = |f, v: f64| eval_rounded(f, &Float::with_val(64, v), 64, Dir::Nearest).0;
         assert_eq!(y(Func::Sinpi, 0.5), 1);
         assert_eq!(y(Func::Cospi, 1.0), -1);

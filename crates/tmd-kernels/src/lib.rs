@@ -775,7 +775,10 @@ pub fn crunch_reference(function: &str) -> Option<(&'static str, &'static str, &
 /// expression in `x` and its relative bound. Only `exp` has one (`kernels/crunch_fast_exp.cl`,
 /// twin of `tmd_crunch::fast_exp`).
 pub fn crunch_fast_reference(function: &str) -> Option<(String, &'static str, f64)> {
-    if function != "exp" {
+    use tmd_core::registry::Binary64Reference;
+    // The table gives exp, and only exp, a fast reference; this is its kernel.
+    let facts = tmd_core::registry::crunch_facts(function)?;
+    if facts.binary64 != Binary64Reference::FastThenDoubleDouble || function != "exp" {
         return None;
     }
     use tmd_xfloat::consts::{EXP2_FRAC_256, TABLE_F64};
@@ -845,7 +848,8 @@ pub fn crunch_call_target(real: &str, call: &str) -> String {
     format!("DEVICE_FN {real} crunch_target({real} x) {{ return {call}; }}")
 }
 
-/// The ARM VRECPE crunch target: VRECPE of x rounded to binary32, widened to `real`, then
+/// The ARM VRECPE crunch target (Dukhan and Vuduc, "DoubleCrunch: Brute-Force Analysis of
+/// Worst-Case Errors", SC 2015, §4): VRECPE of x rounded to binary32, widened to `real`, then
 /// `steps` Newton–Raphson steps `y <- y (2 - x y)` in `real` without FMA (the vendor
 /// header turns contraction off), as `tmd_crunch::emul::recip_nr_f64` / `recip_nr_f32`.
 pub fn crunch_vrecpe_target(real: &str, steps: u32) -> String {
@@ -978,6 +982,15 @@ mod tests {
             .filter(|n| crunch_reference(n).is_some())
             .collect();
         assert_eq!(with_reference, ["exp", "sqrt"]);
+        for info in tmd_core::FUNCTIONS {
+            assert_eq!(
+                crunch_fast_reference(info.name).is_some(),
+                info.name == "exp",
+                "{}",
+                info.name
+            );
+        }
+        assert!(crunch_fast_reference("recip").is_none());
     }
 
     #[test]
