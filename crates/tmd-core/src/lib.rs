@@ -3,8 +3,10 @@
 //! - [`format`]: binary formats (binary16, bfloat16, binary32, binary64, pN) and their
 //!   numbers, enumerated by ordinal so that a range of inputs is a range of integers.
 //! - [`number`]: exact parsing of hex floats and decimals, and rounding to a format.
-//! - [`registry`]: the one table of functions (names, domains, shapes) and their MPFR
-//!   evaluation with exactness detection, plus function-specific exact-value rules.
+//! - [`registry`]: the one table of functions that every crate keys off: per function its
+//!   names, domain, shape, MPFR call, Taylor model and crunch facts (references, saturation,
+//!   device reference and device math-library names); MPFR evaluation with exactness
+//!   detection, plus function-specific exact-value rules.
 //! - [`expr`] and [`interval`]: user expressions in x over the registry, evaluated in rigorous
 //!   interval arithmetic on MPFR.
 //! - [`hardness`]: the Ziv loop that places f(x) among the breakpoints of a format and reports

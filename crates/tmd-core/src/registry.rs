@@ -1,8 +1,16 @@
-//! The function registry: one table of every univariate function tmd knows, with its names,
-//! domain and shape, evaluated by MPFR.
+//! The function registry: one table of every univariate function tmd knows, with all that the
+//! crates know of each, evaluated by MPFR.
 //!
-//! The table [`FUNCTIONS`] drives the CLI (`tmd functions`, name lookup), the tests (loops over
-//! every entry) and the benchmarks, in the manner of rust-lang/libm's `for_each_function!`.
+//! The table [`FUNCTIONS`] holds, per function, its names, domain and shape (interval
+//! evaluation), its MPFR call, its Taylor model (the automatic-differentiation recurrence
+//! `taylor.rs` runs) and its crunch facts ([`Crunch`]: the reference of binary32 and binary64
+//! targets and its bound, where binary64 saturates, the device-side reference the kernels have,
+//! and the device math-library names that compute it). Every other crate keys off it: the CLI
+//! (`tmd functions`, name lookup), `taylor.rs`, tmd-crunch's references and saturation
+//! thresholds, tmd-kernels' device references, the device targets' names, the tests (loops
+//! over every entry) and the benchmarks, in the manner of rust-lang/libm's
+//! `for_each_function!`. The one crunch target outside it, the reciprocal 1/x (an operation,
+//! not a registered function), has its facts beside it in [`RECIP_CRUNCH`].
 //!
 //! Evaluation is by MPFR (4.2, through `gmp-mpfr-sys`), which rounds correctly in every mode and
 //! returns a ternary value that is zero exactly when the result is exact. That is what makes
@@ -13,13 +21,18 @@
 //! 850 significant bits), and tests check them against MPFR's own verdict.
 
 use crate::format::FormatNumber;
-use gmp_mpfr_sys::mpfr::{self, rnd_t};
+use gmp_mpfr_sys::mpfr::{self, mpfr_t, rnd_t};
 use rug::ops::Pow;
 use rug::{Float, Integer};
+use std::ffi::c_int;
 use std::fmt;
 
+/// An MPFR function of one argument: `f(rop, op, rnd)`, returning the ternary value.
+pub type MpfrFn = unsafe extern "C" fn(*mut mpfr_t, *const mpfr_t, rnd_t) -> c_int;
+
 macro_rules! registry {
-    ($( $variant:ident => $name:literal [$($alias:literal),*] $domain:ident $shape:ident $summary:literal; )*) => {
+    ($( $variant:ident => $name:literal [$($alias:literal),*] $domain:ident $shape:ident
+        $summary:literal, $mpfr:expr, $model:expr, $crunch:expr; )*) => {
         /// A registered function.
         #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
         pub enum Func { $($variant),* }
@@ -33,58 +46,108 @@ macro_rules! registry {
                 domain: Domain::$domain,
                 shape: Shape::$shape,
                 summary: $summary,
+                mpfr: $mpfr,
+                model: $model,
+                crunch: $crunch,
             }),*
         ];
     };
 }
 
+// Columns: variant => name [aliases] domain shape summary, MPFR call, Taylor model, crunch facts.
+// The crunch rows: `Crunch::new(binary32 reference bound, binary64 reference)`, then where
+// binary64 saturates, the device reference, and the device math-library names.
 registry! {
-    Exp => "exp" [] All Increasing "e^x";
-    Expm1 => "expm1" [] All Increasing "e^x - 1";
-    Exp2 => "exp2" [] All Increasing "2^x";
-    Exp2m1 => "exp2m1" [] All Increasing "2^x - 1";
-    Exp10 => "exp10" ["pow10"] All Increasing "10^x";
-    Exp10m1 => "exp10m1" [] All Increasing "10^x - 1";
-    Log => "log" ["ln"] Positive Increasing "natural logarithm";
-    Log1p => "log1p" ["lnp1"] AboveMinusOne Increasing "log(1 + x)";
-    Log2 => "log2" [] Positive Increasing "base-2 logarithm";
-    Log2p1 => "log2p1" [] AboveMinusOne Increasing "log2(1 + x)";
-    Log10 => "log10" [] Positive Increasing "base-10 logarithm";
-    Log10p1 => "log10p1" [] AboveMinusOne Increasing "log10(1 + x)";
-    Sqrt => "sqrt" [] NonNegative Increasing "square root";
-    Rsqrt => "rsqrt" ["rec_sqrt", "rootn_m2"] Positive Decreasing "1 / sqrt(x)";
-    Cbrt => "cbrt" [] All Increasing "cube root";
-    Sin => "sin" [] All LipschitzOne "sine";
-    Cos => "cos" [] All LipschitzOne "cosine";
-    Tan => "tan" [] All TanLike "tangent";
-    Sinpi => "sinpi" [] All LipschitzPi "sin(pi x)";
-    Cospi => "cospi" [] All LipschitzPi "cos(pi x)";
-    Tanpi => "tanpi" [] NotHalfInteger TanLike "tan(pi x)";
-    Asin => "asin" [] UnitClosed Increasing "arcsine";
-    Acos => "acos" [] UnitClosed Decreasing "arccosine";
-    Atan => "atan" [] All Increasing "arctangent";
-    Asinpi => "asinpi" [] UnitClosed Increasing "asin(x) / pi";
-    Acospi => "acospi" [] UnitClosed Decreasing "acos(x) / pi";
-    Atanpi => "atanpi" [] All Increasing "atan(x) / pi";
-    Sinh => "sinh" [] All Increasing "hyperbolic sine";
-    Cosh => "cosh" [] All EvenIncreasing "hyperbolic cosine";
-    Tanh => "tanh" [] All Increasing "hyperbolic tangent";
-    Asinh => "asinh" [] All Increasing "inverse hyperbolic sine";
-    Acosh => "acosh" [] AtLeastOne Increasing "inverse hyperbolic cosine";
-    Atanh => "atanh" [] UnitOpen Increasing "inverse hyperbolic tangent";
-    Erf => "erf" [] All Increasing "error function";
-    Erfc => "erfc" [] All Decreasing "complementary error function";
-    Gamma => "gamma" ["tgamma"] NotNonPositiveInteger GammaLike "Gamma function";
-    Lgamma => "lgamma" [] NotNonPositiveInteger GammaLike "log |Gamma(x)|";
-    Digamma => "digamma" [] NotNonPositiveInteger GammaLike "Gamma'(x) / Gamma(x)";
-    J0 => "j0" [] All LipschitzOne "Bessel function of the first kind, order 0";
-    J1 => "j1" [] All LipschitzOne "Bessel function of the first kind, order 1";
-    Y0 => "y0" [] Positive PointOnly "Bessel function of the second kind, order 0";
-    Y1 => "y1" [] Positive PointOnly "Bessel function of the second kind, order 1";
-    Ai => "ai" ["airy_ai"] AiPractical PointOnly "Airy function Ai (MPFR's mpfr_ai is impractically slow for |x| beyond the domain)";
-    Eint => "eint" ["ei", "expint"] NonZero SplitAtZero "exponential integral Ei";
-    Li2 => "li2" ["dilog"] AtMostOne Increasing "dilogarithm Li2, real branch";
-    Zeta => "zeta" [] NotOne PointOnly "Riemann zeta function";
+    Exp => "exp" [] All Increasing "e^x", mpfr::exp, Some(Model::Exp(Base::E)),
+        Some(Crunch::new(LibmBound::Libm, Binary64Reference::FastThenDoubleDouble)
+            .saturates(Saturates::OverflowAndTiny).device(&DD_EXP)
+            .builtin("exp").native("exp").intrinsic("exp"));
+    Expm1 => "expm1" [] All Increasing "e^x - 1", mpfr::expm1, Some(Model::Expm1(Base::E)),
+        Some(Crunch::new(LibmBound::Libm, Binary64Reference::DoubleDouble)
+            .saturates(Saturates::Overflow).builtin("expm1"));
+    Exp2 => "exp2" [] All Increasing "2^x", mpfr::exp2, Some(Model::Exp(Base::Two)),
+        Some(Crunch::new(LibmBound::Libm, Binary64Reference::Mpfr)
+            .saturates(Saturates::OverflowAndTiny).builtin("exp2").native("exp2"));
+    Exp2m1 => "exp2m1" [] All Increasing "2^x - 1", mpfr::exp2m1, Some(Model::Expm1(Base::Two)), None;
+    Exp10 => "exp10" ["pow10"] All Increasing "10^x", mpfr::exp10, Some(Model::Exp(Base::Ten)),
+        Some(Crunch::new(LibmBound::LibmWide, Binary64Reference::Mpfr)
+            .saturates(Saturates::OverflowAndTiny)
+            .builtin("exp10").native("exp10").intrinsic("exp10"));
+    Exp10m1 => "exp10m1" [] All Increasing "10^x - 1", mpfr::exp10m1, Some(Model::Expm1(Base::Ten)), None;
+    Log => "log" ["ln"] Positive Increasing "natural logarithm", mpfr::log, Some(Model::Log(Base::E)),
+        Some(Crunch::new(LibmBound::Libm, Binary64Reference::DoubleDouble)
+            .builtin("log").native("log").intrinsic("log"));
+    Log1p => "log1p" ["lnp1"] AboveMinusOne Increasing "log(1 + x)", mpfr::log1p, Some(Model::Log1p(Base::E)),
+        Some(Crunch::new(LibmBound::Libm, Binary64Reference::DoubleDouble).builtin("log1p"));
+    Log2 => "log2" [] Positive Increasing "base-2 logarithm", mpfr::log2, Some(Model::Log(Base::Two)),
+        Some(Crunch::new(LibmBound::Libm, Binary64Reference::Mpfr)
+            .builtin("log2").native("log2").intrinsic("log2"));
+    Log2p1 => "log2p1" [] AboveMinusOne Increasing "log2(1 + x)", mpfr::log2p1, Some(Model::Log1p(Base::Two)), None;
+    Log10 => "log10" [] Positive Increasing "base-10 logarithm", mpfr::log10, Some(Model::Log(Base::Ten)),
+        Some(Crunch::new(LibmBound::Libm, Binary64Reference::Mpfr)
+            .builtin("log10").native("log10").intrinsic("log10"));
+    Log10p1 => "log10p1" [] AboveMinusOne Increasing "log10(1 + x)", mpfr::log10p1, Some(Model::Log1p(Base::Ten)), None;
+    Sqrt => "sqrt" [] NonNegative Increasing "square root", mpfr::sqrt, Some(Model::Power { p: 1, q: 2 }),
+        Some(Crunch::new(LibmBound::Ieee, Binary64Reference::DoubleDouble).device(&DD_SQRT)
+            .builtin("sqrt").native("sqrt"));
+    Rsqrt => "rsqrt" ["rec_sqrt", "rootn_m2"] Positive Decreasing "1 / sqrt(x)", mpfr::rec_sqrt, Some(Model::Power { p: -1, q: 2 }), None;
+    Cbrt => "cbrt" [] All Increasing "cube root", mpfr::cbrt, Some(Model::Power { p: 1, q: 3 }),
+        Some(Crunch::new(LibmBound::Libm, Binary64Reference::Mpfr).builtin("cbrt"));
+    Sin => "sin" [] All LipschitzOne "sine", mpfr::sin, Some(Model::SinCos),
+        Some(Crunch::new(LibmBound::Libm, Binary64Reference::DoubleDouble)
+            .builtin("sin").native("sin").intrinsic("sin"));
+    Cos => "cos" [] All LipschitzOne "cosine", mpfr::cos, Some(Model::SinCos),
+        Some(Crunch::new(LibmBound::Libm, Binary64Reference::DoubleDouble)
+            .builtin("cos").native("cos").intrinsic("cos"));
+    Tan => "tan" [] All TanLike "tangent", mpfr::tan, Some(Model::Tan),
+        Some(Crunch::new(LibmBound::Libm, Binary64Reference::DoubleDouble)
+            .builtin("tan").native("tan").intrinsic("tan"));
+    Sinpi => "sinpi" [] All LipschitzPi "sin(pi x)", mpfr::sinpi, Some(Model::SinCos), None;
+    Cospi => "cospi" [] All LipschitzPi "cos(pi x)", mpfr::cospi, Some(Model::SinCos), None;
+    Tanpi => "tanpi" [] NotHalfInteger TanLike "tan(pi x)", mpfr::tanpi, Some(Model::Tan), None;
+    Asin => "asin" [] UnitClosed Increasing "arcsine", mpfr::asin, Some(Model::AsinAcos),
+        Some(Crunch::new(LibmBound::Libm, Binary64Reference::Mpfr).builtin("asin"));
+    Acos => "acos" [] UnitClosed Decreasing "arccosine", mpfr::acos, Some(Model::AsinAcos),
+        Some(Crunch::new(LibmBound::Libm, Binary64Reference::Mpfr).builtin("acos"));
+    Atan => "atan" [] All Increasing "arctangent", mpfr::atan, Some(Model::Atan),
+        Some(Crunch::new(LibmBound::Libm, Binary64Reference::DoubleDouble).builtin("atan"));
+    Asinpi => "asinpi" [] UnitClosed Increasing "asin(x) / pi", mpfr::asinpi, Some(Model::AsinAcos), None;
+    Acospi => "acospi" [] UnitClosed Decreasing "acos(x) / pi", mpfr::acospi, Some(Model::AsinAcos), None;
+    Atanpi => "atanpi" [] All Increasing "atan(x) / pi", mpfr::atanpi, Some(Model::Atan), None;
+    Sinh => "sinh" [] All Increasing "hyperbolic sine", mpfr::sinh, Some(Model::SinCos),
+        Some(Crunch::new(LibmBound::LibmWide, Binary64Reference::DoubleDouble)
+            .saturates(Saturates::OverflowOdd).builtin("sinh"));
+    Cosh => "cosh" [] All EvenIncreasing "hyperbolic cosine", mpfr::cosh, Some(Model::SinCos),
+        Some(Crunch::new(LibmBound::LibmWide, Binary64Reference::DoubleDouble)
+            .saturates(Saturates::OverflowEven).builtin("cosh"));
+    Tanh => "tanh" [] All Increasing "hyperbolic tangent", mpfr::tanh, Some(Model::Tan),
+        Some(Crunch::new(LibmBound::LibmWide, Binary64Reference::DoubleDouble).builtin("tanh"));
+    Asinh => "asinh" [] All Increasing "inverse hyperbolic sine", mpfr::asinh, Some(Model::Asinh),
+        Some(Crunch::new(LibmBound::LibmWide, Binary64Reference::Mpfr).builtin("asinh"));
+    Acosh => "acosh" [] AtLeastOne Increasing "inverse hyperbolic cosine", mpfr::acosh, Some(Model::Acosh),
+        Some(Crunch::new(LibmBound::LibmWide, Binary64Reference::Mpfr).builtin("acosh"));
+    Atanh => "atanh" [] UnitOpen Increasing "inverse hyperbolic tangent", mpfr::atanh, Some(Model::Atanh),
+        Some(Crunch::new(LibmBound::LibmWide, Binary64Reference::Mpfr).builtin("atanh"));
+    Erf => "erf" [] All Increasing "error function", mpfr::erf, Some(Model::Erf), None;
+    Erfc => "erfc" [] All Decreasing "complementary error function", mpfr::erfc, Some(Model::Erf), None;
+    Gamma => "gamma" ["tgamma"] NotNonPositiveInteger GammaLike "Gamma function", mpfr::gamma, None, None;
+    Lgamma => "lgamma" [] NotNonPositiveInteger GammaLike "log |Gamma(x)|", mpfr_lgamma, None, None;
+    Digamma => "digamma" [] NotNonPositiveInteger GammaLike "Gamma'(x) / Gamma(x)", mpfr::digamma, None, None;
+    J0 => "j0" [] All LipschitzOne "Bessel function of the first kind, order 0", mpfr::j0, None, None;
+    J1 => "j1" [] All LipschitzOne "Bessel function of the first kind, order 1", mpfr::j1, None, None;
+    Y0 => "y0" [] Positive PointOnly "Bessel function of the second kind, order 0", mpfr::y0, None, None;
+    Y1 => "y1" [] Positive PointOnly "Bessel function of the second kind, order 1", mpfr::y1, None, None;
+    Ai => "ai" ["airy_ai"] AiPractical PointOnly "Airy function Ai (MPFR's mpfr_ai is impractically slow for |x| beyond the domain)", mpfr::ai, None, None;
+    Eint => "eint" ["ei", "expint"] NonZero SplitAtZero "exponential integral Ei", mpfr::eint, None, None;
+    Li2 => "li2" ["dilog"] AtMostOne Increasing "dilogarithm Li2, real branch", mpfr::li2, None, None;
+    Zeta => "zeta" [] NotOne PointOnly "Riemann zeta function", mpfr::zeta, None, None;
+}
+
+/// MPFR's lgamma with the sign of Gamma dropped, as an [`MpfrFn`].
+unsafe extern "C" fn mpfr_lgamma(rop: *mut mpfr_t, op: *const mpfr_t, rnd: rnd_t) -> c_int {
+    let mut sign = 0;
+    // SAFETY: the caller's pointers are valid as for any MpfrFn; `sign` outlives the call.
+    unsafe { mpfr::lgamma(rop, &mut sign, op, rnd) }
 }
 
 /// A registry entry.
@@ -96,6 +159,200 @@ pub struct FunctionInfo {
     pub domain: Domain,
     pub shape: Shape,
     pub summary: &'static str,
+    /// The MPFR function that evaluates it ([`eval_rounded`]).
+    pub mpfr: MpfrFn,
+    /// Its Taylor model, when `taylor.rs` has one.
+    pub model: Option<Model>,
+    /// What crunch knows of it, when crunch can check implementations of it.
+    pub crunch: Option<Crunch>,
+}
+
+/// The automatic-differentiation recurrence of a function's Taylor model (`taylor.rs`, whose
+/// essay gives the h of each): the Taylor coefficients of g = phi(f) follow from g' = f' h.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Model {
+    /// b^f: g' = (f ln b)' g.
+    Exp(Base),
+    /// b^f - 1: the series of b^f with MPFR's own g_0.
+    Expm1(Base),
+    /// log_b f: h = 1 / (f ln b).
+    Log(Base),
+    /// log_b(1 + f): h = 1 / ((1 + f) ln b).
+    Log1p(Base),
+    /// f^(p/q): f g' = (p/q) f' g.
+    Power { p: i64, q: i64 },
+    /// sin, cos, sinh, cosh and the half-turn sinpi, cospi, computed jointly with their partner.
+    SinCos,
+    /// tan, tanpi, tanh: h = 1 ± g^2.
+    Tan,
+    /// atan, atanpi: h = 1 / (1 + f^2) (over pi).
+    Atan,
+    /// asin, acos, asinpi, acospi: h = ±((1 - f)(1 + f))^(-1/2) (over pi).
+    AsinAcos,
+    /// asinh: h = (1 + f^2)^(-1/2).
+    Asinh,
+    /// acosh: h = ((f - 1)(f + 1))^(-1/2).
+    Acosh,
+    /// atanh: h = 1 / ((1 - f)(1 + f)).
+    Atanh,
+    /// erf, erfc: h = ±(2/sqrt(pi)) exp(-f^2).
+    Erf,
+}
+
+/// The base of an exponential or logarithm.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Base {
+    E,
+    Two,
+    Ten,
+}
+
+/// What crunch (the exhaustive error of binary32 and binary64 implementations, crate
+/// tmd-crunch) knows of a function.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Crunch {
+    /// The relative bound of the binary64 `libm` value that is the reference of binary32
+    /// targets.
+    pub binary32_bound: LibmBound,
+    /// The first reference of binary64 targets.
+    pub binary64: Binary64Reference,
+    /// Where RN(f) saturates in binary64 (tmd-crunch's `saturation` finds the thresholds).
+    pub saturates: Saturates,
+    /// The device-side double-double reference of binary64 analyses (tmd-kernels'
+    /// `crunch_reference`), when its kernel is written.
+    pub device: Option<&'static DeviceReference>,
+    /// The C name stem of the function in OpenCL C's built-ins and CUDA's math library (`exp`:
+    /// `exp` for double, `expf` for float).
+    pub device_builtin: Option<&'static str>,
+    /// The stem of OpenCL's `native_` built-in (float only): `exp` for `native_expf`.
+    pub opencl_native: Option<&'static str>,
+    /// The stem of CUDA's intrinsic (binary32 only): `exp` for `__expf`.
+    pub cuda_intrinsic: Option<&'static str>,
+}
+
+impl Crunch {
+    /// Facts with a reference pair and nothing else.
+    pub const fn new(binary32_bound: LibmBound, binary64: Binary64Reference) -> Crunch {
+        Crunch {
+            binary32_bound,
+            binary64,
+            saturates: Saturates::Never,
+            device: None,
+            device_builtin: None,
+            opencl_native: None,
+            cuda_intrinsic: None,
+        }
+    }
+    const fn saturates(self, saturates: Saturates) -> Crunch {
+        Crunch { saturates, ..self }
+    }
+    const fn device(self, device: &'static DeviceReference) -> Crunch {
+        Crunch {
+            device: Some(device),
+            ..self
+        }
+    }
+    const fn builtin(self, stem: &'static str) -> Crunch {
+        Crunch {
+            device_builtin: Some(stem),
+            ..self
+        }
+    }
+    const fn native(self, stem: &'static str) -> Crunch {
+        Crunch {
+            opencl_native: Some(stem),
+            ..self
+        }
+    }
+    const fn intrinsic(self, stem: &'static str) -> Crunch {
+        Crunch {
+            cuda_intrinsic: Some(stem),
+            ..self
+        }
+    }
+}
+
+/// The bound class of the binary64 value used as the reference of binary32 targets.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum LibmBound {
+    /// The `libm` crate's function (FreeBSD msun / musl): 2^-50 relative.
+    Libm,
+    /// The `libm` functions measured beyond 1.5 ulps of binary64 (exp10, the hyperbolic
+    /// functions and their inverses): 2^-48 relative.
+    LibmWide,
+    /// A correctly rounded IEEE operation (sqrt, 1/x): 2^-53 relative.
+    Ieee,
+}
+
+/// The first reference of binary64 targets; MPFR decides whatever it leaves open.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Binary64Reference {
+    /// MPFR for every input.
+    Mpfr,
+    /// xfloat's double-double function.
+    DoubleDouble,
+    /// A cheaper binary64 reference first (exp's), then the double-double one.
+    FastThenDoubleDouble,
+}
+
+/// Where a function's correct rounding saturates in binary64.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Saturates {
+    Never,
+    /// RN(f(x)) is +inf for large positive x (expm1).
+    Overflow,
+    /// RN(f(x)) is +inf for large positive x and 0 < f(x) < 2^-1100 for large negative x
+    /// (exp, exp2, exp10).
+    OverflowAndTiny,
+    /// RN(f(x)) is ±inf with the sign of x for large |x| (sinh).
+    OverflowOdd,
+    /// RN(f(x)) is +inf for large |x| (cosh).
+    OverflowEven,
+}
+
+/// A device-side double-double reference: C expressions in `x` (kernels/crunch_analyse.cl)
+/// for the value of f, for "f(x) is NaN", and for the sign of f beyond its overflow threshold.
+#[derive(Debug, PartialEq, Eq)]
+pub struct DeviceReference {
+    pub value: &'static str,
+    pub outside_domain: &'static str,
+    pub overflow_sign: &'static str,
+}
+
+static DD_EXP: DeviceReference = DeviceReference {
+    value: "dd_exp(dd_make(x, 0.0))",
+    outside_domain: "0",
+    overflow_sign: "1.0",
+};
+static DD_SQRT: DeviceReference = DeviceReference {
+    value: "dd_sqrt(dd_make(x, 0.0))",
+    outside_domain: "(x < 0.0)",
+    overflow_sign: "1.0",
+};
+static DD_RECIP: DeviceReference = DeviceReference {
+    value: "dd_recip(dd_make(x, 0.0))",
+    outside_domain: "0",
+    overflow_sign: "1.0",
+};
+
+/// The name of crunch's one target outside the table: the reciprocal 1/x, an IEEE operation
+/// (the ARM VRECPE and x86 RCPPS emulations approximate it), not a registered function.
+pub const RECIP_NAME: &str = "recip";
+
+/// The crunch facts of the reciprocal 1/x ([`RECIP_NAME`]).
+pub static RECIP_CRUNCH: Crunch =
+    Crunch::new(LibmBound::Ieee, Binary64Reference::DoubleDouble).device(&DD_RECIP);
+
+/// The crunch facts of a crunch function by its canonical name (a registered function's
+/// name, not an alias, or [`RECIP_NAME`]).
+pub fn crunch_facts(name: &str) -> Option<&'static Crunch> {
+    if name == RECIP_NAME {
+        return Some(&RECIP_CRUNCH);
+    }
+    FUNCTIONS
+        .iter()
+        .find(|i| i.name == name)
+        .and_then(|i| i.crunch.as_ref())
 }
 
 /// Where a function is defined and finite on the reals (its poles are excluded).
@@ -203,11 +460,9 @@ impl Domain {
 }
 
 impl Func {
+    /// The function's entry (the table lists the functions in declaration order).
     pub fn info(self) -> &'static FunctionInfo {
-        FUNCTIONS
-            .iter()
-            .find(|i| i.func == self)
-            .expect("every Func is in FUNCTIONS")
+        &FUNCTIONS[self as usize]
     }
     pub fn name(self) -> &'static str {
         self.info().name
@@ -225,6 +480,33 @@ impl Func {
             self,
             Func::Exp | Func::Exp2 | Func::Exp10 | Func::Cosh | Func::Erfc | Func::Rsqrt
         )
+    }
+    /// The recurrence of its Taylor model, when it has one.
+    pub fn model(self) -> Option<Model> {
+        self.info().model
+    }
+    /// What crunch knows of it, when crunch can check its implementations.
+    pub fn crunch(self) -> Option<&'static Crunch> {
+        self.info().crunch.as_ref()
+    }
+    /// The function an OpenCL C built-in or CUDA math-library function computes, by C name
+    /// stem (`exp` for `exp` and `expf`), among those crunch knows.
+    pub fn device_builtin(stem: &str) -> Option<Func> {
+        Self::by_crunch_name(stem, |c| c.device_builtin)
+    }
+    /// The function an OpenCL `native_` built-in computes, by stem (`exp` for `native_expf`).
+    pub fn opencl_native(stem: &str) -> Option<Func> {
+        Self::by_crunch_name(stem, |c| c.opencl_native)
+    }
+    /// The function a CUDA intrinsic computes, by stem (`exp` for `__expf`).
+    pub fn cuda_intrinsic(stem: &str) -> Option<Func> {
+        Self::by_crunch_name(stem, |c| c.cuda_intrinsic)
+    }
+    fn by_crunch_name(stem: &str, name: fn(&Crunch) -> Option<&'static str>) -> Option<Func> {
+        FUNCTIONS
+            .iter()
+            .find(|i| i.crunch.as_ref().and_then(name) == Some(stem))
+            .map(|i| i.func)
     }
     /// Looks a function up by name or alias.
     pub fn lookup(name: &str) -> Option<Func> {
@@ -268,59 +550,7 @@ pub fn eval_rounded(func: Func, x: &Float, prec: u32, dir: Dir) -> (Float, i32) 
     let rnd = dir.rnd();
     // SAFETY: `r` and `a` point to initialised MPFR numbers owned by `out` and `x`, which
     // outlive the call; MPFR allows any precision for the operand.
-    let ternary = unsafe {
-        match func {
-            Func::Exp => mpfr::exp(r, a, rnd),
-            Func::Expm1 => mpfr::expm1(r, a, rnd),
-            Func::Exp2 => mpfr::exp2(r, a, rnd),
-            Func::Exp2m1 => mpfr::exp2m1(r, a, rnd),
-            Func::Exp10 => mpfr::exp10(r, a, rnd),
-            Func::Exp10m1 => mpfr::exp10m1(r, a, rnd),
-            Func::Log => mpfr::log(r, a, rnd),
-            Func::Log1p => mpfr::log1p(r, a, rnd),
-            Func::Log2 => mpfr::log2(r, a, rnd),
-            Func::Log2p1 => mpfr::log2p1(r, a, rnd),
-            Func::Log10 => mpfr::log10(r, a, rnd),
-            Func::Log10p1 => mpfr::log10p1(r, a, rnd),
-            Func::Sqrt => mpfr::sqrt(r, a, rnd),
-            Func::Rsqrt => mpfr::rec_sqrt(r, a, rnd),
-            Func::Cbrt => mpfr::cbrt(r, a, rnd),
-            Func::Sin => mpfr::sin(r, a, rnd),
-            Func::Cos => mpfr::cos(r, a, rnd),
-            Func::Tan => mpfr::tan(r, a, rnd),
-            Func::Sinpi => mpfr::sinpi(r, a, rnd),
-            Func::Cospi => mpfr::cospi(r, a, rnd),
-            Func::Tanpi => mpfr::tanpi(r, a, rnd),
-            Func::Asin => mpfr::asin(r, a, rnd),
-            Func::Acos => mpfr::acos(r, a, rnd),
-            Func::Atan => mpfr::atan(r, a, rnd),
-            Func::Asinpi => mpfr::asinpi(r, a, rnd),
-            Func::Acospi => mpfr::acospi(r, a, rnd),
-            Func::Atanpi => mpfr::atanpi(r, a, rnd),
-            Func::Sinh => mpfr::sinh(r, a, rnd),
-            Func::Cosh => mpfr::cosh(r, a, rnd),
-            Func::Tanh => mpfr::tanh(r, a, rnd),
-            Func::Asinh => mpfr::asinh(r, a, rnd),
-            Func::Acosh => mpfr::acosh(r, a, rnd),
-            Func::Atanh => mpfr::atanh(r, a, rnd),
-            Func::Erf => mpfr::erf(r, a, rnd),
-            Func::Erfc => mpfr::erfc(r, a, rnd),
-            Func::Gamma => mpfr::gamma(r, a, rnd),
-            Func::Lgamma => {
-                let mut sign = 0;
-                mpfr::lgamma(r, &mut sign, a, rnd)
-            }
-            Func::Digamma => mpfr::digamma(r, a, rnd),
-            Func::J0 => mpfr::j0(r, a, rnd),
-            Func::J1 => mpfr::j1(r, a, rnd),
-            Func::Y0 => mpfr::y0(r, a, rnd),
-            Func::Y1 => mpfr::y1(r, a, rnd),
-            Func::Ai => mpfr::ai(r, a, rnd),
-            Func::Eint => mpfr::eint(r, a, rnd),
-            Func::Li2 => mpfr::li2(r, a, rnd),
-            Func::Zeta => mpfr::zeta(r, a, rnd),
-        }
-    };
+    let ternary = unsafe { (func.info().mpfr)(r, a, rnd) };
     (out, ternary)
 }
 
@@ -516,6 +746,146 @@ mod tests {
         }
         assert_eq!(Func::lookup("tgamma"), Some(Func::Gamma));
         assert_eq!(Func::lookup("nope"), None);
+    }
+
+    #[test]
+    fn the_table_lists_the_functions_in_declaration_order() {
+        for (i, info) in FUNCTIONS.iter().enumerate() {
+            assert_eq!(info.func as usize, i, "{}", info.name);
+            assert_eq!(info.func.info().name, info.name);
+        }
+    }
+
+    #[test]
+    fn each_entry_calls_its_own_mpfr_function() {
+        // rug's methods name MPFR's functions independently of the table.
+        type Method = fn(Float) -> Float;
+        let methods: &[(Func, Method)] = &[
+            (Func::Exp, Float::exp),
+            (Func::Expm1, Float::exp_m1),
+            (Func::Exp2, Float::exp2),
+            (Func::Exp10, Float::exp10),
+            (Func::Log, Float::ln),
+            (Func::Log1p, Float::ln_1p),
+            (Func::Log2, Float::log2),
+            (Func::Log10, Float::log10),
+            (Func::Sqrt, Float::sqrt),
+            (Func::Rsqrt, Float::recip_sqrt),
+            (Func::Cbrt, Float::cbrt),
+            (Func::Sin, Float::sin),
+            (Func::Cos, Float::cos),
+            (Func::Tan, Float::tan),
+            (Func::Asin, Float::asin),
+            (Func::Acos, Float::acos),
+            (Func::Atan, Float::atan),
+            (Func::Sinh, Float::sinh),
+            (Func::Cosh, Float::cosh),
+            (Func::Tanh, Float::tanh),
+            (Func::Asinh, Float::asinh),
+            (Func::Acosh, Float::acosh),
+            (Func::Atanh, Float::atanh),
+            (Func::Erf, Float::erf),
+            (Func::Erfc, Float::erfc),
+            (Func::Gamma, Float::gamma),
+            (Func::Lgamma, |x| x.ln_abs_gamma().0),
+            (Func::Digamma, Float::digamma),
+            (Func::J0, Float::j0),
+            (Func::J1, Float::j1),
+            (Func::Y0, Float::y0),
+            (Func::Y1, Float::y1),
+            (Func::Ai, Float::ai),
+            (Func::Eint, Float::eint),
+            (Func::Li2, Float::li2),
+            (Func::Zeta, Float::zeta),
+        ];
+        for &(func, method) in methods {
+            for x in [0.375, 1.375, -2.625] {
+                let x = Float::with_val(64, x);
+                let (y, _) = eval_rounded(func, &x, 200, Dir::Nearest);
+                let want = method(Float::with_val(200, &x));
+                assert!(y == want || (y.is_nan() && want.is_nan()), "{func}({x})");
+            }
+        }
+        // The half-turn functions and the "m1"/"p1" variants, which rug does not name.
+        let x = Float::with_val(64, 0.25);
+        let half = |f| eval_rounded(f, &x, 64, Dir::Nearest).0;
+        assert_eq!(half(Func::Tanpi), 1);
+        let close = |a: Float, b: f64| (a.to_f64() - b).abs() < 1e-15;
+        assert!(close(
+            half(Func::Atanpi),
+            0.25f64.atan() / std::f64::consts::PI
+        ));
+        assert!(close(half(Func::Exp2m1), 0.25f64.exp2() - 1.0));
+        let y = |f, v: f64| eval_rounded(f, &Float::with_val(64, v), 64, Dir::Nearest).0;
+        assert_eq!(y(Func::Sinpi, 0.5), 1);
+        assert_eq!(y(Func::Cospi, 1.0), -1);
+        assert_eq!(y(Func::Asinpi, 1.0), 0.5);
+        assert_eq!(y(Func::Acospi, -1.0), 1);
+        assert_eq!(y(Func::Exp10m1, 2.0), 99);
+        assert_eq!(y(Func::Log2p1, 7.0), 3);
+        assert_eq!(y(Func::Log10p1, 99.0), 2);
+    }
+
+    #[test]
+    fn device_names_match_the_device_targets_lists() {
+        // Copies of the lists the CLI's device targets hold (BUILTINS, NATIVE, CUDA_INTRINSICS
+        // in crunch_device.rs): the lookups give the function of the same name for each entry,
+        // and for no other stem.
+        const BUILTINS: &[&str] = &[
+            "exp", "expm1", "exp2", "exp10", "log", "log1p", "log2", "log10", "sin", "cos", "tan",
+            "asin", "acos", "atan", "sinh", "cosh", "tanh", "asinh", "acosh", "atanh", "cbrt",
+            "sqrt",
+        ];
+        const NATIVE: &[&str] = &[
+            "exp", "exp2", "exp10", "log", "log2", "log10", "sin", "cos", "tan", "sqrt",
+        ];
+        const CUDA_INTRINSICS: &[&str] =
+            &["exp", "exp10", "log", "log2", "log10", "sin", "cos", "tan"];
+        let lookups: [(&[&str], fn(&str) -> Option<Func>); 3] = [
+            (BUILTINS, Func::device_builtin),
+            (NATIVE, Func::opencl_native),
+            (CUDA_INTRINSICS, Func::cuda_intrinsic),
+        ];
+        for (list, lookup) in lookups {
+            for stem in list {
+                assert_eq!(lookup(stem), Func::lookup(stem), "{stem}");
+                assert!(lookup(stem).is_some(), "{stem}");
+            }
+            let mut stems = vec![
+                "recip",
+                "ln",
+                "pow10",
+                "rsqrt",
+                "expf",
+                "native_exp",
+                "__exp",
+            ];
+            stems.extend(FUNCTIONS.iter().map(|i| i.name));
+            for stem in stems {
+                assert_eq!(lookup(stem).is_some(), list.contains(&stem), "{stem}");
+            }
+        }
+        // Every function with a device name is one crunch checks, and every one it checks is
+        // an OpenCL built-in.
+        for info in FUNCTIONS {
+            assert_eq!(
+                info.crunch.is_some(),
+                BUILTINS.contains(&info.name),
+                "{}",
+                info.name
+            );
+        }
+    }
+
+    #[test]
+    fn crunch_facts_by_name() {
+        assert_eq!(crunch_facts("recip"), Some(&RECIP_CRUNCH));
+        assert_eq!(crunch_facts("exp").unwrap().device, Some(&DD_EXP));
+        assert_eq!(crunch_facts("sqrt").unwrap().device, Some(&DD_SQRT));
+        assert_eq!(crunch_facts("log").unwrap().device, None);
+        assert_eq!(crunch_facts("ln"), None);
+        assert_eq!(crunch_facts("gamma"), None);
+        assert_eq!(crunch_facts("nope"), None);
     }
 
     #[test]

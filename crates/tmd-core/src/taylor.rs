@@ -1,5 +1,5 @@
 //! Rigorous Taylor models of registry functions and user expressions: the input of the
-//! polynomial generation of the filtered search (design.md §3 item 1).
+//! polynomial generation of the filtered search.
 //!
 //! # What a Taylor model is here
 //!
@@ -93,7 +93,7 @@
 //! magnitudes; raise `prec` where the coefficient errors matter.
 
 use crate::expr::Expr;
-use crate::registry::{eval_rounded, Dir, Func};
+use crate::registry::{eval_rounded, Base, Dir, Func, Model};
 use rug::float::{Constant, Round};
 use rug::ops::{AssignRound, Pow};
 use rug::{Float, Rational};
@@ -133,16 +133,10 @@ pub enum NoModel {
     InvalidArgument(&'static str),
 }
 
-/// Whether a registry function has a Taylor model (an AD recurrence in this module).
+/// Whether a registry function has a Taylor model (the registry's [`Model`] column, an AD
+/// recurrence in this module).
 pub fn has_model(func: Func) -> bool {
-    use Func::*;
-    match func {
-        Exp | Expm1 | Exp2 | Exp2m1 | Exp10 | Exp10m1 | Log | Log1p | Log2 | Log2p1 | Log10
-        | Log10p1 | Sqrt | Rsqrt | Cbrt | Sin | Cos | Tan | Sinpi | Cospi | Tanpi | Asin | Acos
-        | Atan | Asinpi | Acospi | Atanpi | Sinh | Cosh | Tanh | Asinh | Acosh | Atanh | Erf
-        | Erfc => true,
-        Gamma | Lgamma | Digamma | J0 | J1 | Y0 | Y1 | Ai | Eint | Li2 | Zeta => false,
-    }
+    func.model().is_some()
 }
 
 /// Whether every function an expression calls has a Taylor model; the first one that has
@@ -802,40 +796,38 @@ fn integrate(g0: Ival, f: &Series, h: &Series, prec: u32) -> Result<Series, NoMo
 // ---------------------------------------------------------------------------------------------
 // Elementary functions of series.
 
-/// phi(f) for a registry function phi with a model.
+/// phi(f) for a registry function phi with a model, by the recurrence its entry names.
 fn apply(func: Func, f: &Series, prec: u32) -> Result<Series, NoModel> {
     use Func::*;
-    if !has_model(func) {
+    let Some(model) = func.model() else {
         return Err(NoModel::Unsupported(func));
-    }
+    };
     let f0 = &f.coeffs[0];
     let g0 = value_range(func, f0, prec)?;
-    match func {
-        Exp | Exp2 | Exp10 => exp_series(g0, &exponent_series(func, f, prec)?, prec),
-        Expm1 | Exp2m1 | Exp10m1 => {
+    match model {
+        Model::Exp(base) => exp_series(g0, &exponent_series(base, f, prec)?, prec),
+        Model::Expm1(base) => {
             let mut series = exp_series(
                 g0.add_integer(1, prec)?,
-                &exponent_series(func, f, prec)?,
+                &exponent_series(base, f, prec)?,
                 prec,
             )?;
             series.coeffs[0] = g0;
             Ok(series)
         }
-        Log | Log2 | Log10 => integrate(g0, f, &log_base_scale(func, &f.recip(prec)?, prec)?, prec),
-        Log1p | Log2p1 | Log10p1 => {
+        Model::Log(base) => integrate(g0, f, &log_base_scale(base, &f.recip(prec)?, prec)?, prec),
+        Model::Log1p(base) => {
             let h = f.add_integer(1, prec)?.recip(prec)?;
-            integrate(g0, f, &log_base_scale(func, &h, prec)?, prec)
+            integrate(g0, f, &log_base_scale(base, &h, prec)?, prec)
         }
-        Sqrt => power_series(g0, f, 1, 2, prec),
-        Rsqrt => power_series(g0, f, -1, 2, prec),
-        Cbrt => power_series(g0, f, 1, 3, prec),
-        Sin | Cos | Sinpi | Cospi | Sinh | Cosh => sin_cos_like(func, g0, f, prec),
-        Tan | Tanpi | Tanh => tan_like(func, g0, f, prec),
-        Atan | Atanpi => {
+        Model::Power { p, q } => power_series(g0, f, p, q, prec),
+        Model::SinCos => sin_cos_like(func, g0, f, prec),
+        Model::Tan => tan_like(func, g0, f, prec),
+        Model::Atan => {
             let h = f.square(prec)?.add_integer(1, prec)?.recip(prec)?;
             integrate(g0, f, &pi_scale(func, h, prec)?, prec)
         }
-        Asin | Asinpi | Acos | Acospi => {
+        Model::AsinAcos => {
             let one_minus = f.neg().add_integer(1, prec)?;
             let product = one_minus.mul(&f.add_integer(1, prec)?, prec)?;
             let mut h = rsqrt_series(func, &product, prec)?;
@@ -844,45 +836,44 @@ fn apply(func: Func, f: &Series, prec: u32) -> Result<Series, NoModel> {
             }
             integrate(g0, f, &pi_scale(func, h, prec)?, prec)
         }
-        Asinh => integrate(
+        Model::Asinh => integrate(
             g0,
             f,
             &rsqrt_series(func, &f.square(prec)?.add_integer(1, prec)?, prec)?,
             prec,
         ),
-        Acosh => {
+        Model::Acosh => {
             let product = f
                 .add_integer(-1, prec)?
                 .mul(&f.add_integer(1, prec)?, prec)?;
             integrate(g0, f, &rsqrt_series(func, &product, prec)?, prec)
         }
-        Atanh => {
+        Model::Atanh => {
             let product = f
                 .neg()
                 .add_integer(1, prec)?
                 .mul(&f.add_integer(1, prec)?, prec)?;
             integrate(g0, f, &product.recip(prec)?, prec)
         }
-        Erf | Erfc => integrate(g0, f, &erf_derivative_factor(func, f, prec)?, prec),
-        _ => Err(NoModel::Unsupported(func)),
+        Model::Erf => integrate(g0, f, &erf_derivative_factor(func, f, prec)?, prec),
     }
 }
 
 /// f ln b for the exponentials of base b (exp: f itself).
-fn exponent_series(func: Func, f: &Series, prec: u32) -> Result<Series, NoModel> {
-    match func {
-        Func::Exp2 | Func::Exp2m1 => f.scale(&Ival::ln2(prec), prec),
-        Func::Exp10 | Func::Exp10m1 => f.scale(&Ival::ln10(prec)?, prec),
-        _ => Ok(f.clone()),
+fn exponent_series(base: Base, f: &Series, prec: u32) -> Result<Series, NoModel> {
+    match base {
+        Base::Two => f.scale(&Ival::ln2(prec), prec),
+        Base::Ten => f.scale(&Ival::ln10(prec)?, prec),
+        Base::E => Ok(f.clone()),
     }
 }
 
 /// h / ln b for the logarithms of base b (natural ones: h itself).
-fn log_base_scale(func: Func, h: &Series, prec: u32) -> Result<Series, NoModel> {
-    match func {
-        Func::Log2 | Func::Log2p1 => h.scale(&Ival::ln2(prec).recip(prec)?, prec),
-        Func::Log10 | Func::Log10p1 => h.scale(&Ival::ln10(prec)?.recip(prec)?, prec),
-        _ => Ok(h.clone()),
+fn log_base_scale(base: Base, h: &Series, prec: u32) -> Result<Series, NoModel> {
+    match base {
+        Base::Two => h.scale(&Ival::ln2(prec).recip(prec)?, prec),
+        Base::Ten => h.scale(&Ival::ln10(prec)?.recip(prec)?, prec),
+        Base::E => Ok(h.clone()),
     }
 }
 

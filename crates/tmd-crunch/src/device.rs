@@ -142,7 +142,7 @@ mod tests {
     }
 
     fn simulated_device(lo: i64, hi: i64, seed: u64) -> DeviceAnalysis {
-        let func = RefFunc::Exp;
+        let func = RefFunc::Registry(tmd_core::registry::Func::Exp);
         let fmt = CrunchFormat::Binary64;
         let sat = crate::saturation::saturation(func);
         let mut counts = vec![0u64; COUNT_WORDS];
@@ -210,7 +210,11 @@ mod tests {
 
     #[test]
     fn summary_from_device_equals_the_cores_summary() {
-        let target = ClosureTarget::binary64("planted-exp", RefFunc::Exp, planted);
+        let target = ClosureTarget::binary64(
+            "planted-exp",
+            RefFunc::Registry(tmd_core::registry::Func::Exp),
+            planted,
+        );
         let fmt = CrunchFormat::Binary64;
         let (mut undecided, mut candidates, mut overflow, mut subnormal) = (0, 0, 0, 0);
         for (k, (from, to)) in [
@@ -229,7 +233,12 @@ mod tests {
             let hi = (fmt.ordinal(to)).min(lo + 6000);
             let cores = crunch_range_on_cores(&target, lo, hi);
             let dev = simulated_device(lo, hi, k as u64);
-            let rebuilt = summary_from_device(RefFunc::Exp, lo, hi, &dev);
+            let rebuilt = summary_from_device(
+                RefFunc::Registry(tmd_core::registry::Func::Exp),
+                lo,
+                hi,
+                &dev,
+            );
             assert_eq!(rebuilt, cores, "window {k}: [{from}, {to})");
             assert!(rebuilt.inputs == (hi - lo) as u64);
             undecided += dev.undecided.len();

@@ -1,5 +1,12 @@
 //! The functions crunch knows how to check, each with its references.
 //!
+//! They are the functions of tmd-core's table ([`tmd_core::registry::FUNCTIONS`]) that have
+//! crunch facts ([`tmd_core::registry::Crunch`]), plus the reciprocal 1/x, an operation outside
+//! the table whose facts sit beside it ([`tmd_core::registry::RECIP_CRUNCH`]). The table says
+//! which references a function has, their bounds and where it saturates; this module holds
+//! only the Rust functions that compute them (the `libm` crate's and xfloat's), and its tests
+//! check that the two agree.
+//!
 //! A reference is a pair: a fast one with a stated relative error bound `eps`, used for every
 //! input, and MPFR (through tmd-core's registry), used for the inputs where the fast
 //! reference's bound does not decide the result (see [`crate::analysis`]).
@@ -9,13 +16,17 @@
 //!   than 1 ulp of binary64; we use `eps = 2^-50` (4 ulps of binary64, 26 bits beyond binary32),
 //!   `2^-48` for exp10, sinh, cosh, tanh, asinh, acosh, atanh (measured up to about 1.1 ulps
 //!   of binary64, 2^-51.2 relative), and `tests/reference_bounds.rs` checks the bound against
-//!   MPFR on random inputs of every function. Square root and reciprocal are IEEE operations: correctly rounded, `eps = 2^-53`.
+//!   MPFR on random inputs of every function. Square root and reciprocal are IEEE operations:
+//!   correctly rounded, `eps = 2^-53`.
 //! * binary64 targets: xfloat's double-double functions where they exist (`eps = 2^-96`; their
 //!   measured maxima are 1 to 6 ulps of 106 bits, 2^-103.4 at worst, so the margin is more
 //!   than 2^7; also checked by `tests/reference_bounds.rs`), MPFR for every input otherwise.
 
 use rug::Float;
-use tmd_core::registry::{eval_rounded, Dir, Func};
+use tmd_core::registry::{
+    eval_rounded, Binary64Reference, Crunch, Dir, Func, LibmBound, FUNCTIONS, RECIP_CRUNCH,
+    RECIP_NAME,
+};
 use tmd_xfloat::Dd;
 
 /// Bound of the binary64 `libm` references, relative.
@@ -31,86 +42,158 @@ pub const EPS_DD: f64 = 1.0 / (1u128 << 96) as f64;
 /// A cheap first reference of a binary64 function: `(hi, lo)` with a stated relative bound.
 pub type FastReference = fn(f64) -> (f64, f64);
 
-macro_rules! ref_functions {
-    ($($variant:ident $name:literal $func:expr, $libm:path, $dd:expr, $nan:expr;)*) => {
-        /// A mathematical function crunch can check, with its references.
-        #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-        pub enum RefFunc { $($variant),* }
+/// A mathematical function crunch can check, with its references: a function of tmd-core's
+/// table that has crunch facts, or the reciprocal. Build it with [`RefFunc::lookup`] or
+/// [`RefFunc::new`]; a `Registry` function without crunch facts has no references.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum RefFunc {
+    Registry(Func),
+    /// 1/x.
+    Recip,
+}
 
-        /// Every function, in listing order.
-        pub const REF_FUNCS: &[RefFunc] = &[$(RefFunc::$variant),*];
+/// Every function crunch can check: the table's, in its order, then the reciprocal.
+pub fn ref_funcs() -> Vec<RefFunc> {
+    FUNCTIONS
+        .iter()
+        .filter(|i| i.crunch.is_some())
+        .map(|i| RefFunc::Registry(i.func))
+        .chain(std::iter::once(RefFunc::Recip))
+        .collect()
+}
 
-        impl RefFunc {
-            /// Name as in tmd's function registry (`recip` is `1/x`).
-            pub fn name(self) -> &'static str {
-                match self { $(RefFunc::$variant => $name),* }
-            }
-            fn registry(self) -> Option<Func> {
-                match self { $(RefFunc::$variant => $func),* }
-            }
-            /// The binary64 `libm` value of f at `x`.
-            pub fn libm_f64(self, x: f64) -> f64 {
-                match self { $(RefFunc::$variant => $libm(x)),* }
-            }
-            /// The double-double reference, when there is one.
-            pub fn dd(self) -> Option<fn(Dd) -> Dd> {
-                match self { $(RefFunc::$variant => $dd),* }
-            }
-            /// Whether f(x) is NaN (x outside the domain), decided exactly from x.
-            pub fn outside_domain(self, x: f64) -> bool {
-                let nan: fn(f64) -> bool = match self { $(RefFunc::$variant => $nan),* };
-                x.is_nan() || nan(x)
-            }
-        }
+/// The binary64 `libm` function of a table function.
+fn libm_of(func: Func) -> Option<fn(f64) -> f64> {
+    use Func::*;
+    Some(match func {
+        Exp => libm::exp,
+        Expm1 => libm::expm1,
+        Exp2 => libm::exp2,
+        Exp10 => libm::exp10,
+        Log => libm::log,
+        Log1p => libm::log1p,
+        Log2 => libm::log2,
+        Log10 => libm::log10,
+        Sin => libm::sin,
+        Cos => libm::cos,
+        Tan => libm::tan,
+        Asin => libm::asin,
+        Acos => libm::acos,
+        Atan => libm::atan,
+        Sinh => libm::sinh,
+        Cosh => libm::cosh,
+        Tanh => libm::tanh,
+        Asinh => libm::asinh,
+        Acosh => libm::acosh,
+        Atanh => libm::atanh,
+        Cbrt => libm::cbrt,
+        Sqrt => libm::sqrt,
+        _ => return None,
+    })
+}
+
+/// The double-double function of a crunch function, where xfloat has one.
+fn dd_of(func: RefFunc) -> Option<fn(Dd) -> Dd> {
+    use Func::*;
+    let RefFunc::Registry(f) = func else {
+        return Some(Dd::recip);
     };
+    Some(match f {
+        // The generic exp, not Dd::exp's table-driven one: kernels/double_word_exp.cl is its
+        // twin in crunch_analyse, whose results must equal these bit for bit.
+        Exp => tmd_xfloat::math::exp::<Dd>,
+        Expm1 => Dd::expm1,
+        Log => Dd::ln,
+        Log1p => Dd::ln_1p,
+        Sin => Dd::sin,
+        Cos => Dd::cos,
+        Tan => Dd::tan,
+        Atan => Dd::atan,
+        Sinh => Dd::sinh,
+        Cosh => Dd::cosh,
+        Tanh => Dd::tanh,
+        Sqrt => Dd::sqrt,
+        _ => return None,
+    })
 }
 
-fn never(_: f64) -> bool {
-    false
-}
 fn recip64(x: f64) -> f64 {
     1.0 / x
 }
 
-ref_functions! {
-    // The generic exp, not Dd::exp's table-driven one: kernels/double_word_exp.cl is its
-    // twin in crunch_analyse, whose results must equal these bit for bit.
-    Exp "exp" Some(Func::Exp), libm::exp, Some(tmd_xfloat::math::exp::<Dd>), never;
-    Expm1 "expm1" Some(Func::Expm1), libm::expm1, Some(Dd::expm1), never;
-    Exp2 "exp2" Some(Func::Exp2), libm::exp2, None, never;
-    Exp10 "exp10" Some(Func::Exp10), libm::exp10, None, never;
-    Log "log" Some(Func::Log), libm::log, Some(Dd::ln), |x| x < 0.0;
-    Log1p "log1p" Some(Func::Log1p), libm::log1p, Some(Dd::ln_1p), |x| x < -1.0;
-    Log2 "log2" Some(Func::Log2), libm::log2, None, |x| x < 0.0;
-    Log10 "log10" Some(Func::Log10), libm::log10, None, |x| x < 0.0;
-    Sin "sin" Some(Func::Sin), libm::sin, Some(Dd::sin), never;
-    Cos "cos" Some(Func::Cos), libm::cos, Some(Dd::cos), never;
-    Tan "tan" Some(Func::Tan), libm::tan, Some(Dd::tan), never;
-    Asin "asin" Some(Func::Asin), libm::asin, None, |x| x.abs() > 1.0;
-    Acos "acos" Some(Func::Acos), libm::acos, None, |x| x.abs() > 1.0;
-    Atan "atan" Some(Func::Atan), libm::atan, Some(Dd::atan), never;
-    Sinh "sinh" Some(Func::Sinh), libm::sinh, Some(Dd::sinh), never;
-    Cosh "cosh" Some(Func::Cosh), libm::cosh, Some(Dd::cosh), never;
-    Tanh "tanh" Some(Func::Tanh), libm::tanh, Some(Dd::tanh), never;
-    Asinh "asinh" Some(Func::Asinh), libm::asinh, None, never;
-    Acosh "acosh" Some(Func::Acosh), libm::acosh, None, |x| x < 1.0;
-    Atanh "atanh" Some(Func::Atanh), libm::atanh, None, |x| x.abs() > 1.0;
-    Cbrt "cbrt" Some(Func::Cbrt), libm::cbrt, None, never;
-    Sqrt "sqrt" Some(Func::Sqrt), libm::sqrt, Some(Dd::sqrt), |x| x < 0.0;
-    Recip "recip" None, recip64, Some(Dd::recip), never;
-}
-
 impl RefFunc {
-    /// Looks a function up by its name.
+    /// A table function as a crunch function, when it has crunch facts.
+    pub fn new(func: Func) -> Option<RefFunc> {
+        func.crunch().map(|_| RefFunc::Registry(func))
+    }
+
+    /// Looks a function up by its name (the table's name, not an alias; `recip` is `1/x`).
     pub fn lookup(name: &str) -> Option<RefFunc> {
-        REF_FUNCS.iter().copied().find(|f| f.name() == name)
+        if name == RECIP_NAME {
+            return Some(RefFunc::Recip);
+        }
+        FUNCTIONS
+            .iter()
+            .find(|i| i.name == name)
+            .and_then(|i| RefFunc::new(i.func))
+    }
+
+    /// Name as in tmd's function registry (`recip` is `1/x`).
+    pub fn name(self) -> &'static str {
+        match self {
+            RefFunc::Registry(f) => f.name(),
+            RefFunc::Recip => RECIP_NAME,
+        }
+    }
+
+    /// The table function, `None` for the reciprocal.
+    pub fn registry(self) -> Option<Func> {
+        match self {
+            RefFunc::Registry(f) => Some(f),
+            RefFunc::Recip => None,
+        }
+    }
+
+    /// The table's crunch facts of f.
+    pub fn facts(self) -> &'static Crunch {
+        match self {
+            RefFunc::Registry(f) => f.crunch().expect("a crunch function has crunch facts"),
+            RefFunc::Recip => &RECIP_CRUNCH,
+        }
+    }
+
+    /// The binary64 `libm` value of f at `x`.
+    pub fn libm_f64(self, x: f64) -> f64 {
+        let f = match self {
+            RefFunc::Registry(f) => libm_of(f).expect("a crunch function has a libm reference"),
+            RefFunc::Recip => recip64,
+        };
+        f(x)
+    }
+
+    /// The double-double reference, when the table gives f one.
+    pub fn dd(self) -> Option<fn(Dd) -> Dd> {
+        match self.facts().binary64 {
+            Binary64Reference::Mpfr => None,
+            _ => Some(dd_of(self).expect("the table's double-double references exist")),
+        }
+    }
+
+    /// Whether f(x) is NaN (x outside the domain), decided exactly from x: below or above the
+    /// closed hull of the table's domain (the poles at its ends are not NaN).
+    pub fn outside_domain(self, x: f64) -> bool {
+        let (lo, hi) = match self {
+            RefFunc::Registry(f) => f.domain().hull(),
+            RefFunc::Recip => (None, None),
+        };
+        x.is_nan() || lo.is_some_and(|lo| x < lo) || hi.is_some_and(|hi| x > hi)
     }
 
     /// The cheap first reference of binary64 targets, tried before [`RefFunc::dd`]: a function
     /// giving `(hi, lo)` and its relative bound. Only `exp` has one ([`crate::fast_exp`]).
     pub fn fast_f64(self) -> Option<(FastReference, f64)> {
-        match self {
-            RefFunc::Exp => Some((
+        match (self.facts().binary64, self) {
+            (Binary64Reference::FastThenDoubleDouble, RefFunc::Registry(Func::Exp)) => Some((
                 crate::fast_exp::exp_fast as FastReference,
                 crate::fast_exp::EPS_FAST_EXP,
             )),
@@ -120,16 +203,10 @@ impl RefFunc {
 
     /// Relative error bound of the binary64 value used as the binary32 reference.
     pub fn eps_f64(self) -> f64 {
-        match self {
-            RefFunc::Sqrt | RefFunc::Recip => EPS_IEEE_F64,
-            RefFunc::Exp10
-            | RefFunc::Sinh
-            | RefFunc::Cosh
-            | RefFunc::Tanh
-            | RefFunc::Asinh
-            | RefFunc::Acosh
-            | RefFunc::Atanh => EPS_LIBM_F64_WIDE,
-            _ => EPS_LIBM_F64,
+        match self.facts().binary32_bound {
+            LibmBound::Ieee => EPS_IEEE_F64,
+            LibmBound::LibmWide => EPS_LIBM_F64_WIDE,
+            LibmBound::Libm => EPS_LIBM_F64,
         }
     }
 
@@ -143,6 +220,97 @@ impl RefFunc {
                 let (q, ord) = Float::with_val_round(prec, 1.0 / &xf, rug::float::Round::Nearest);
                 (q, ord as i32)
             }
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_crunch_functions_are_the_ones_checked_before() {
+        let names: Vec<&str> = ref_funcs().iter().map(|f| f.name()).collect();
+        let mut sorted = names.clone();
+        sorted.sort_unstable();
+        let mut before = vec![
+            "exp", "expm1", "exp2", "exp10", "log", "log1p", "log2", "log10", "sin", "cos", "tan",
+            "asin", "acos", "atan", "sinh", "cosh", "tanh", "asinh", "acosh", "atanh", "cbrt",
+            "sqrt", "recip",
+        ];
+        before.sort_unstable();
+        assert_eq!(sorted, before);
+        for f in ref_funcs() {
+            assert_eq!(RefFunc::lookup(f.name()), Some(f));
+        }
+        assert_eq!(RefFunc::lookup("ln"), None);
+        assert_eq!(RefFunc::lookup("gamma"), None);
+    }
+
+    #[test]
+    fn every_reference_the_table_names_exists() {
+        for f in ref_funcs() {
+            if let RefFunc::Registry(func) = f {
+                assert!(libm_of(func).is_some(), "{}", f.name());
+            }
+            let dd = f.facts().binary64 != Binary64Reference::Mpfr;
+            assert_eq!(dd_of(f).is_some(), dd, "{}", f.name());
+            assert_eq!(f.fast_f64().is_some(), f.name() == "exp");
+        }
+        for info in FUNCTIONS.iter().filter(|i| i.crunch.is_none()) {
+            assert_eq!(RefFunc::new(info.func), None);
+        }
+    }
+
+    #[test]
+    fn outside_domain_is_the_nan_region() {
+        // The predicates crunch used before the table gave them: f(x) is NaN exactly there.
+        let before = |name: &str, x: f64| match name {
+            "log" | "log2" | "log10" | "sqrt" => x < 0.0,
+            "log1p" => x < -1.0,
+            "asin" | "acos" | "atanh" => x.abs() > 1.0,
+            "acosh" => x < 1.0,
+            _ => false,
+        };
+        let points = [
+            f64::NEG_INFINITY,
+            -2.0,
+            -1.0 - f64::EPSILON,
+            -1.0,
+            -0.5,
+            -0.0,
+            0.0,
+            0.5,
+            1.0,
+            1.0 + f64::EPSILON,
+            2.0,
+            f64::INFINITY,
+        ];
+        for f in ref_funcs() {
+            for x in points {
+                assert_eq!(
+                    f.outside_domain(x),
+                    before(f.name(), x),
+                    "{}({x})",
+                    f.name()
+                );
+            }
+            assert!(f.outside_domain(f64::NAN));
+        }
+    }
+
+    #[test]
+    fn bounds_are_the_stated_ones() {
+        let wide = ["exp10", "sinh", "cosh", "tanh", "asinh", "acosh", "atanh"];
+        for f in ref_funcs() {
+            let want = if matches!(f.name(), "sqrt" | "recip") {
+                EPS_IEEE_F64
+            } else if wide.contains(&f.name()) {
+                EPS_LIBM_F64_WIDE
+            } else {
+                EPS_LIBM_F64
+            };
+            assert_eq!(f.eps_f64(), want, "{}", f.name());
         }
     }
 }

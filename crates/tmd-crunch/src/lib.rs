@@ -1,7 +1,8 @@
 //! # tmd-crunch: the exact worst-case error of an implementation, by brute force
 //!
-//! DoubleCrunch (Dukhan and Vuduc, SC 2015) answers "what is the largest error of
-//! this `expf` over these inputs?" by evaluating every input against an accurate reference.
+//! DoubleCrunch (Dukhan and Vuduc, "DoubleCrunch: Brute-Force Analysis of Worst-Case Errors",
+//! SC 2015) answers "what is the largest error of this `expf` over these inputs?" by
+//! evaluating every input against an accurate reference.
 //! This crate does that for binary32 and binary64 targets ([`target`]): the platform libm
 //! through Rust's std, the `libm` crate, xfloat's functions, emulated reciprocal iterations,
 //! or any closure.
@@ -13,7 +14,10 @@
 //! subnormal results). Each input is judged by a fast reference with a relative error bound
 //! ([`function`]: binary64 libm for binary32 targets, xfloat double-double for binary64, and for
 //! binary64 `exp` first the cheaper [`fast_exp`]) where that bound decides every question asked,
-//! and by MPFR otherwise; so every count is exact.
+//! and by MPFR otherwise; so every count is exact. Which functions crunch knows, which
+//! references each has with what bound, and where binary64 saturates ([`saturation`]) are
+//! facts of tmd-core's one function table (`tmd_core::registry::Crunch`); [`function`] holds
+//! only the Rust functions that compute the references.
 //! Error values from the fast path are within a tiny window of the truth; every input within
 //! that window of the maximum is kept and recomputed with MPFR at the end, so the reported
 //! maximum and its argument are exact to the printed digits (`Report::max_verified`).

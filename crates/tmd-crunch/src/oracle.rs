@@ -7,7 +7,7 @@ use crate::format::CrunchFormat;
 use crate::function::RefFunc;
 use rug::float::Round;
 use rug::Float;
-use tmd_core::registry::{eval_rounded, Dir, Func};
+use tmd_core::registry::{eval_rounded, Dir};
 
 /// What the oracle says about one input.
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -30,9 +30,9 @@ fn round_of(dir: Dir) -> Round {
 /// f(x) at `prec` bits in direction `dir`, with the ternary value.
 fn value(func: RefFunc, x: f64, prec: u32, dir: Dir) -> (Float, i32) {
     let xf = Float::with_val(64, x);
-    match Func::lookup(func.name()) {
-        Some(f) if func != RefFunc::Recip => eval_rounded(f, &xf, prec, dir),
-        _ => {
+    match func.registry() {
+        Some(f) => eval_rounded(f, &xf, prec, dir),
+        None => {
             let (v, o) = Float::with_val_round(prec, 1.0 / &xf, round_of(dir));
             (v, o as i32)
         }

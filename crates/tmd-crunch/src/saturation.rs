@@ -1,7 +1,8 @@
 //! Where a binary64 function saturates: inputs beyond which RN(f(x)) is infinite (exp, exp2,
 //! exp10, expm1 above ~709, sinh and cosh beyond ~710) or f(x) is a positive number below
 //! 2^-1100 (exp, exp2, exp10 far below zero). There the double-double reference overflows or
-//! underflows and would send every input to MPFR — about 2^62 inputs of binary64 exp. The
+//! underflows and would send every input to MPFR — about 2^62 inputs of binary64 exp. Which
+//! functions saturate, and how, is tmd-core's table's (`Crunch::saturates`); the
 //! thresholds are found once per function by bisection over binary64 ordinals with MPFR
 //! (the functions are monotone there), so the decisions stay exact:
 //! * overflow region: the correct rounding is ±inf (correctly rounded), ±MAX is faithful;
@@ -16,7 +17,7 @@ use crate::function::RefFunc;
 use rug::Float;
 use std::collections::HashMap;
 use std::sync::{Mutex, OnceLock};
-use tmd_core::registry::{eval_rounded, Dir, Func};
+use tmd_core::registry::{eval_rounded, Dir, Saturates};
 
 /// The saturation thresholds of one function in binary64.
 #[derive(Clone, Copy, Debug, Default, PartialEq)]
@@ -44,18 +45,15 @@ fn first_true(mut lo: i64, mut hi: i64, pred: impl Fn(f64) -> bool) -> i64 {
     lo
 }
 
-fn registry(func: RefFunc) -> Option<Func> {
-    Func::lookup(func.name())
-}
-
 fn compute(func: RefFunc) -> Saturation {
-    let (overflows, symmetric, tiny) = match func {
-        RefFunc::Exp | RefFunc::Exp2 | RefFunc::Exp10 => (true, false, true),
-        RefFunc::Expm1 => (true, false, false),
-        RefFunc::Sinh | RefFunc::Cosh => (true, true, false),
-        _ => return Saturation::default(),
+    // Where the table says RN(f) saturates in binary64.
+    let (overflows, symmetric, tiny) = match func.facts().saturates {
+        Saturates::OverflowAndTiny => (true, false, true),
+        Saturates::Overflow => (true, false, false),
+        Saturates::OverflowOdd | Saturates::OverflowEven => (true, true, false),
+        Saturates::Never => return Saturation::default(),
     };
-    let Some(f) = registry(func) else {
+    let Some(f) = func.registry() else {
         return Saturation::default();
     };
     let fmt = CrunchFormat::Binary64;
@@ -113,7 +111,7 @@ impl Saturation {
         if let Some(t) = self.overflow_from {
             let beyond = if self.symmetric { x.abs() >= t } else { x >= t };
             if beyond {
-                let sign = if func == RefFunc::Sinh {
+                let sign = if func.facts().saturates == Saturates::OverflowOdd {
                     x.signum()
                 } else {
                     1.0
@@ -133,10 +131,11 @@ impl Saturation {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use tmd_core::registry::Func;
 
     #[test]
     fn thresholds_of_exp_match_the_known_ones() {
-        let s = saturation(RefFunc::Exp);
+        let s = saturation(RefFunc::Registry(Func::Exp));
         // exp overflows from 0x1.62e42fefa39fp+9 (709.78...) on; f < 2^-1100 below
         // -1100 ln 2 = -762.46...
         let over = s.overflow_from.unwrap();
@@ -144,8 +143,11 @@ mod tests {
         assert_eq!(over, f64::from_bits(0x40862e42fefa39f0));
         let tiny = s.tiny_until.unwrap();
         assert!((-762.47..-762.45).contains(&tiny), "{tiny}");
-        let c = saturation(RefFunc::Cosh);
+        let c = saturation(RefFunc::Registry(Func::Cosh));
         assert!(c.symmetric && (710.47..710.48).contains(&c.overflow_from.unwrap()));
-        assert_eq!(saturation(RefFunc::Log), Saturation::default());
+        assert_eq!(
+            saturation(RefFunc::Registry(Func::Log)),
+            Saturation::default()
+        );
     }
 }

@@ -135,7 +135,7 @@ macro_rules! builtins {
         fn builtin_table() -> Vec<Builtin> {
             vec![$(Builtin {
                 stem: $stem,
-                func: RefFunc::$func,
+                func: RefFunc::Registry(tmd_core::Func::$func),
                 std32: builtins!(@std f32 $std),
                 std64: builtins!(@std f64 $std),
                 libm32: $l32,

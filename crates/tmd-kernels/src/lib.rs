@@ -760,17 +760,14 @@ pub fn crunch_source(real: &str, target: &str) -> String {
 }
 
 /// The device-side reference of a binary64 crunch analysis (kernels/crunch_analyse.cl) for
-/// a function: C expressions in `x` for the double-double value of f (the CPU's
-/// `tmd_crunch::function::RefFunc::dd`, same algorithm and bits), for "f(x) is NaN", and for
-/// the sign of f beyond its overflow threshold. `None` for functions whose double-double
-/// kernel is not written yet (their analysis stays on the host).
+/// a function, by crunch name (a name of tmd-core's table, or `recip`): C expressions in `x`
+/// for the double-double value of f (the CPU's `tmd_crunch::function::RefFunc::dd`, same
+/// algorithm and bits), for "f(x) is NaN", and for the sign of f beyond its overflow
+/// threshold, as the table's `Crunch::device` gives them. `None` for functions whose
+/// double-double kernel is not written yet (their analysis stays on the host).
 pub fn crunch_reference(function: &str) -> Option<(&'static str, &'static str, &'static str)> {
-    match function {
-        "exp" => Some(("dd_exp(dd_make(x, 0.0))", "0", "1.0")),
-        "recip" => Some(("dd_recip(dd_make(x, 0.0))", "0", "1.0")),
-        "sqrt" => Some(("dd_sqrt(dd_make(x, 0.0))", "(x < 0.0)", "1.0")),
-        _ => None,
-    }
+    let device = tmd_core::registry::crunch_facts(function)?.device?;
+    Some((device.value, device.outside_domain, device.overflow_sign))
 }
 
 /// The cheap first reference of a binary64 crunch analysis, tried before
@@ -778,7 +775,10 @@ pub fn crunch_reference(function: &str) -> Option<(&'static str, &'static str, &
 /// expression in `x` and its relative bound. Only `exp` has one (`kernels/crunch_fast_exp.cl`,
 /// twin of `tmd_crunch::fast_exp`).
 pub fn crunch_fast_reference(function: &str) -> Option<(String, &'static str, f64)> {
-    if function != "exp" {
+    use tmd_core::registry::Binary64Reference;
+    // The table gives exp, and only exp, a fast reference; this is its kernel.
+    let facts = tmd_core::registry::crunch_facts(function)?;
+    if facts.binary64 != Binary64Reference::FastThenDoubleDouble || function != "exp" {
         return None;
     }
     use tmd_xfloat::consts::{EXP2_FRAC_256, TABLE_F64};
@@ -848,8 +848,9 @@ pub fn crunch_call_target(real: &str, call: &str) -> String {
     format!("DEVICE_FN {real} crunch_target({real} x) {{ return {call}; }}")
 }
 
-/// The crunch target of seed 003 §4: ARM VRECPE of x rounded to binary32, widened to `real`,
-/// then `steps` Newton–Raphson steps `y <- y (2 - x y)` in `real` without FMA (the vendor
+/// The ARM VRECPE crunch target (Dukhan and Vuduc, "DoubleCrunch: Brute-Force Analysis of
+/// Worst-Case Errors", SC 2015, §4): VRECPE of x rounded to binary32, widened to `real`, then
+/// `steps` Newton–Raphson steps `y <- y (2 - x y)` in `real` without FMA (the vendor
 /// header turns contraction off), as `tmd_crunch::emul::recip_nr_f64` / `recip_nr_f32`.
 pub fn crunch_vrecpe_target(real: &str, steps: u32) -> String {
     format!(
@@ -956,6 +957,40 @@ mod tests {
                 }
             }
         }
+    }
+
+    #[test]
+    fn crunch_references_are_the_tables() {
+        assert_eq!(
+            crunch_reference("exp"),
+            Some(("dd_exp(dd_make(x, 0.0))", "0", "1.0"))
+        );
+        assert_eq!(
+            crunch_reference("recip"),
+            Some(("dd_recip(dd_make(x, 0.0))", "0", "1.0"))
+        );
+        assert_eq!(
+            crunch_reference("sqrt"),
+            Some(("dd_sqrt(dd_make(x, 0.0))", "(x < 0.0)", "1.0"))
+        );
+        for name in ["log", "cbrt", "ln", "gamma", "nope", ""] {
+            assert_eq!(crunch_reference(name), None, "{name}");
+        }
+        let with_reference: Vec<&str> = tmd_core::FUNCTIONS
+            .iter()
+            .map(|i| i.name)
+            .filter(|n| crunch_reference(n).is_some())
+            .collect();
+        assert_eq!(with_reference, ["exp", "sqrt"]);
+        for info in tmd_core::FUNCTIONS {
+            assert_eq!(
+                crunch_fast_reference(info.name).is_some(),
+                info.name == "exp",
+                "{}",
+                info.name
+            );
+        }
+        assert!(crunch_fast_reference("recip").is_none());
     }
 
     #[test]
