@@ -113,8 +113,7 @@ pub trait Backend: Sync {
     /// A buffer of `len` zeros.
     fn zeros<T: Word>(&self, q: &Self::Queue, len: usize) -> Result<Self::Buffer<T>, GpuError>;
     /// A buffer of `len` elements the kernels write before anything reads them.
-    fn scratch<T: Word>(&self, q: &Self::Queue, len: usize)
-        -> Result<Self::Buffer<T>, GpuError>;
+    fn scratch<T: Word>(&self, q: &Self::Queue, len: usize) -> Result<Self::Buffer<T>, GpuError>;
     /// The first `len` elements of `buffer` (none for 0), after the queue's work.
     fn download<T: Word>(
         &self,

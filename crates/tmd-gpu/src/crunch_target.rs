@@ -13,6 +13,9 @@
 //! a run is handed to the caller's [`DeviceChoice::on_failure`] (the CLI prints one line and
 //! exits; the checkpoint keeps every finished block); the library itself never exits.
 
+use crate::cuda::CudaDevice;
+use crate::opencl::OpenClDevice;
+use crate::{AnalyseOutput, AnalysePlan, CrunchReal, GpuError};
 use std::sync::Arc;
 use tmd_core::InputError;
 use tmd_crunch::device::{summary_from_device, DeviceAnalysis};
@@ -20,9 +23,6 @@ use tmd_crunch::function::RefFunc;
 use tmd_crunch::summary::Summary;
 use tmd_crunch::target::{BoxedTarget, Target};
 use tmd_crunch::CrunchFormat;
-use crate::cuda::CudaDevice;
-use crate::opencl::OpenClDevice;
-use crate::{AnalyseOutput, AnalysePlan, CrunchReal, GpuError};
 
 /// The OpenCL C built-ins crunch knows, by C name stem (all exist for float and double).
 const BUILTINS: &[&str] = &[

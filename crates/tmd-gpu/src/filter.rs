@@ -8,8 +8,7 @@ use crate::trace::Trace;
 use crate::GpuError;
 use std::time::Instant;
 use tmd_kernels::layout::{
-    DEFER_WORDS, FOLD_GROUP, SCAN_BLOCK, SCAN_GROUP, STATS_WORDS, WARP_NMDM_GROUP,
-    WARP_NMDM_WORDS,
+    DEFER_WORDS, FOLD_GROUP, SCAN_BLOCK, SCAN_GROUP, STATS_WORDS, WARP_NMDM_GROUP, WARP_NMDM_WORDS,
 };
 use tmd_kernels::Id;
 use tmd_search::filter::device::{

@@ -49,8 +49,8 @@ pub mod xfloat;
 
 pub use backend::{Arg, Backend, Grid, Word};
 pub use crunch::{AnalyseOutput, AnalysePlan, CrunchReal};
-pub use tmd_kernels::layout::CRUNCH_COUNT_WORDS;
 use thiserror::Error;
+pub use tmd_kernels::layout::CRUNCH_COUNT_WORDS;
 
 /// Why a device run failed.
 #[derive(Clone, Debug, Error)]
@@ -144,11 +144,7 @@ macro_rules! device_operations {
                 target: &str,
                 xs: &[T],
             ) -> Result<Vec<T>, $crate::GpuError> {
-                $crate::crunch::eval_source(
-                    self,
-                    tmd_kernels::crunch_source(T::C_TYPE, target),
-                    xs,
-                )
+                $crate::crunch::eval_source(self, tmd_kernels::crunch_source(T::C_TYPE, target), xs)
             }
 
             /// `crunch_eval` of a complete program `source` (one that defines

@@ -174,11 +174,7 @@ impl Backend for OpenClDevice {
         Ok(program)
     }
 
-    fn source_program(
-        &self,
-        source: String,
-        name: &'static str,
-    ) -> Result<Arc<Program>, GpuError> {
+    fn source_program(&self, source: String, name: &'static str) -> Result<Arc<Program>, GpuError> {
         let mut programs = self.source_programs.lock().expect("program cache poisoned");
         if let Some(p) = programs.get(&source) {
             return Ok(p.clone());

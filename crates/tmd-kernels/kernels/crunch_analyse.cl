@@ -1,5 +1,5 @@
 /*
- * crunch_analyse.cl (issue 6): the binary64 target AND its error analysis on the device, so
+ * crunch_analyse.cl: the binary64 target AND its error analysis on the device, so
  * that only the inputs the fast path cannot decide cross the bus. The kernel twin of
  * tmd_crunch::analysis::classify_fast and of the saturation rules of tmd_crunch::saturation,
  * written with the same f64 operations in the same order (contraction is off), so every

@@ -410,8 +410,7 @@ DEVICE_FN void subpacket_tables(const GLOBAL_AS u64 *tables, const GLOBAL_AS u64
 /* At most 96 registers per work-item on CUDA: the kernel wants about 160 (tables of degree 6
  * and the jump's 384-bit binomials), which leaves 12 warps per multiprocessor to hide the
  * latency of the lower-bound loop's 64-bit divisions; capped, 20 warps fit, and the spills
- * (mostly the once-per-work-item jump) cost less than that gains: 3.9-4.0 ms instead of
- * 4.7 ms for the phase-1 kernels of I0 on an H100 (docs/BENCHMARKS.md). */
+ * (mostly the once-per-work-item jump) cost less than that gains (docs/BENCHMARKS.md). */
 #define FILTER_MAX_REGISTERS 96
 KERNEL_FQ void KERNEL_MAX_REGISTERS(FILTER_MAX_REGISTERS) filter_packets(const GLOBAL_AS u64 *tables, const GLOBAL_AS u64 *firsts,
                               const GLOBAL_AS u64 *counts, const u64 packets,
@@ -575,7 +574,8 @@ DEVICE_FN void counters_add(GLOBAL_AS u64 *counters, const stats_t *stats) {
     }
 }
 
-/* The split pipeline (seed 000 section 4.3.1), every list compacted by a prefix sum:
+/* The split pipeline (Fortin, Gouicem, Graillat, "GPU-Accelerated Generation of Correctly
+ * Rounded Elementary Functions", 2016, section 4.3.1), every list compacted by a prefix sum:
  *   filter_packets marks the domains failing phase 1 in one bit mask per sub-packet;
  *   scan_blocks / add_block_offsets turn the masks' popcounts into each sub-packet's offset;
  *   gather_phase1_failures rebuilds each marked domain's polynomial and writes it there;
@@ -733,16 +733,15 @@ KERNEL_FQ void phase3_deferred(const GLOBAL_AS u64 *items, const u64 count,
     counters_add(counters, &stats);
 }
 
-/* The NMDM of real warps: work-items 32w .. 32w + 31 run side by side, and at step k each runs
+/* The NMDM of real warps: the WARP_WIDTH work-items of warp w run side by side, and at step k each runs
  * the phase-1 test of its k-th domain, so a warp waits at step k for its slowest lane. One
  * work-item per warp computes, for each step with at least one lane at work, 1 - mean/max of
  * the lanes' loop iterations (the measure of Nmdm::add_group, over the lanes instead of over
  * consecutive domains): groups, the sum of the values (summed in step order), iterations and
  * lanes at work. A work-group of WARP_NMDM_GROUP work-items (the host launches it in groups of
  * exactly that size) adds its warps' records in warp order and writes one record; the host
- * adds the records in order. Folding here keeps the copy back small: one record per warp was
- * 512 KB at chunk 2^39, whose copy took 0.3-0.5 ms on the H100 (TMD_TRACE_DEVICE,
- * 2026-11-23). */
+ * adds the records in order (WARP_NMDM_WORDS words each). Folding here keeps the copy back
+ * small: one record per warp would be 512 KB at chunk 2^39. */
 KERNEL_FQ void warp_nmdm(const GLOBAL_AS u32 *lane_iterations, const u64 items,
                          GLOBAL_AS u64 *out) {
     LOCAL_ARRAY(u64, counts, 3 * WARP_NMDM_GROUP);

@@ -855,9 +855,10 @@ pub fn crunch_call_target(real: &str, call: &str) -> String {
     format!("DEVICE_FN {real} crunch_target({real} x) {{ return {call}; }}")
 }
 
-/// The crunch target of the ARM VRECPE emulation: VRECPE of x rounded to binary32, widened to `real`,
-/// then `steps` Newton–Raphson steps `y <- y (2 - x y)` in `real` without FMA (the vendor
-/// header turns contraction off), as `tmd_crunch::emul::recip_nr_f64` / `recip_nr_f32`.
+/// The crunch target of the ARM VRECPE emulation: VRECPE of x rounded to binary32, widened
+/// to `real`, then `steps` Newton–Raphson steps `y <- y (2 - x y)` in `real` without FMA (the
+/// vendor header turns contraction off), as `tmd_crunch::emul::recip_nr_f64` /
+/// `recip_nr_f32`.
 pub fn crunch_vrecpe_target(real: &str, steps: u32) -> String {
     format!(
         "DEVICE_FN {real} crunch_target({real} x) {{\n    {real} y = ({real})tmd_vrecpe_f32((float)x);\n    \
@@ -1012,7 +1013,10 @@ mod tests {
         for (name, value) in &defines {
             // Emitted, used by a kernel, required by the header, defined by no file.
             assert!(value.parse::<u64>().is_ok(), "{name}={value}");
-            assert!(kernels.iter().any(|k| uses(k, name)), "{name}: no kernel uses it");
+            assert!(
+                kernels.iter().any(|k| uses(k, name)),
+                "{name}: no kernel uses it"
+            );
             assert!(
                 VENDOR_H.contains(&format!("#ifndef {name}\n#error")),
                 "{name}: vendor.h does not require it"
@@ -1028,7 +1032,10 @@ mod tests {
         for line in VENDOR_H.lines() {
             if let Some(name) = line.strip_prefix("#ifndef ") {
                 if name != "TMD_VENDOR_H" && name != "NAN" && name != "INFINITY" {
-                    assert!(defines.iter().any(|(n, _)| *n == name), "{name} not emitted");
+                    assert!(
+                        defines.iter().any(|(n, _)| *n == name),
+                        "{name} not emitted"
+                    );
                 }
             }
         }
