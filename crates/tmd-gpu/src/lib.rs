@@ -42,7 +42,7 @@ pub mod crunch;
 pub mod crunch_target;
 pub mod cuda;
 pub mod fft;
-pub(crate) mod filter;
+pub mod filter;
 pub mod opencl;
 mod trace;
 pub mod xfloat;
