@@ -1,4 +1,5 @@
-//! The FFT case study of Thall 2007, section III-D (issue 3, item 6): round-trip error and
+//! The FFT case study of Thall, "Extended-Precision Floating-Point Numbers for GPU
+//! Computation", 2007, section III-D: round-trip error and
 //! speed of the transposed Stockham FFT in f32, f64, df64 and dd, on the CPU (one core) and
 //! through the kernels on a device.
 //!

@@ -1,5 +1,4 @@
-//! Throughput of the double- and quad-word kernels (issue 3: "GPU throughput (df64, dd) when a
-//! session has a device"): for each type (df64, dd, qf128, qd) and operation, the device's
+//! Throughput of the double- and quad-word kernels: for each type (df64, dd, qf128, qd) and operation, the device's
 //! `*_elementwise` kernel against one CPU thread running `tmd-xfloat` on the same inputs, with
 //! every result compared bit for bit.
 //!

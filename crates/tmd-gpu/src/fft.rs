@@ -1,5 +1,5 @@
-//! Host side of the device FFT (issue 3, item 6): the word layout of `kernels/fft.cl` and the
-//! pass schedule, shared by the OpenCL and CUDA runners.
+//! The device FFT: the word layout of `kernels/fft.cl`, the pass schedule, and the transform
+//! for any [`Backend`].
 //!
 //! A transform of length `n` is `log2 n` launches of `PREFIX_stockham_pass`, each with `n/2`
 //! work-items, alternating between two buffers; the twiddles (`tmd_xfloat::fft::fill_twiddles`)
@@ -7,7 +7,11 @@
 //! same order, so a device transform equals `tmd_xfloat::fft::fft_forward` bit for bit
 //! (`tests/fft_opencl.rs`).
 
-use crate::opencl::CrunchReal;
+use crate::backend::{Arg, Backend, Grid};
+use crate::crunch::CrunchReal;
+use crate::GpuError;
+use std::time::Instant;
+use tmd_kernels::Id;
 use tmd_xfloat::fft::{Complex, FftScalar};
 use tmd_xfloat::{Dd, Df64};
 
@@ -118,5 +122,51 @@ pub(crate) fn trivial_or_checked<T: FftDeviceScalar>(
     (n == 1).then(|| DeviceFft {
         output: data.to_vec(),
         kernel_seconds: 0.0,
+    })
+}
+
+/// The forward FFT of `data` (power-of-two length) on the device, with the twiddles `w` of
+/// `tmd_xfloat::fft::fill_twiddles` for that length; equal bit for bit to
+/// `tmd_xfloat::fft::fft_forward`.
+pub(crate) fn forward<B: Backend, T: FftDeviceScalar>(
+    b: &B,
+    data: &[Complex<T>],
+    w: &[Complex<T>],
+) -> Result<DeviceFft<T>, GpuError> {
+    if let Some(done) = trivial_or_checked(data, w) {
+        return Ok(done);
+    }
+    let n = data.len();
+    let program = b.program(Id::XfloatFft)?;
+    let name = format!("{}_stockham_pass", T::PREFIX);
+    b.with_queues(|q, _| {
+        let words = to_words(data);
+        let len = words.len();
+        let mut from = b.upload(q, &words)?;
+        let mut to = b.scratch::<T::Word>(q, len)?;
+        let twiddles = b.upload(q, &to_words(w))?;
+        b.sync(q)?;
+        let grid = Grid {
+            items: n / 2,
+            group: B::FFT_GROUP,
+        };
+        let start = Instant::now();
+        for log2_l_half in passes(n) {
+            let args = [
+                b.arg(q, &from),
+                b.arg(q, &to),
+                b.arg(q, &twiddles),
+                Arg::U64(n as u64),
+                Arg::U32(log2_l_half),
+            ];
+            b.launch(q, &program, &name, grid, &args)?;
+            std::mem::swap(&mut from, &mut to);
+        }
+        b.sync(q)?;
+        let kernel_seconds = start.elapsed().as_secs_f64();
+        Ok(DeviceFft {
+            output: from_words(&b.download(q, &from, len)?),
+            kernel_seconds,
+        })
     })
 }

@@ -1,32 +1,56 @@
-//! tmd-gpu: runners for the portable kernels of `tmd-kernels`.
+//! tmd-gpu: the portable kernels of `tmd-kernels` run on OpenCL and CUDA devices.
 //!
 //! # Design
 //!
-//! A runner owns a device, compiles the programs it is asked for (lazily, once per program)
-//! and moves data in and out. The OpenCL runner uses the `opencl3` crate with its `dynamic`
-//! feature: `libOpenCL.so.1` (the ICD loader) is opened at run time, so the crate builds and
-//! its users run on machines without OpenCL, and a missing runtime is a
-//! [`GpuError::Runtime`] that names what to install — never a panic or a link error. On a machine without a GPU, PoCL (Debian `pocl-opencl-icd`) provides an OpenCL CPU
-//! device, which is how CI runs every kernel.
+//! Two layers. At the bottom, [`Backend`] is what a device runtime offers: buffers,
+//! uploads and downloads, programs compiled once per device, launching a kernel of a program
+//! over a grid with a list of arguments ([`Arg`]), and waiting for a queue. Each runtime
+//! implements it once and does nothing else: [`opencl`] (the `opencl3` crate with its
+//! `dynamic` feature, `libOpenCL.so.1` opened at run time) and [`cuda`] (cudarc, the sources
+//! compiled by NVRTC to a cubin for the device's architecture and cached on disk by source,
+//! options and NVRTC version). On top, every launch sequence is written once, generic over
+//! the trait: the filtered search's device call ([`filter`]: the phase-1 kernel, the
+//! statistics fold, the per-warp NMDM, the split pipeline's prefix sums and its phase-2 and
+//! phase-3 kernels), the crunch kernels ([`crunch`]), the double- and quad-word kernels
+//! ([`xfloat`]) and the FFT ([`fft`]). The runtimes differ only in a few launch parameters,
+//! associated constants of the trait (group sizes, the analysis kernel's work-items), and in
+//! queues: OpenCL serves every call from one in-order queue, while a CUDA call takes a pair of
+//! streams of its own, the phase-1 kernel, which fills the device for milliseconds, on a
+//! lowest-priority stream and the short kernels after it on a highest-priority one, so that
+//! they do not wait behind other host threads' phase-1 blocks.
 //!
-//! The CUDA side ([`cuda`]) compiles the same sources with NVRTC (cudarc, libraries loaded at
-//! run time) to a cubin for the device's architecture, cached on disk by source, options and
-//! NVRTC version. Each host thread's device call takes a pair of streams of its own: the
-//! phase-1 kernel, which fills the device for milliseconds, goes on a lowest-priority stream,
-//! the short kernels after it (statistics, the prefix sums of the split pipeline, phases 2-3)
-//! on a highest-priority one, so that they do not queue behind other threads' phase-1 blocks.
-//! A missing driver or NVRTC is a [`GpuError::Runtime`] naming what to install.
+//! The numbers the kernels and the host share (record sizes, work-group sizes) come from
+//! `tmd_kernels::layout`, which also hands them to the compilers as `-D` options.
+//!
+//! Runtimes are loaded at run time, so the crate builds and its users run on machines without
+//! them: a missing runtime or device is a [`GpuError::Runtime`] that names what to install,
+//! never a panic or a link error. On a machine without a GPU, PoCL (Debian
+//! `pocl-opencl-icd`) provides an OpenCL CPU device, which is how CI runs every kernel; CUDA
+//! programs are compiled there by NVRTC without running.
+//!
+//! [`crunch_target`] is the crunch command's device target (`--backend opencl|cuda`): the
+//! device evaluates the target and, for binary64 targets with a device reference, analyses
+//! the errors too. A device failure in the middle of a run goes to a handler the caller
+//! chooses.
 //!
 //! What the kernels compute is checked against the CPU crates bit for bit
-//! (`tests/xfloat_opencl.rs`): a device result that differs is a bug, not a tolerance.
+//! (`tests/xfloat_opencl.rs`, `tests/search_opencl.rs`): a device result that differs is a
+//! bug, not a tolerance.
 
+pub mod backend;
+pub mod crunch;
+pub mod crunch_target;
 pub mod cuda;
-mod cuda_xfloat;
 pub mod fft;
+pub mod filter;
 pub mod opencl;
-mod opencl_xfloat_timing;
+mod trace;
+pub mod xfloat;
 
+pub use backend::{Arg, Backend, Grid, Word};
+pub use crunch::{AnalyseOutput, AnalysePlan, CrunchReal};
 use thiserror::Error;
+pub use tmd_kernels::layout::CRUNCH_COUNT_WORDS;
 
 /// Why a device run failed.
 #[derive(Clone, Debug, Error)]
@@ -56,173 +80,120 @@ pub enum GpuError {
     },
 }
 
-/// Counter words of the `crunch_analyse` kernel (kernels/crunch_analyse.cl): correctly
-/// rounded, faithful, worse, NaN expected and wrong, overflow and wrong, subnormal and wrong,
-/// decided on the device, then the 42 histogram bins.
-pub const CRUNCH_COUNT_WORDS: usize = 52;
-
-/// One launch of `crunch_analyse` over the binary64 ordinals `lo..lo + n`.
-#[derive(Clone, Copy, Debug)]
-pub struct AnalysePlan {
-    pub lo: i64,
-    pub n: u64,
-    /// Relative bound of the double-double reference.
-    pub eps: f64,
-    /// The saturation thresholds of `tmd_crunch::saturation` (binary64).
-    pub overflow_from: Option<f64>,
-    pub overflow_symmetric: bool,
-    pub tiny_until: Option<f64>,
-    /// Room for near-max candidates and for inputs left to the host.
-    pub candidate_capacity: u32,
-    pub host_capacity: u32,
-    /// Candidates with a smaller fast error are not listed (`f64::NEG_INFINITY`: none
-    /// left out); see `tmd_crunch::device::candidate_floor`.
-    pub candidate_floor: f64,
-}
-
-impl AnalysePlan {
-    /// The saturation rules as the kernel takes them: (has overflow, overflow threshold,
-    /// symmetric, has tiny region, tiny threshold).
-    pub fn saturation_args(&self) -> (i32, f64, i32, i32, f64) {
-        (
-            self.overflow_from.is_some() as i32,
-            self.overflow_from.unwrap_or(0.0),
-            self.overflow_symmetric as i32,
-            self.tiny_until.is_some() as i32,
-            self.tiny_until.unwrap_or(0.0),
-        )
-    }
-}
-
-/// What one launch of `crunch_analyse` returns.
-#[derive(Clone, Debug, Default)]
-pub struct AnalyseOutput {
-    /// [`CRUNCH_COUNT_WORDS`] counters.
-    pub counts: Vec<u64>,
-    /// (ordinal, fast error) of inputs that may be near the maximum (unordered).
-    pub candidates: Vec<(i64, f64)>,
-    /// How many there were, or when the room was too small more than stored (the count
-    /// stops once the list is full).
-    pub candidates_found: u64,
-    /// When there was no room for all: fast errors of candidates left out, the largest per
-    /// bucket of a hash of the ordinal (at most `candidate_capacity` distinct inputs), for
-    /// `tmd_crunch::device::candidate_floor`.
-    pub sampled_errors: Vec<f64>,
-    /// (ordinal, result) of inputs the device did not decide (unordered).
-    pub host: Vec<(i64, f64)>,
-    pub host_found: u64,
-}
-
 /// Results of a timed run of a kernel: the values, and the seconds of each timed launch.
 pub type Timed<T> = (Vec<T>, Vec<f64>);
 
-/// The word arrays the `*_elementwise` kernels take for double words: a_hi, a_lo, b_hi, b_lo.
-pub(crate) fn double_word_arrays<W: Copy>(a: &[(W, W)], b: &[(W, W)]) -> Vec<Vec<W>> {
-    assert_eq!(a.len(), b.len(), "operands of equal length");
-    let split = |v: &[(W, W)]| -> (Vec<W>, Vec<W>) { v.iter().copied().unzip() };
-    let ((a_hi, a_lo), (b_hi, b_lo)) = (split(a), split(b));
-    vec![a_hi, a_lo, b_hi, b_lo]
-}
+/// The operations of a device type, as inherent methods over the generic launch sequences
+/// (one definition for both runtimes).
+macro_rules! device_operations {
+    ($device:ty) => {
+        impl $device {
+            /// Runs the double-word kernel `op` element-wise (program
+            /// `Id::XfloatDoubleWord`): `r[i] = a[i] op b[i]` (or `op a[i]` for the unary
+            /// ones), words given as (leading, trailing) pairs. Returns the result words.
+            pub fn double_word_elementwise<W: $crate::xfloat::DwWord>(
+                &self,
+                op: $crate::xfloat::DwOp,
+                a: &[(W, W)],
+                b: &[(W, W)],
+            ) -> Result<Vec<(W, W)>, $crate::GpuError> {
+                Ok($crate::xfloat::double_word(self, op, a, b, 0)?.0)
+            }
 
-/// Double words from the kernels' (leading, trailing) output arrays.
-pub(crate) fn double_words_from<W: Copy>(words: &[Vec<W>]) -> Vec<(W, W)> {
-    words[0]
-        .iter()
-        .copied()
-        .zip(words[1].iter().copied())
-        .collect()
-}
+            /// The double-word kernel, timed: the result words, and the seconds of each of
+            /// `repeats` launches (launch to completion, host clock), after one untimed
+            /// launch; the copies are outside the timed region.
+            pub fn double_word_elementwise_timed<W: $crate::xfloat::DwWord>(
+                &self,
+                op: $crate::xfloat::DwOp,
+                a: &[(W, W)],
+                b: &[(W, W)],
+                repeats: usize,
+            ) -> Result<$crate::Timed<(W, W)>, $crate::GpuError> {
+                $crate::xfloat::double_word(self, op, a, b, repeats)
+            }
 
-/// The word arrays the `*_elementwise` kernels take for quad words: one per word, a0..a3
-/// then b0..b3.
-pub(crate) fn quad_word_arrays<W: Copy>(a: &[[W; 4]], b: &[[W; 4]]) -> Vec<Vec<W>> {
-    assert_eq!(a.len(), b.len(), "operands of equal length");
-    [a, b]
-        .iter()
-        .flat_map(|operand| (0..4).map(move |k| operand.iter().map(|w| w[k]).collect()))
-        .collect()
-}
+            /// Runs the quad-word kernel `op` element-wise (program `Id::XfloatQuadWord`),
+            /// words most significant first. Returns the result words.
+            pub fn quad_word_elementwise<W: $crate::xfloat::DwWord>(
+                &self,
+                op: $crate::xfloat::DwOp,
+                a: &[[W; 4]],
+                b: &[[W; 4]],
+            ) -> Result<Vec<[W; 4]>, $crate::GpuError> {
+                Ok($crate::xfloat::quad_word(self, op, a, b, 0)?.0)
+            }
 
-/// Quad words (most significant first) from the kernels' four output arrays.
-pub(crate) fn quad_words_from<W: Copy>(words: &[Vec<W>]) -> Vec<[W; 4]> {
-    (0..words[0].len())
-        .map(|i| [words[0][i], words[1][i], words[2][i], words[3][i]])
-        .collect()
-}
+            /// The quad-word kernel, timed as the double-word one is.
+            pub fn quad_word_elementwise_timed<W: $crate::xfloat::DwWord>(
+                &self,
+                op: $crate::xfloat::DwOp,
+                a: &[[W; 4]],
+                b: &[[W; 4]],
+                repeats: usize,
+            ) -> Result<$crate::Timed<[W; 4]>, $crate::GpuError> {
+                $crate::xfloat::quad_word(self, op, a, b, repeats)
+            }
 
-/// The errors of the kernel's sample words (bits + 1; 0 for an empty position).
-pub(crate) fn sampled_errors(words: &[u64]) -> Vec<f64> {
-    words
-        .iter()
-        .filter(|&&w| w != 0)
-        .map(|&w| f64::from_bits(w - 1))
-        .collect()
-}
+            /// Evaluates a crunch target (the C definition of `crunch_target`, see
+            /// `tmd_kernels::crunch_source`) on every input; the program is built once per
+            /// target. A build failure (a bad user snippet) is `GpuError::Build` with the
+            /// compiler's log.
+            pub fn crunch_eval<T: $crate::CrunchReal>(
+                &self,
+                target: &str,
+                xs: &[T],
+            ) -> Result<Vec<T>, $crate::GpuError> {
+                $crate::crunch::eval_source(self, tmd_kernels::crunch_source(T::C_TYPE, target), xs)
+            }
 
-impl AnalyseOutput {
-    /// Whether every candidate and every undecided input was stored.
-    pub fn complete(&self) -> bool {
-        self.candidates_found == self.candidates.len() as u64
-            && self.host_found == self.host.len() as u64
-    }
-}
+            /// `crunch_eval` of a complete program `source` (one that defines
+            /// `crunch_target` and includes `kernels/crunch.cl`, as
+            /// `tmd_kernels::crunch_analyse_source` does): the tests run the analysis
+            /// program's own helpers through it (the fast exp reference).
+            pub fn crunch_eval_source<T: $crate::CrunchReal>(
+                &self,
+                source: String,
+                xs: &[T],
+            ) -> Result<Vec<T>, $crate::GpuError> {
+                $crate::crunch::eval_source(self, source, xs)
+            }
 
-/// Candidates a packet kernel can store per launch before the host relaunches with more room.
-pub(crate) const FIRST_CAPACITY: usize = 1 << 16;
+            /// Runs `crunch_analyse` (kernels/crunch_analyse.cl) for a binary64 target of
+            /// `function` over one range of ordinals: the target, the double-double
+            /// reference and the fast decisions on the device. `None` when the function has
+            /// no device reference.
+            pub fn crunch_analyse(
+                &self,
+                function: &str,
+                target: &str,
+                plan: &$crate::AnalysePlan,
+            ) -> Result<Option<$crate::AnalyseOutput>, $crate::GpuError> {
+                $crate::crunch::analyse(self, function, target, plan)
+            }
 
-/// What one packet-kernel launch returns: the candidates stored and found, the statistics
-/// words per packet, and the `warp_nmdm` records.
-pub(crate) struct Launched {
-    pub stored: Vec<u64>,
-    pub total: usize,
-    pub stats: Vec<u64>,
-    pub warps: Vec<u64>,
-    /// Per kernel (`tmd_search::filter::device::DEVICE_STEPS`), host-measured nanoseconds.
-    pub step_nanos: [u64; tmd_search::filter::device::DEVICE_STEPS.len()],
-}
+            /// The forward FFT of `data` (power-of-two length) on the device,
+            /// `kernels/fft.cl`, with the twiddles `w` of `tmd_xfloat::fft::fill_twiddles`
+            /// for that length; equal bit for bit to `tmd_xfloat::fft::fft_forward`.
+            pub fn fft_forward<T: $crate::fft::FftDeviceScalar>(
+                &self,
+                data: &[tmd_xfloat::fft::Complex<T>],
+                w: &[tmd_xfloat::fft::Complex<T>],
+            ) -> Result<$crate::fft::DeviceFft<T>, $crate::GpuError> {
+                $crate::fft::forward(self, data, w)
+            }
 
-/// The filter program a launch of `plan` needs (its table degree, pipeline and domains per
-/// work-item), for both runners.
-pub(crate) fn filter_id(plan: &tmd_search::filter::device::KernelPlan) -> tmd_kernels::Id {
-    tmd_kernels::Id::filter_for(plan.degrees, plan.split_phases, plan.domains_per_item)
+            /// The exclusive prefix sums of `values` (of their popcounts when `popcount`)
+            /// computed by the split pipeline's scan kernels, and their total: for tests of
+            /// the compaction.
+            pub fn prefix_sums(
+                &self,
+                values: &[u32],
+                popcount: bool,
+            ) -> Result<(Vec<u32>, usize), $crate::GpuError> {
+                $crate::filter::prefix_sums(self, values, popcount)
+            }
+        }
+    };
 }
-
-/// The `buffers_and_copies` step of a device call: its time not spent in its kernels (the
-/// steps before the last of `step_nanos`).
-pub(crate) fn rest_of_call(call_started: std::time::Instant, step_nanos: &[u64]) -> u64 {
-    let kernels: u64 = step_nanos[..step_nanos.len() - 1].iter().sum();
-    (call_started.elapsed().as_nanos() as u64).saturating_sub(kernels)
-}
-
-/// Runs a packet-kernel launch (`launch(capacity)` returns the stored candidates, how many
-/// were found, and one statistics record per packet, folded on the device), once more with
-/// exactly enough room when the first launch found more candidates than it could store; sorts
-/// the candidates. Shared by the OpenCL and CUDA runners.
-pub(crate) fn run_with_capacity(
-    launch: impl Fn(usize) -> Result<Launched, GpuError>,
-) -> Result<tmd_search::filter::device::DeviceOutput, String> {
-    use tmd_search::filter::device::{decode_stats, sum_warp_nmdm, DeviceOutput, STATS_WORDS};
-    let t = std::time::Instant::now();
-    let mut capacity = FIRST_CAPACITY;
-    let mut run = launch(capacity).map_err(|e| e.to_string())?;
-    if run.total > capacity {
-        capacity = run.total;
-        run = launch(capacity).map_err(|e| e.to_string())?;
-    }
-    let Launched {
-        mut stored,
-        total,
-        stats,
-        warps,
-        step_nanos,
-    } = run;
-    stored.truncate(total);
-    stored.sort_unstable();
-    Ok(DeviceOutput {
-        candidates: stored,
-        packet_stats: stats.chunks(STATS_WORDS).map(decode_stats).collect(),
-        device_nanos: t.elapsed().as_nanos() as u64,
-        warp_nmdm: sum_warp_nmdm(&warps),
-        step_nanos,
-    })
-}
+pub(crate) use device_operations;

@@ -1,4 +1,4 @@
-//! Issue 3, item 6: the transposed Stockham FFT kernels (crates/tmd-kernels/kernels/fft.cl)
+//! The transposed Stockham FFT kernels (crates/tmd-kernels/kernels/fft.cl)
 //! equal the CPU transform `tmd_xfloat::fft::fft_forward` bit for bit, for f32, f64, df64 and
 //! dd, at every power-of-two length from 1 to 2^12 and at 2^16 (2^20 with TMD_EXTENSIVE=1), on
 //! the first OpenCL device (PoCL's CPU device in CI).
@@ -36,7 +36,7 @@ where
 }
 
 #[test]
-fn issue3_fft_kernels_equal_cpu_bit_for_bit() {
+fn fft_kernels_equal_cpu_bit_for_bit() {
     let dev = device();
     assert!(
         dev.has_fp64(),

@@ -1,5 +1,5 @@
-//! Issues 3 and 5: every kernel program compiles under NVRTC for sm_90 (the H100/H200 of the
-//! GPU runs) and for sm_80, with the IEEE-preserving options, to a non-empty cubin. No GPU is
+//! Every kernel program compiles under NVRTC for sm_90 and for sm_80, with the
+//! IEEE-preserving options and the layout's -D options, to a non-empty cubin. No GPU is
 //! needed: NVRTC comes from the pip wheel nvidia-cuda-nvrtc-cu12 (scripts/setup.sh installs it)
 //! or a CUDA toolkit. Catches CUDA-only errors in the shared OpenCL/CUDA sources in CI.
 
@@ -25,7 +25,7 @@ fn every_program_compiles_under_nvrtc_for_sm90_and_sm80() {
     }
 }
 
-/// Issue 6: the crunch kernel (with the VRECPE emulation and a math-library call as targets,
+/// The crunch kernel (with the VRECPE emulation and a math-library call as targets,
 /// in float and double) compiles under NVRTC too, for the CUDA crunch backend to come.
 #[test]
 fn crunch_kernel_compiles_under_nvrtc() {
@@ -43,10 +43,10 @@ fn crunch_kernel_compiles_under_nvrtc() {
     }
 }
 
-/// Issue 6: the crunch program that analyses on the device (kernels/crunch_analyse.cl, with
+/// The crunch program that analyses on the device (kernels/crunch_analyse.cl, with
 /// the double-double references of exp, recip and sqrt) compiles under NVRTC for sm_90.
 #[test]
-fn issue6_crunch_analyse_compiles_under_nvrtc() {
+fn crunch_analyse_compiles_under_nvrtc() {
     load_nvrtc().unwrap_or_else(|e| panic!("{e}"));
     for (function, target) in [
         ("exp", tmd_kernels::crunch_call_target("double", "exp(x)")),

@@ -1,4 +1,4 @@
-//! Issue 5, item 4: the filtered search with phases 1-3 on the OpenCL device equals the CPU
+//! The filtered search with phases 1-3 on the OpenCL device equals the CPU
 //! backend: the same cases in the same order, the same counts, and the same phase statistics
 //! (domains and arguments entering and failing each phase, candidates, and the NMDM sums bit
 //! for bit), for the four lower-bound algorithms and the exhaustive method, default and
@@ -83,7 +83,7 @@ fn counts(s: &Summary) -> [u64; 7] {
 }
 
 #[test]
-fn issue5_opencl_search_equals_cpu_backend() {
+fn opencl_search_equals_cpu_backend() {
     let device: Arc<OpenClDevice> =
         Arc::new(OpenClDevice::nth(0).unwrap_or_else(|e| panic!("{e}")));
     println!("OpenCL device: {}", device.name());
@@ -165,7 +165,7 @@ fn issue5_opencl_search_equals_cpu_backend() {
     let mut split = FilterParams::new(Method::Filter(Algorithm::RegularUnrolled));
     split.split_phases = true;
     configs.push(("RegularUnrolled, split".into(), split.clone()));
-    // More domains per work-item (issue 5's knob): the same output, counts and NMDM bits.
+    // More domains per work-item (`--domains-per-item`): the same output, counts and NMDM bits.
     split.domains_per_item = 128;
     configs.push(("RegularUnrolled, split, 128 domains per item".into(), split));
     let mut wide = FilterParams::new(Method::Filter(Algorithm::Lefevre));
@@ -222,7 +222,7 @@ fn issue5_opencl_search_equals_cpu_backend() {
 }
 
 #[test]
-fn issue5_opencl_i0_gives_the_cpu_cases_and_counts() {
+fn opencl_i0_gives_the_cpu_cases_and_counts() {
     let device: Arc<OpenClDevice> =
         Arc::new(OpenClDevice::nth(0).unwrap_or_else(|e| panic!("{e}")));
     let i0 = Window {
@@ -249,7 +249,7 @@ fn issue5_opencl_i0_gives_the_cpu_cases_and_counts() {
     assert_eq!(dev_cases.len(), 241);
     assert_eq!(cpu_cases, dev_cases);
     assert_eq!(comparable(&cpu_stats), comparable(&dev_stats));
-    // The split pipeline (issue 5: phases 2 and 3 as kernels of their own).
+    // The split pipeline (phases 2 and 3 as kernels of their own).
     dev.split_phases = true;
     let (split_cases, _, split_stats) = run(&i0, &dev);
     assert_eq!(cpu_cases, split_cases);
@@ -282,11 +282,11 @@ fn issue5_opencl_i0_gives_the_cpu_cases_and_counts() {
     );
 }
 
-/// The split pipeline's lists are compacted by exclusive prefix sums (issue 5): the scan
+/// The split pipeline's lists are compacted by exclusive prefix sums: the scan
 /// kernels against a sequential scan, at lengths of one, two and three levels of blocks, on
 /// counts and on bit masks (popcounts).
 #[test]
-fn issue5_prefix_sums_equal_a_sequential_scan() {
+fn prefix_sums_equal_a_sequential_scan() {
     let device = OpenClDevice::nth(0).unwrap_or_else(|e| panic!("{e}"));
     let mut state = 0x9e37_79b9_7f4a_7c15u64;
     let mut next = move || {

@@ -1,4 +1,4 @@
-//! Issue 3, item 4: the double-word kernels (crates/tmd-kernels/kernels/double_word.cl) give
+//! The double-word kernels (crates/tmd-kernels/kernels/double_word.cl) give
 //! bit-identical results to the CPU crate `tmd-xfloat` on the OpenCL backend, for df64 and dd,
 //! for +, -, *, /, sqrt, reciprocal and exp: 10^6 random operand pairs per operation and type
 //! (2^22 with TMD_EXTENSIVE=1), drawn over the whole exponent range and near 1, with special
@@ -165,7 +165,7 @@ fn check_type<W: Word>(dev: &OpenClDevice, n: usize, seed: u64) -> Vec<String> {
 }
 
 #[test]
-fn issue3_double_word_kernels_equal_cpu_bit_for_bit() {
+fn double_word_kernels_equal_cpu_bit_for_bit() {
     let dev = device();
     println!("OpenCL device: {}", dev.name());
     let n = if extensive() { 1 << 22 } else { 1_000_000 };
@@ -219,10 +219,10 @@ fn trig_argument<W: Word>(rng: &mut ChaCha8Rng, specials: &[W]) -> DoubleWord<W>
     }
 }
 
-/// Issue 3, item 4: sin, cos, tan and atan of the kernels (kernels/multi_word_trig.cl) equal
+/// Sin, cos, tan and atan of the kernels (kernels/multi_word_trig.cl) equal
 /// the CPU crate bit for bit, for df64 and dd ([`trig_argument`]; special values at the front).
 #[test]
-fn issue3_double_word_trig_kernels_equal_cpu_bit_for_bit() {
+fn double_word_trig_kernels_equal_cpu_bit_for_bit() {
     let dev = device();
     let n = if extensive() { 1 << 22 } else { 1_000_000 };
     let ops = [DwOp::Sin, DwOp::Cos, DwOp::Tan, DwOp::Atan];
@@ -282,12 +282,12 @@ fn every_program_builds_on_opencl() {
     }
 }
 
-/// Issue 6: the fast binary64 exp reference of the device analysis
+/// The fast binary64 exp reference of the device analysis
 /// (kernels/crunch_fast_exp.cl) gives the bits of `tmd_crunch::fast_exp::exp_fast`, both
 /// words, on random arguments over its domain, near multiples of ln2/256, at its ends and
 /// beyond them (where both answer `(inf, 0)`).
 #[test]
-fn issue6_fast_exp_kernel_equals_cpu_bit_for_bit() {
+fn fast_exp_kernel_equals_cpu_bit_for_bit() {
     use tmd_crunch::fast_exp::{exp_fast, FAST_EXP_MAX, FAST_EXP_MIN};
     let dev = device();
     let mut rng = ChaCha8Rng::seed_from_u64(78);
@@ -440,12 +440,12 @@ fn log_kind_argument<W: Word>(rng: &mut ChaCha8Rng, specials: &[W]) -> DoubleWor
     }
 }
 
-/// Issue 3, item 4: expm1, log, log1p, sinh, cosh and tanh of the kernels
+/// Expm1, log, log1p, sinh, cosh and tanh of the kernels
 /// (kernels/multi_word_exp_log.cl, multi_word_hyperbolic.cl) equal the CPU crate bit for bit,
 /// for df64 and dd: 10^6 arguments per function and type (2^22 with TMD_EXTENSIVE=1) of
 /// their kind ([`exp_kind_argument`], [`log_kind_argument`]), special values at the front.
 #[test]
-fn issue3_double_word_exp_log_kernels_equal_cpu_bit_for_bit() {
+fn double_word_exp_log_kernels_equal_cpu_bit_for_bit() {
     let dev = device();
     let n = if extensive() { 1 << 22 } else { 1_000_000 };
     let exp_ops = [DwOp::Expm1, DwOp::Sinh, DwOp::Cosh, DwOp::Tanh];

@@ -1,4 +1,4 @@
-//! Issue 3, item 4, quad words: the quad-word kernels (crates/tmd-kernels/kernels/quad_word.cl,
+//! Quad words: the quad-word kernels (crates/tmd-kernels/kernels/quad_word.cl,
 //! and exp from multi_word_exp_log.cl) give bit-identical results to the CPU crate `tmd-xfloat` on the OpenCL
 //! backend, for qf128 and qd, for +, -, *, /, sqrt, reciprocal and exp: 10^6 random operand
 //! pairs per operation and type (2^22 with TMD_EXTENSIVE=1), with every pair of special values
@@ -9,7 +9,7 @@
 //! subtractions also get operand pairs that cancel in their leading words. NaN results must be
 //! NaN on both sides (payloads not compared); all other words must match bit for bit. sin,
 //! cos, tan and atan (kernels/multi_word_trig.cl) have a test of their own with arguments of
-//! their kind (`trig_argument`): 10^6 per function and type (the issue's count; about four
+//! their kind (`trig_argument`): 10^6 per function and type (about four
 //! minutes on PoCL with two cores), 2^22 with TMD_EXTENSIVE=1. So do expm1, log, log1p,
 //! sinh, cosh and tanh (kernels/multi_word_exp_log.cl, multi_word_hyperbolic.cl), with
 //! `exp_kind_argument` and `log_kind_argument`.
@@ -277,11 +277,11 @@ fn check_ops<W: Word>(
     failures
 }
 
-/// Issue 3, item 4: sin, cos, tan and atan of the kernels (kernels/multi_word_trig.cl) equal
+/// Sin, cos, tan and atan of the kernels (kernels/multi_word_trig.cl) equal
 /// the CPU crate bit for bit, for qf128 and qd ([`trig_argument`]; special values at the
 /// front).
 #[test]
-fn issue3_quad_word_trig_kernels_equal_cpu_bit_for_bit() {
+fn quad_word_trig_kernels_equal_cpu_bit_for_bit() {
     let dev = device();
     let n = if extensive() { 1 << 22 } else { 1_000_000 };
     let ops = [DwOp::Sin, DwOp::Cos, DwOp::Tan, DwOp::Atan];
@@ -292,7 +292,7 @@ fn issue3_quad_word_trig_kernels_equal_cpu_bit_for_bit() {
 }
 
 #[test]
-fn issue3_quad_word_kernels_equal_cpu_bit_for_bit() {
+fn quad_word_kernels_equal_cpu_bit_for_bit() {
     let dev = device();
     println!("OpenCL device: {}", dev.name());
     let n = if extensive() { 1 << 22 } else { 1_000_000 };
@@ -391,13 +391,13 @@ fn log_kind_argument<W: Word>(rng: &mut ChaCha8Rng, specials: &[W]) -> QuadWord<
     }
 }
 
-/// Issue 3, item 4: expm1, log, log1p, sinh, cosh and tanh of the kernels
+/// Expm1, log, log1p, sinh, cosh and tanh of the kernels
 /// (kernels/multi_word_exp_log.cl, multi_word_hyperbolic.cl) equal the CPU crate bit for bit,
 /// for qf128 and qd: 10^6 arguments per function and type (2^22 with TMD_EXTENSIVE=1) of
 /// their kind ([`exp_kind_argument`], [`log_kind_argument`]), special values at the front.
 /// (About 150 s on PoCL with two cores.)
 #[test]
-fn issue3_quad_word_exp_log_kernels_equal_cpu_bit_for_bit() {
+fn quad_word_exp_log_kernels_equal_cpu_bit_for_bit() {
     let dev = device();
     let n = if extensive() { 1 << 22 } else { 1_000_000 };
     let exp_ops = [DwOp::Expm1, DwOp::Sinh, DwOp::Cosh, DwOp::Tanh];

@@ -1,5 +1,5 @@
 /*
- * crunch (issue 6): a target evaluated on every input of a batch, on the device. The host
+ * crunch: a target evaluated on every input of a batch, on the device. The host
  * defines CRUNCH_REAL (float or double) and appends the target, a function
  *     DEVICE_FN CRUNCH_REAL crunch_target(CRUNCH_REAL x)
  * that calls the device's own math library, an emulation below, or a user snippet. The error

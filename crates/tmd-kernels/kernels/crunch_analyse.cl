@@ -1,5 +1,5 @@
 /*
- * crunch_analyse.cl (issue 6): the binary64 target AND its error analysis on the device, so
+ * crunch_analyse.cl: the binary64 target AND its error analysis on the device, so
  * that only the inputs the fast path cannot decide cross the bus. The kernel twin of
  * tmd_crunch::analysis::classify_fast and of the saturation rules of tmd_crunch::saturation,
  * written with the same f64 operations in the same order (contraction is off), so every
@@ -27,7 +27,8 @@
  * list ends at (tmd_crunch::device::candidate_floor).
  */
 
-/* Counter words (tmd_crunch::device::COUNT_WORDS). */
+/* Counter words (tmd_crunch::device::COUNT_WORDS): CRUNCH_HISTOGRAM_OFFSET and
+ * CRUNCH_HISTOGRAM_BINS come from the host (tmd_kernels::layout). */
 #define CW_CORRECT 0
 #define CW_FAITHFUL 1
 #define CW_WORSE 2
@@ -38,9 +39,8 @@
 #define CW_SUBNORMAL 7
 #define CW_SUBNORMAL_WRONG 8
 #define CW_DECIDED 9
-#define CW_HISTOGRAM 10
-#define HISTOGRAM_BINS 42
-#define COUNT_WORDS (CW_HISTOGRAM + HISTOGRAM_BINS)
+#define CW_HISTOGRAM CRUNCH_HISTOGRAM_OFFSET
+#define HISTOGRAM_BINS CRUNCH_HISTOGRAM_BINS
 
 #define B64_PRECISION 53
 #define B64_EMIN (-1022)

@@ -1,5 +1,5 @@
 /*
- * crunch_fast_exp.cl (issue 6): the kernel twin of tmd_crunch::fast_exp::exp_fast, the cheap
+ * crunch_fast_exp.cl: the kernel twin of tmd_crunch::fast_exp::exp_fast, the cheap
  * first reference of binary64 exp in crunch_analyse: e^x as a double-double with relative
  * error below 2^-78 (docs/error-analysis.md §6), about eight times cheaper than dd_exp. Same
  * operations in the same order as the Rust code (contraction is off), hence the same bits.

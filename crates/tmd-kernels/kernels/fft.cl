@@ -1,6 +1,6 @@
 /*
- * fft.cl (issue 3, item 6): one pass of the transposed Stockham FFT of Thall 2007 (section
- * III-D, Algorithm 8), the kernel twin of tmd_xfloat::fft::stockham_pass: one work-item per
+ * fft.cl: one pass of the transposed Stockham FFT of Thall, "Extended-Precision
+ * Floating-Point Numbers for GPU Computation", 2007 (section III-D, Algorithm 8), the kernel twin of tmd_xfloat::fft::stockham_pass: one work-item per
  * butterfly, the same operations in the same order, so the same bits as the CPU. The host runs
  * log2 n passes, alternating two buffers, with the twiddle table W_long of
  * tmd_xfloat::fft::fill_twiddles (computed on the host, as Thall did, so that no kernel needs

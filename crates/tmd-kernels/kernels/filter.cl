@@ -18,7 +18,9 @@
  * With algorithm < 0 every domain goes to phase 3 (the fast exhaustive search).
  */
 
-#define MAX_DEGREE 24
+/* MAX_DEGREE, STATS_WORDS, NMDM_GROUP, DEFER_WORDS, FOLD_GROUP, FOLD_MAX_GROUPS, SCAN_GROUP,
+ * SCAN_PER_ITEM, WARP_WIDTH, WARP_NMDM_GROUP and WARP_NMDM_WORDS come from the host as -D
+ * options (tmd_kernels::layout; vendor.h checks them). */
 #define TABLE_LEN (MAX_DEGREE + 1)
 
 /* The degrees of the r0, r1, r2 tables this program is built for (the host prepends
@@ -43,8 +45,6 @@
 #define TD0 TABLE_DEGREE
 #define TD1 (TABLE_DEGREE > 1 ? TABLE_DEGREE - 1 : 0)
 #define TD2 (TABLE_DEGREE > 2 ? TABLE_DEGREE - 2 : 0)
-#define NMDM_GROUP 32
-#define STATS_WORDS 16
 /* Domains per work-item (`--domains-per-item`), a multiple of the NMDM group: ITEM_GROUPS
  * groups of 32, and as many 32-bit words of phase-1 failure mask. A work-item's statistics
  * record has the 15 count words of a packet's, then the NMDM value of each of its groups
@@ -254,8 +254,7 @@ DEVICE_FN void phase3(const plan_t *plan, u128_t r0, u128_t r1, u128_t r2, u64 s
 /* Work deferred to a later kernel (the split pipeline): a subdomain as 8 words, start, len,
  * r0, r1, r2 (lo, hi), written to the next free slot of the deferring work-item's own region
  * (no atomics: the host compacts the regions by a prefix sum of the slots used). capacity 0:
- * no deferral, the next phase runs inline. */
-#define DEFER_WORDS 8
+ * no deferral, the next phase runs inline. DEFER_WORDS is the host's. */
 
 typedef struct {
     GLOBAL_AS u64 *items;
@@ -411,8 +410,7 @@ DEVICE_FN void subpacket_tables(const GLOBAL_AS u64 *tables, const GLOBAL_AS u64
 /* At most 96 registers per work-item on CUDA: the kernel wants about 160 (tables of degree 6
  * and the jump's 384-bit binomials), which leaves 12 warps per multiprocessor to hide the
  * latency of the lower-bound loop's 64-bit divisions; capped, 20 warps fit, and the spills
- * (mostly the once-per-work-item jump) cost less than that gains: 3.9-4.0 ms instead of
- * 4.7 ms for the phase-1 kernels of I0 on an H100 (docs/BENCHMARKS.md). */
+ * (mostly the once-per-work-item jump) cost less than that gains (docs/BENCHMARKS.md). */
 #define FILTER_MAX_REGISTERS 96
 KERNEL_FQ void KERNEL_MAX_REGISTERS(FILTER_MAX_REGISTERS) filter_packets(const GLOBAL_AS u64 *tables, const GLOBAL_AS u64 *firsts,
                               const GLOBAL_AS u64 *counts, const u64 packets,
@@ -515,8 +513,6 @@ KERNEL_FQ void KERNEL_MAX_REGISTERS(FILTER_MAX_REGISTERS) filter_packets(const G
  * work-item per packet reading every record in turn took milliseconds per chunk: a packet has
  * up to FOLD_MAX_GROUPS groups.) Keeps the transfer back to the host at one record per
  * packet. */
-#define FOLD_GROUP 256
-#define FOLD_MAX_GROUPS 2048
 KERNEL_FQ void fold_packet_stats(const GLOBAL_AS u64 *sub_stats, const u64 packets,
                                  const u64 subpackets, GLOBAL_AS u64 *stats_out) {
     LOCAL_ARRAY(u64, partial, FOLD_GROUP);
@@ -578,7 +574,8 @@ DEVICE_FN void counters_add(GLOBAL_AS u64 *counters, const stats_t *stats) {
     }
 }
 
-/* The split pipeline (seed 000 section 4.3.1), every list compacted by a prefix sum:
+/* The split pipeline (Fortin, Gouicem, Graillat, "GPU-Accelerated Generation of Correctly
+ * Rounded Elementary Functions", 2016, section 4.3.1), every list compacted by a prefix sum:
  *   filter_packets marks the domains failing phase 1 in one bit mask per sub-packet;
  *   scan_blocks / add_block_offsets turn the masks' popcounts into each sub-packet's offset;
  *   gather_phase1_failures rebuilds each marked domain's polynomial and writes it there;
@@ -674,8 +671,6 @@ KERNEL_FQ void compact_subdomains(const GLOBAL_AS u64 *regions, const GLOBAL_AS 
  * work-items per block (each adds SCAN_BLOCK / SCAN_GROUP consecutive values, then the group
  * scans those sums in work-group memory), and writes each block's total; add_block_offsets adds
  * the scanned totals back. The values are in[i], or popcount(in[i]) for bit masks. */
-#define SCAN_GROUP 256
-#define SCAN_PER_ITEM 4
 #define SCAN_BLOCK (SCAN_GROUP * SCAN_PER_ITEM)
 KERNEL_FQ void scan_blocks(const GLOBAL_AS u32 *in, const u64 len, const i32 popcount_in,
                            GLOBAL_AS u32 *out, GLOBAL_AS u32 *block_sums) {
@@ -738,30 +733,28 @@ KERNEL_FQ void phase3_deferred(const GLOBAL_AS u64 *items, const u64 count,
     counters_add(counters, &stats);
 }
 
-/* The NMDM of real warps: work-items 32w .. 32w + 31 run side by side, and at step k each runs
+/* The NMDM of real warps: the WARP_WIDTH work-items of warp w run side by side, and at step k each runs
  * the phase-1 test of its k-th domain, so a warp waits at step k for its slowest lane. One
  * work-item per warp computes, for each step with at least one lane at work, 1 - mean/max of
  * the lanes' loop iterations (the measure of Nmdm::add_group, over the lanes instead of over
  * consecutive domains): groups, the sum of the values (summed in step order), iterations and
  * lanes at work. A work-group of WARP_NMDM_GROUP work-items (the host launches it in groups of
  * exactly that size) adds its warps' records in warp order and writes one record; the host
- * adds the records in order. Folding here keeps the copy back small: one record per warp was
- * 512 KB at chunk 2^39, whose copy took 0.3-0.5 ms on the H100 (TMD_TRACE_DEVICE,
- * 2026-11-23). */
-#define WARP_NMDM_GROUP 128
+ * adds the records in order (WARP_NMDM_WORDS words each). Folding here keeps the copy back
+ * small: one record per warp would be 512 KB at chunk 2^39. */
 KERNEL_FQ void warp_nmdm(const GLOBAL_AS u32 *lane_iterations, const u64 items,
                          GLOBAL_AS u64 *out) {
     LOCAL_ARRAY(u64, counts, 3 * WARP_NMDM_GROUP);
     LOCAL_ARRAY(double, sums, WARP_NMDM_GROUP);
     u64 w = GLOBAL_ID0;
     u32 t = LOCAL_ID0;
-    u64 warps = (items + 31) / 32;
+    u64 warps = (items + WARP_WIDTH - 1) / WARP_WIDTH;
     u64 groups = 0, total_iterations = 0, lanes_at_work = 0;
     double sum = 0.0;
     for (u64 k = 0; k < ITEM_DOMAINS && w < warps; k++) {
         u64 max = 0, total = 0, lanes = 0;
-        for (u64 j = 0; j < 32; j++) {
-            u64 g = 32 * w + j;
+        for (u64 j = 0; j < WARP_WIDTH; j++) {
+            u64 g = WARP_WIDTH * w + j;
             if (g >= items) {
                 break;
             }
@@ -798,10 +791,10 @@ KERNEL_FQ void warp_nmdm(const GLOBAL_AS u32 *lane_iterations, const u64 items,
             }
         }
         u64 r = GROUP_ID0;
-        out[4 * r] = g;
-        out[4 * r + 1] = TMD_DOUBLE_BITS(s);
-        out[4 * r + 2] = it;
-        out[4 * r + 3] = lanes;
+        out[WARP_NMDM_WORDS * r] = g;
+        out[WARP_NMDM_WORDS * r + 1] = TMD_DOUBLE_BITS(s);
+        out[WARP_NMDM_WORDS * r + 2] = it;
+        out[WARP_NMDM_WORDS * r + 3] = lanes;
     }
 }
 

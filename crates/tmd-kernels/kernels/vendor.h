@@ -1,10 +1,12 @@
 /*
- * vendor.h: the one place where OpenCL C and CUDA C differ (design.md section 6).
+ * vendor.h: the one place where OpenCL C and CUDA C differ.
  *
  * Every other kernel file is written once against these macros, in the manner of hashcat's
  * inc_vendor.h: address-space and function qualifiers, work-item ids, the math built-ins the
  * kernels may use (all correctly rounded in IEEE binary32/binary64: + - * / sqrt fma ldexp
- * floor), 64-bit multiply-high and add-with-carry. Host facts arrive as -D options.
+ * floor), 64-bit multiply-high and add-with-carry. Host facts arrive as -D options: the layout
+ * constants of tmd_kernels::layout, which every program is built with and which this header
+ * requires (an #error names a missing one).
  *
  * Floating-point contraction is off on both sides: OpenCL by the pragma below, CUDA by
  * --fmad=false from the host (tmd_kernels::cuda_options). The host also passes
@@ -53,8 +55,8 @@ typedef int i32;
 
 #define TMD_FMA(a, b, c) fma((a), (b), (c))
 /* On a CPU device with a 128-bit integer (PoCL on x86-64 or AArch64), the 128-bit product
- * gives the high half in one instruction; PoCL 3.1's mul_hi(ulong) took four 32-bit multiplies
- * (perf, 2026-11-25; phase 1 of I0 17% faster on PoCL). GPU compilers keep the built-in. */
+ * gives the high half in one instruction; PoCL 3.1's mul_hi(ulong) takes four 32-bit multiplies
+ * (phase 1 of I0 17% faster on PoCL). GPU compilers keep the built-in. */
 #if defined(__SIZEOF_INT128__) && (defined(__x86_64__) || defined(__aarch64__))
 #define TMD_MUL_HI64(a, b) ((u64)(((unsigned __int128)(u64)(a) * (u64)(b)) >> 64))
 #else
@@ -120,6 +122,47 @@ typedef int i32;
 
 #else
 #error "vendor.h: compile as OpenCL C or CUDA C (NVRTC)"
+#endif
+
+/* The layout constants the host passes as -D options (tmd_kernels::layout::defines). */
+#ifndef MAX_DEGREE
+#error "vendor.h: MAX_DEGREE missing (build with tmd_kernels::layout::defines)"
+#endif
+#ifndef STATS_WORDS
+#error "vendor.h: STATS_WORDS missing (build with tmd_kernels::layout::defines)"
+#endif
+#ifndef NMDM_GROUP
+#error "vendor.h: NMDM_GROUP missing (build with tmd_kernels::layout::defines)"
+#endif
+#ifndef DEFER_WORDS
+#error "vendor.h: DEFER_WORDS missing (build with tmd_kernels::layout::defines)"
+#endif
+#ifndef FOLD_GROUP
+#error "vendor.h: FOLD_GROUP missing (build with tmd_kernels::layout::defines)"
+#endif
+#ifndef FOLD_MAX_GROUPS
+#error "vendor.h: FOLD_MAX_GROUPS missing (build with tmd_kernels::layout::defines)"
+#endif
+#ifndef SCAN_GROUP
+#error "vendor.h: SCAN_GROUP missing (build with tmd_kernels::layout::defines)"
+#endif
+#ifndef SCAN_PER_ITEM
+#error "vendor.h: SCAN_PER_ITEM missing (build with tmd_kernels::layout::defines)"
+#endif
+#ifndef WARP_WIDTH
+#error "vendor.h: WARP_WIDTH missing (build with tmd_kernels::layout::defines)"
+#endif
+#ifndef WARP_NMDM_GROUP
+#error "vendor.h: WARP_NMDM_GROUP missing (build with tmd_kernels::layout::defines)"
+#endif
+#ifndef WARP_NMDM_WORDS
+#error "vendor.h: WARP_NMDM_WORDS missing (build with tmd_kernels::layout::defines)"
+#endif
+#ifndef CRUNCH_HISTOGRAM_OFFSET
+#error "vendor.h: CRUNCH_HISTOGRAM_OFFSET missing (build with tmd_kernels::layout::defines)"
+#endif
+#ifndef CRUNCH_HISTOGRAM_BINS
+#error "vendor.h: CRUNCH_HISTOGRAM_BINS missing (build with tmd_kernels::layout::defines)"
 #endif
 
 /* a + b + carry_in, returning the sum and setting *carry_out (0 or 1). */

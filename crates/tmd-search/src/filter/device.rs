@@ -11,6 +11,12 @@ use super::phases::{affine_base64, DomainPlan};
 use super::stats::{Nmdm, PacketStats, PhaseCounts};
 use crate::lower_bound::Algorithm;
 use std::fmt::Debug;
+/// The record sizes and work-group sizes the kernels are built with (`tmd_kernels::layout`,
+/// passed to them as `-D` options).
+pub use tmd_kernels::layout::{
+    DEFER_WORDS, FOLD_GROUP, FOLD_MAX_GROUPS, SCAN_BLOCK, SCAN_GROUP, STATS_WORDS, WARP_NMDM_GROUP,
+    WARP_NMDM_WORDS, WARP_WIDTH,
+};
 
 /// One packet: its first domain, its number of domains and its exact starting tables.
 #[derive(Clone, Debug)]
@@ -69,21 +75,18 @@ impl KernelPlan {
     }
 }
 
-/// Words of per-packet statistics the kernels write (see kernels/filter.cl).
-pub const STATS_WORDS: usize = 16;
-
 /// Domains per device work-item by default (kernels/filter.cl, `ITEM_DOMAINS`): packets are
 /// split into sub-packets of `domains_per_item` domains, a multiple of this, the NMDM group
 /// ([`super::phases::NMDM_GROUP`]), so that a packet's statistics fold back to exactly the
 /// CPU's (kernel `fold_packet_stats`).
-pub const SUBPACKET_DOMAINS: u64 = 32;
+pub const SUBPACKET_DOMAINS: u64 = super::phases::NMDM_GROUP as u64;
 
 /// The values `--domains-per-item` may take: multiples of the NMDM group, at most 128 (the
 /// work-item's 32-bit counts hold 128 domains of up to 2^24 arguments).
 pub const DOMAINS_PER_ITEM_CHOICES: [u64; 3] = [32, 64, 128];
 
 /// Words of a work-item's statistics record: the 15 count words, then one NMDM value per
-/// group of 32 domains (`ITEM_RECORD_WORDS` of kernels/filter.cl).
+/// NMDM group of domains (`ITEM_RECORD_WORDS` of kernels/filter.cl).
 pub fn item_record_words(domains_per_item: u64) -> usize {
     STATS_WORDS - 1 + (domains_per_item / SUBPACKET_DOMAINS) as usize
 }
@@ -96,15 +99,6 @@ pub fn subpackets_per_packet(jobs: &[PacketJob], domains_per_item: u64) -> u64 {
         .unwrap_or(1)
         .max(1)
 }
-
-/// Words per deferred domain or subdomain of the split pipeline (kernels/filter.cl).
-pub const DEFER_WORDS: usize = 8;
-
-/// Work-items per work-group of `scan_blocks` (`SCAN_GROUP` of kernels/filter.cl), and the
-/// values each group scans (`SCAN_BLOCK`): the split pipeline's lists are compacted by these
-/// exclusive prefix sums.
-pub const SCAN_GROUP: usize = 256;
-pub const SCAN_BLOCK: usize = 1024;
 
 /// Adds the phase-2 and phase-3 counters of a split launch (words 4..12 of a statistics
 /// record) to the first packet's record, so that the totals equal an unsplit launch's.
@@ -181,22 +175,13 @@ pub const DEVICE_STEPS: [&str; 7] = [
     "buffers_and_copies",
 ];
 
-/// Work-items per work-group of `fold_packet_stats` (`FOLD_GROUP` of kernels/filter.cl), which
-/// stages up to `FOLD_MAX_SUBPACKETS` = 2048 sub-packet values per packet in work-group memory.
-pub const FOLD_GROUP: usize = 256;
-const _: () = assert!(super::MAX_PACKET_DOMAINS / SUBPACKET_DOMAINS <= 2048);
+// `fold_packet_stats` stages the NMDM values of a packet's groups in work-group memory.
+const _: () = assert!(super::MAX_PACKET_DOMAINS / SUBPACKET_DOMAINS <= FOLD_MAX_GROUPS as u64);
 
-/// Words of a record written by the `warp_nmdm` kernel.
-pub const WARP_NMDM_WORDS: usize = 4;
-
-/// Warps per work-group of `warp_nmdm` (`WARP_NMDM_GROUP` of kernels/filter.cl): the kernel
-/// runs in groups of exactly this many work-items, one per warp, and each group writes one
-/// record, its warps added in order.
-pub const WARP_NMDM_GROUP: usize = 128;
-
-/// The records `warp_nmdm` writes for `items` work-items (warps of 32).
+/// The records `warp_nmdm` writes for `items` work-items (warps of [`WARP_WIDTH`], groups of
+/// [`WARP_NMDM_GROUP`] warps, each group's warps added in order).
 pub fn warp_nmdm_records(items: usize) -> usize {
-    items.div_ceil(32).div_ceil(WARP_NMDM_GROUP)
+    items.div_ceil(WARP_WIDTH).div_ceil(WARP_NMDM_GROUP)
 }
 
 /// Adds the records of `warp_nmdm` (one per group of warps) in order.

@@ -28,8 +28,9 @@ use rug::ops::{AddAssignRound, MulAssignRound};
 use rug::{Float, Integer};
 use tmd_core::taylor::TaylorModel;
 
-/// The largest polynomial degree a chunk may use.
-pub const MAX_DEGREE: usize = 24;
+/// The largest polynomial degree a chunk may use (the kernels' table length is the same:
+/// `tmd_kernels::layout`).
+pub use tmd_kernels::layout::MAX_DEGREE;
 
 /// The fixed-point tables are fractions with this many bits (u128, arithmetic modulo 1).
 pub const FRACTION_BITS: u32 = 128;

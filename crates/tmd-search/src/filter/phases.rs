@@ -61,8 +61,9 @@ fn top64(v: u128) -> u64 {
     (v >> 64) as u64
 }
 
-/// Group size for the NMDM statistic (a warp, TOMS16 §4.3.2).
-pub const NMDM_GROUP: usize = 32;
+/// Group size for the NMDM statistic (a warp, TOMS16 §4.3.2; the kernels' too:
+/// `tmd_kernels::layout`).
+pub use tmd_kernels::layout::NMDM_GROUP;
 
 /// Runs domains `first..first + count` of a chunk, starting from exact tables at `first`.
 /// Returns the candidates as offsets from the chunk start, in increasing order.

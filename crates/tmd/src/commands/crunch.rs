@@ -11,6 +11,14 @@ use tmd_crunch::checkpoint::{Checkpoint, CheckpointError};
 use tmd_crunch::driver::{reference_name, CrunchError};
 use tmd_crunch::summary::Summary;
 use tmd_crunch::{CrunchFormat, Plan, Report};
+use tmd_gpu::crunch_target::{resolve_device, DeviceChoice, TargetError};
+
+/// A device target whose launch fails in the middle of a run: one line and exit 1 (the
+/// checkpoint keeps every finished block).
+fn device_failure(line: &str) -> ! {
+    eprintln!("tmd: {line}");
+    std::process::exit(1);
+}
 
 /// Bad checkpoints and bad input are the user's to fix (exit 2); I/O failures are not.
 fn map_error(e: CrunchError) -> anyhow::Error {
@@ -62,16 +70,21 @@ pub fn run(args: &CrunchArgs) -> anyhow::Result<()> {
         .transpose()?;
     let target = match args.backend.as_str() {
         "cpu" => tmd_crunch::resolve(spec)?,
-        backend @ ("opencl" | "cuda") => super::crunch_device::resolve_device(
+        backend @ ("opencl" | "cuda") => resolve_device(
             spec,
-            &super::crunch_device::DeviceChoice {
+            &DeviceChoice {
                 backend,
                 index: args.device.unwrap_or(default_device),
                 function: args.function.as_deref(),
                 format: format_flag,
                 host_analysis: args.host_analysis,
+                on_failure: device_failure,
             },
-        )?,
+        )
+        .map_err(|e| match e {
+            TargetError::Input(i) => anyhow::Error::from(i),
+            TargetError::Device(message) => anyhow::anyhow!(message),
+        })?,
         other => {
             return Err(InputError::Usage(format!(
                 "--backend {other}: expected cpu, opencl or cuda"

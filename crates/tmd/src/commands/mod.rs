@@ -1,7 +1,6 @@
 //! One module per subcommand.
 
 pub mod crunch;
-pub mod crunch_device;
 pub mod functions;
 pub mod hardness;
 pub mod search;

@@ -8,7 +8,14 @@
 //! sees only the inputs the fast path leaves undecided. Otherwise (or with `--host-analysis`)
 //! the analysis stays on the host. Either way the reports equal the cores' exactly when the
 //! results do.
+//!
+//! The `Target` trait's evaluations return no error, so a device that fails in the middle of
+//! a run is handed to the caller's [`DeviceChoice::on_failure`] (the CLI prints one line and
+//! exits; the checkpoint keeps every finished block); the library itself never exits.
 
+use crate::cuda::CudaDevice;
+use crate::opencl::OpenClDevice;
+use crate::{AnalyseOutput, AnalysePlan, CrunchReal, GpuError};
 use std::sync::Arc;
 use tmd_core::InputError;
 use tmd_crunch::device::{summary_from_device, DeviceAnalysis};
@@ -16,9 +23,6 @@ use tmd_crunch::function::RefFunc;
 use tmd_crunch::summary::Summary;
 use tmd_crunch::target::{BoxedTarget, Target};
 use tmd_crunch::CrunchFormat;
-use tmd_gpu::cuda::CudaDevice;
-use tmd_gpu::opencl::OpenClDevice;
-use tmd_gpu::{AnalyseOutput, AnalysePlan, GpuError};
 
 /// The OpenCL C built-ins crunch knows, by C name stem (all exist for float and double).
 const BUILTINS: &[&str] = &[
@@ -46,11 +50,7 @@ impl Device {
         }
     }
 
-    fn eval<T: tmd_gpu::opencl::CrunchReal>(
-        &self,
-        body: &str,
-        xs: &[T],
-    ) -> Result<Vec<T>, GpuError> {
+    fn eval<T: CrunchReal>(&self, body: &str, xs: &[T]) -> Result<Vec<T>, GpuError> {
         match self {
             Device::OpenCl(d) => d.crunch_eval(body, xs),
             Device::Cuda(d) => d.crunch_eval(body, xs),
@@ -92,14 +92,18 @@ struct DeviceTarget {
     /// Set when the analysis program does not build on this device (an OpenCL device without
     /// 64-bit atomics, say): the analysis then stays on the host, with a note.
     analysis_unavailable: std::sync::OnceLock<String>,
+    /// The caller's handler of a failed launch in the middle of a run.
+    on_failure: FailureHandler,
 }
 
+/// What a device target does when a launch fails in the middle of a run: it gets one line
+/// (the target, the device and the error) and does not return.
+pub type FailureHandler = fn(&str) -> !;
+
 impl DeviceTarget {
-    /// A failed launch in the middle of a run: one line and exit 1 (the checkpoint keeps
-    /// every finished block).
+    /// A failed launch in the middle of a run: to the caller's handler.
     fn fail(&self, e: GpuError) -> ! {
-        eprintln!("tmd: {} on {}: {e}", self.name, self.device.name());
-        std::process::exit(1);
+        (self.on_failure)(&format!("{} on {}: {e}", self.name, self.device.name()))
     }
 
     /// One batch analysed on the device, or `None` when its lists overflowed.
@@ -370,17 +374,31 @@ pub struct DeviceChoice<'a> {
     pub format: Option<CrunchFormat>,
     /// Keep the error analysis on the host even where the device could do it.
     pub host_analysis: bool,
+    /// Called when a launch fails in the middle of a run.
+    pub on_failure: FailureHandler,
+}
+
+/// Why a device target could not be set up.
+#[derive(Debug, thiserror::Error)]
+pub enum TargetError {
+    /// Bad input: an unknown target, a snippet that does not compile, a format the device
+    /// lacks.
+    #[error(transparent)]
+    Input(#[from] InputError),
+    /// The device could not be opened or run.
+    #[error("{0}")]
+    Device(String),
 }
 
 /// Resolves a target for a device backend, compiling it once (a snippet that does not
 /// compile is bad input, with the compiler's first error line).
-pub fn resolve_device(spec: &str, choice: &DeviceChoice) -> anyhow::Result<BoxedTarget> {
+pub fn resolve_device(spec: &str, choice: &DeviceChoice) -> Result<BoxedTarget, TargetError> {
     let backend = choice.backend;
     let (func, fmt, body) = target_body(backend, spec, choice.function, choice.format)?;
     let device = match backend {
         "opencl" => {
             let d = OpenClDevice::nth(choice.index)
-                .map_err(|e| anyhow::anyhow!("--backend opencl: {e}"))?;
+                .map_err(|e| TargetError::Device(format!("--backend opencl: {e}")))?;
             if fmt == CrunchFormat::Binary64 && !d.has_fp64() {
                 return Err(InputError::Usage(format!(
                     "{spec}: device {} has no double precision",
@@ -391,7 +409,8 @@ pub fn resolve_device(spec: &str, choice: &DeviceChoice) -> anyhow::Result<Boxed
             Device::OpenCl(Arc::new(d))
         }
         _ => Device::Cuda(Arc::new(
-            CudaDevice::nth(choice.index).map_err(|e| anyhow::anyhow!("--backend cuda: {e}"))?,
+            CudaDevice::nth(choice.index)
+                .map_err(|e| TargetError::Device(format!("--backend cuda: {e}")))?,
         )),
     };
     let trial = match fmt {
@@ -410,7 +429,7 @@ pub fn resolve_device(spec: &str, choice: &DeviceChoice) -> anyhow::Result<Boxed
                 InputError::Usage(format!("{spec} does not compile on {device}: {first}")).into(),
             );
         }
-        Err(e) => return Err(anyhow::anyhow!("{spec}: {e}")),
+        Err(e) => return Err(TargetError::Device(format!("{spec}: {e}"))),
         Ok(()) => {}
     }
     Ok(Box::new(DeviceTarget {
@@ -421,5 +440,6 @@ pub fn resolve_device(spec: &str, choice: &DeviceChoice) -> anyhow::Result<Boxed
         device,
         device_analysis: !choice.host_analysis,
         analysis_unavailable: std::sync::OnceLock::new(),
+        on_failure: choice.on_failure,
     }))
 }
