@@ -841,7 +841,8 @@ mod tests {
         ];
         const CUDA_INTRINSICS: &[&str] =
             &["exp", "exp10", "log", "log2", "log10", "sin", "cos", "tan"];
-        let lookups: [(&[&str], fn(&str) -> Option<Func>); 3] = [
+        type Lookup = fn(&str) -> Option<Func>;
+        let lookups: [(&[&str], Lookup); 3] = [
             (BUILTINS, Func::device_builtin),
             (NATIVE, Func::opencl_native),
             (CUDA_INTRINSICS, Func::cuda_intrinsic),
