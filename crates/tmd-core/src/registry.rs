@@ -828,9 +828,9 @@ mod tests {
 
     #[test]
     fn device_names_match_the_device_targets_lists() {
-        // Copies of the lists the CLI's device targets hold (BUILTINS, NATIVE, CUDA_INTRINSICS
-        // in crunch_device.rs): the lookups give the function of the same name for each entry,
-        // and for no other stem.
+        // The device math-library names docs/crunch.md lists for `opencl:` and `cuda:`
+        // targets: the lookups give the function of the same name for each entry, and for no
+        // other stem.
         const BUILTINS: &[&str] = &[
             "exp", "expm1", "exp2", "exp10", "log", "log1p", "log2", "log10", "sin", "cos", "tan",
             "asin", "acos", "atan", "sinh", "cosh", "tanh", "asinh", "acosh", "atanh", "cbrt",

@@ -17,23 +17,12 @@ use crate::cuda::CudaDevice;
 use crate::opencl::OpenClDevice;
 use crate::{AnalyseOutput, AnalysePlan, CrunchReal, GpuError};
 use std::sync::Arc;
-use tmd_core::InputError;
+use tmd_core::{Func, InputError};
 use tmd_crunch::device::{summary_from_device, DeviceAnalysis};
 use tmd_crunch::function::RefFunc;
 use tmd_crunch::summary::Summary;
 use tmd_crunch::target::{BoxedTarget, Target};
 use tmd_crunch::CrunchFormat;
-
-/// The OpenCL C built-ins crunch knows, by C name stem (all exist for float and double).
-const BUILTINS: &[&str] = &[
-    "exp", "expm1", "exp2", "exp10", "log", "log1p", "log2", "log10", "sin", "cos", "tan", "asin",
-    "acos", "atan", "sinh", "cosh", "tanh", "asinh", "acosh", "atanh", "cbrt", "sqrt",
-];
-
-/// The native_ built-ins (float only, implementation-defined accuracy).
-const NATIVE: &[&str] = &[
-    "exp", "exp2", "exp10", "log", "log2", "log10", "sin", "cos", "tan", "sqrt",
-];
 
 /// The device a target runs on.
 #[derive(Clone)]
@@ -256,11 +245,11 @@ fn c_type(format: CrunchFormat) -> &'static str {
     }
 }
 
-/// The CUDA intrinsics crunch knows (binary32 only, `__NAMEf`, accuracy as NVIDIA documents).
-const CUDA_INTRINSICS: &[&str] = &["exp", "exp10", "log", "log2", "log10", "sin", "cos", "tan"];
-
 /// The C definition of `crunch_target` for a device math-library target `name` (after
-/// `opencl:` or `cuda:`), with its function and format.
+/// `opencl:` or `cuda:`), with its function and format. Which C names exist, and which
+/// function each computes, is in the function table (`tmd_core::Func::device_builtin`,
+/// `opencl_native` for the float-only `native_` built-ins of implementation-defined accuracy,
+/// `cuda_intrinsic` for the binary32 `__NAMEf` intrinsics).
 fn library_target(
     backend: &str,
     name: &str,
@@ -273,35 +262,39 @@ fn library_target(
     };
     let (builtin, call) = if backend == "opencl" {
         match stem.strip_prefix("native_") {
-            Some(s) if NATIVE.contains(&s) && fmt == CrunchFormat::Binary32 => {
-                (s, format!("native_{s}(x)"))
+            Some(s) if fmt == CrunchFormat::Binary32 && Func::opencl_native(s).is_some() => {
+                (Func::opencl_native(s), format!("native_{s}(x)"))
             }
             Some(_) => {
                 return Err(unknown(
                     "native_ functions: native_expf, native_sinf, ... (binary32)",
                 ))
             }
-            None if BUILTINS.contains(&stem) => (stem, format!("{stem}(x)")),
+            None if Func::device_builtin(stem).is_some() => {
+                (Func::device_builtin(stem), format!("{stem}(x)"))
+            }
             None => return Err(unknown("not an OpenCL built-in crunch knows")),
         }
     } else {
         match stem.strip_prefix("__") {
-            Some(s) if CUDA_INTRINSICS.contains(&s) && fmt == CrunchFormat::Binary32 => {
-                (s, format!("__{s}f(x)"))
+            Some(s) if fmt == CrunchFormat::Binary32 && Func::cuda_intrinsic(s).is_some() => {
+                (Func::cuda_intrinsic(s), format!("__{s}f(x)"))
             }
             Some(_) => {
                 return Err(unknown(
                     "intrinsics: __expf, __logf, __sinf, __cosf, __tanf, __exp10f, __log2f, __log10f (binary32)",
                 ))
             }
-            None if BUILTINS.contains(&stem) => {
+            None if Func::device_builtin(stem).is_some() => {
                 let suffix = if fmt == CrunchFormat::Binary32 { "f" } else { "" };
-                (stem, format!("{stem}{suffix}(x)"))
+                (Func::device_builtin(stem), format!("{stem}{suffix}(x)"))
             }
             None => return Err(unknown("not a CUDA math function crunch knows")),
         }
     };
-    let func = RefFunc::lookup(builtin).ok_or_else(|| unknown("no reference"))?;
+    let func = builtin
+        .and_then(RefFunc::new)
+        .ok_or_else(|| unknown("no reference"))?;
     Ok((
         func,
         fmt,
