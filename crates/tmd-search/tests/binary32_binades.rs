@@ -1,4 +1,4 @@
-//! Issue 4's binary32 acceptance: over whole binades of binary32 inputs, the filtered searches
+//! Over whole binades of binary32 inputs, the filtered searches
 //! (regular and Lefèvre lower bounds) and the fast exhaustive search (tabulated differences on
 //! every input) list exactly what the reference search (MPFR on every input) lists: same
 //! inputs, same outcomes, same order, same counts.
@@ -167,7 +167,7 @@ fn check(b: &Binade) -> Vec<String> {
 }
 
 #[test]
-fn issue4_binary32_whole_binades_filter_equals_reference() {
+fn binary32_whole_binades_filter_equals_reference() {
     let mut binades: Vec<&Binade> = DEFAULT.iter().collect();
     if extensive() {
         binades.extend(EXTENSIVE.iter());

@@ -164,6 +164,6 @@ fn run(per_file: usize) {
 }
 
 #[test]
-fn issue4_published_cases_found_by_the_filter() {
+fn published_cases_found_by_the_filter() {
     run(if extensive() { 24 } else { 8 });
 }

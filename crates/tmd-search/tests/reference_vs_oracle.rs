@@ -1,4 +1,4 @@
-//! Issue 2: the reference search against an independent computation (see `common`) on many
+//! The reference search against an independent computation (see `common`) on many
 //! random windows: 12 functions, 5 formats, the three breakpoint modes. Every input of every
 //! window is compared: the listed hard-to-round set, and each case's kind and k.
 
@@ -50,7 +50,7 @@ fn random_window(rng: &mut ChaCha8Rng, format: &Format, len: i128) -> InputRange
 }
 
 #[test]
-fn issue_2_reference_search_equals_bitwise_oracle_on_random_windows() {
+fn reference_search_equals_bitwise_oracle_on_random_windows() {
     let mut rng = ChaCha8Rng::seed_from_u64(2);
     let modes = [
         Breakpoints::All,

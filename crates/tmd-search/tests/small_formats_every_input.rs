@@ -1,4 +1,4 @@
-//! Issue 2: binary16 and bfloat16, every finite input of every registry function searched;
+//! binary16 and bfloat16, every finite input of every registry function searched;
 //! every listed case re-checked by `hardness` and by the bitwise oracle (see `common`), and a
 //! random sample of the inputs not listed confirmed not hard by the oracle.
 
@@ -94,11 +94,11 @@ fn sweep(format: Format) {
 }
 
 #[test]
-fn issue_2_binary16_every_input_of_every_function() {
+fn binary16_every_input_of_every_function() {
     sweep(Format::binary16());
 }
 
 #[test]
-fn issue_2_bfloat16_every_input_of_every_function() {
+fn bfloat16_every_input_of_every_function() {
     sweep(Format::bfloat16());
 }

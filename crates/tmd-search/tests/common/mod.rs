@@ -1,6 +1,6 @@
 //! An independent oracle for the tests: the bits of f(x) read off one MPFR evaluation at 600
 //! bits, rounded to nearest (the searches use directed roundings at other precisions), and
-//! the run length k counted bit by bit as published tables define it (design.md §2).
+//! the run length k counted bit by bit as published tables define it.
 
 use rug::float::Round;
 use std::sync::atomic::AtomicU64;

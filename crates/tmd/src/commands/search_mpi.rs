@@ -69,7 +69,7 @@ pub fn run(args: &SearchArgs, cluster: &MpiCluster) -> anyhow::Result<()> {
         _ => None,
     };
     let Some(payload) = share_from_root(cluster, root_says) else {
-        let reason = root.then(|| root_error.unwrap_or_else(|| planned.err().expect("a reason")));
+        let reason = root.then(|| root_error.unwrap_or_else(|| planned.expect_err("a reason")));
         cluster.fail_together(reason);
     };
     // The root accepted the arguments; another rank may still lack its device.
