@@ -1,8 +1,9 @@
 //! Checkpoint files: one JSON header line, then one line per finished block, appended and
-//! flushed as each block finishes (DoubleCrunch, Dukhan and Vuduc, SC 2015, §3, checkpoints groups of blocks; a block is our
-//! group). A kill at any moment leaves at most a partial last line, which the reader ignores
-//! and the next run cuts off before appending. `tmd crunch-status` reads the file while the
-//! run goes on; `tmd crunch-format` prints the per-block maxima as tab-separated text.
+//! flushed as each block finishes (the block is the unit of checkpointing). A kill at any
+//! moment leaves at most a partial last line, which the reader ignores and the next run cuts
+//! off before appending. `tmd search` under mpirun keeps its segments the same way
+//! (`tmd_search::cluster::SegmentsJournal`). `tmd crunch-status` reads the file while the run
+//! goes on; `tmd crunch-format` prints the per-block maxima as tab-separated text.
 
 use crate::summary::Summary;
 use serde::{Deserialize, Serialize};

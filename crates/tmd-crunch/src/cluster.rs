@@ -2,7 +2,8 @@
 //! the CLI, so that this crate does not link MPI) and the one loop both `tmd crunch` and
 //! `tmd search` use under `mpirun`: the root says which work items are already finished, the
 //! rest are dealt out cyclically (item k to rank k mod size, as Fortin, Gouicem and Graillat
-//! distribute domains: TOMS 2016 §6, PDP 2012 §IV-C), every rank sends each finished item's result to the root, and
+//! distribute domains over GPUs in "GPU-Accelerated Generation of Correctly Rounded Elementary
+//! Functions", ACM TOMS, 2016), every rank sends each finished item's result to the root, and
 //! the root hands each result, its own included, to the caller as soon as it arrives (to be
 //! journaled at once: a dead rank loses only its item in progress).
 

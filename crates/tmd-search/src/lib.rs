@@ -3,25 +3,49 @@
 //! A search takes a [`Target`] (a registry function or an expression), an [`InputRange`]
 //! (every format number x with A <= x < B, as a range of ordinals), a threshold K and the
 //! breakpoint kinds, and lists every input whose result lies within 2^-K ulp of a breakpoint,
-//! in increasing x, each verified and classified by [`tmd_core::hardness`].
+//! in increasing x, each verified and classified by [`tmd_core::hardness`], with the
+//! [`Counts`] of what it saw.
 //!
-//! This crate holds the *reference* search: every input evaluated with MPFR through
-//! [`tmd_core::decide`], on all cores. It is deliberately simple — a parallel loop over chunks of
-//! ordinals and a writer that puts chunk results back in order — because it is the oracle the
-//! filtered searches (Lefèvre's and the regular algorithm) are tested against. Results reach the
-//! caller's sink in x order as soon as every earlier chunk is done, so an interrupted run keeps
-//! every case found before the first unfinished chunk.
+//! What this crate holds:
+//!
+//! - [`plan`]: from a [`SearchRequest`] (what the user asked, as text) to a [`SearchPlan`]:
+//!   the algorithm (`auto` resolved), the [`Backend`], the defaults of each backend, and the
+//!   fingerprint that ties a resume journal to its search.
+//! - [`reference`]: the reference search, every input decided with MPFR through
+//!   [`tmd_core::decide`] on all cores. It is deliberately simple — a parallel loop over chunks
+//!   of ordinals and a writer that puts chunk results back in order — because it is the oracle
+//!   the other methods are tested against.
+//! - [`filter`]: the filtered searches. The range is cut into chunks, each approximated by a
+//!   proven polynomial; a [`filter::generator::CandidateGenerator`] produces each chunk's
+//!   candidates (lower-bound tests from [`lower_bound`] on the CPU cores or on an OpenCL or
+//!   CUDA device, or the exhaustive walk), and MPFR verifies them with the reference search's
+//!   rules, so the output equals the reference search's.
+//! - [`journal`]: the resume journal of a single-process search (`--resume DIR`), safe against
+//!   a kill at any instant.
+//! - [`cluster`]: a search split in segments across processes (under `mpirun`): the segments,
+//!   the records the ranks send, the root's segments journal and the merge. The messages go
+//!   through the caller's message layer; this crate links no MPI.
+//!
+//! Results reach the caller's sink in x order as soon as every earlier chunk is done, so an
+//! interrupted run keeps every case found before the first unfinished chunk.
 
+pub mod cluster;
+pub mod counts;
 pub mod filter;
+pub mod journal;
 pub mod lower_bound;
 mod ordered;
+pub mod plan;
 pub mod range;
 pub mod reference;
 
+pub use counts::Counts;
+pub use filter::generator::{generator_for, CandidateGenerator};
 pub use filter::{
     check_params as check_filter_params, check_target, filtered_search, FilterError, FilterParams,
     Method,
 };
+pub use plan::{Backend, SearchAlgorithm, SearchPlan, SearchRequest};
 pub use range::InputRange;
 pub use reference::{reference_search, reference_search_to, Case, Listing, SearchParams, Summary};
 

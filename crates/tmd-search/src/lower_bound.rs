@@ -1,13 +1,13 @@
 //! Lower-bound tests on 64-bit fixed-point fractions: the filters of Lefèvre's search for
 //! hard-to-round cases (HR-cases), and the regular variant of Fortin, Gouicem and Graillat.
 //!
-//! References (plain-text copies in `/work/shared/seeds/`):
+//! References:
 //! - **[PDP12]** Fortin, Gouicem, Graillat, "Towards solving the Table Maker's Dilemma on GPU",
-//!   PDP 2012 (seed 004): §II-C Algorithm 1 (Lefèvre's lower bound computation and test with
+//!   PDP 2012: §II-C Algorithm 1 (Lefèvre's lower bound computation and test with
 //!   subtractive division) and the hybrid division; §III-B2 Algorithm 2 (Lefèvre's algorithm
 //!   with swap).
 //! - **[TOMS16]** Fortin, Gouicem, Graillat, "GPU-Accelerated Generation of Correctly Rounded
-//!   Elementary Functions", ACM TOMS 43(3), 2016 (seed 000): §3.1 (the test, Eq. (1)), §3.2
+//!   Elementary Functions", ACM TOMS 43(3), 2016: §3.1 (the test, Eq. (1)), §3.2
 //!   (three-distance theorem, two-length configurations, Properties 1 and 2), §4.1 Algorithm 1
 //!   (Lefèvre), Algorithm 3 (Lefèvre with swap), §4.2 Algorithm 2 (the regular test) and §4.3.3
 //!   Algorithm 4 (the regular test unrolled).

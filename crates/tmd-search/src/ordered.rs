@@ -71,12 +71,12 @@ mod tests {
         assert_eq!(seen, (0..500).collect::<Vec<_>>());
     }
 
-    /// Issue 5: the jobs ran on rayon's global pool (sized to every core, started in the
+    /// The jobs once ran on rayon's global pool (sized to every core, started in the
     /// middle of the search) whatever pool the caller had entered, so `tmd search --threads 1`
     /// used every core. They must run on the caller's pool, and the consumer must not need a
     /// worker of it: with one thread, job 1 waits until job 0 has been consumed.
     #[test]
-    fn issue5_jobs_run_on_the_callers_pool_and_listing_needs_no_worker() {
+    fn jobs_run_on_the_callers_pool_and_listing_needs_no_worker() {
         use std::sync::atomic::{AtomicBool, Ordering};
         use std::time::{Duration, Instant};
         let pool = rayon::ThreadPoolBuilder::new()

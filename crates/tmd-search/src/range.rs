@@ -3,7 +3,7 @@
 use tmd_core::registry::Domain;
 use tmd_core::{Format, FormatNumber, InputError};
 
-/// Every number x of `format` with from <= x < to (design.md §2). Zero is one input.
+/// Every number x of `format` with from <= x < to. Zero is one input.
 #[derive(Clone, Debug)]
 pub struct InputRange {
     pub format: Format,

@@ -4,6 +4,7 @@
 //! through a channel to the calling thread, which hands them to the sink in x order as soon as
 //! all earlier chunks are in. Nothing is decided here that [`tmd_core::decide`] does not decide.
 
+use crate::counts::Counts;
 use crate::ordered::run_ordered;
 use crate::range::InputRange;
 use crate::Target;
@@ -35,28 +36,41 @@ pub struct Case {
     pub outcome: Outcome,
 }
 
-/// Counts of a finished (or interrupted) search.
+/// A finished (or interrupted) search: its [`Counts`] and how long it ran. It dereferences
+/// to its counts (`summary.hard`).
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct Summary {
-    pub inputs: u64,
-    pub hard: u64,
-    pub exact: u64,
-    pub unresolved: u64,
-    pub undefined: u64,
-    pub poles: u64,
-    pub overflow: u64,
+    pub counts: Counts,
     pub elapsed: Duration,
 }
 
 impl Summary {
+    /// A summary of `inputs` inputs, nothing else counted yet.
+    pub(crate) fn of_inputs(inputs: u64) -> Summary {
+        Summary {
+            counts: Counts {
+                inputs,
+                ..Counts::default()
+            },
+            elapsed: Duration::ZERO,
+        }
+    }
+
     pub(crate) fn absorb(&mut self, other: &Summary) {
-        self.inputs += other.inputs;
-        self.hard += other.hard;
-        self.exact += other.exact;
-        self.unresolved += other.unresolved;
-        self.undefined += other.undefined;
-        self.poles += other.poles;
-        self.overflow += other.overflow;
+        self.counts.merge(&other.counts);
+    }
+}
+
+impl std::ops::Deref for Summary {
+    type Target = Counts;
+    fn deref(&self) -> &Counts {
+        &self.counts
+    }
+}
+
+impl std::ops::DerefMut for Summary {
+    fn deref_mut(&mut self) -> &mut Counts {
+        &mut self.counts
     }
 }
 
@@ -138,10 +152,7 @@ pub(crate) fn search_ordinals(
     last: u128,
 ) -> (Vec<Case>, Summary) {
     let mut cases = Vec::new();
-    let mut summary = Summary {
-        inputs: (last - first) as u64,
-        ..Summary::default()
-    };
+    let mut summary = Summary::of_inputs((last - first) as u64);
     for i in first..last {
         let x = range.input(i);
         if let Some(case) = decide_input(target, &range.format, params, x, &mut summary) {

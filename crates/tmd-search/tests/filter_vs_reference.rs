@@ -1,5 +1,4 @@
-//! Issue 4's acceptance test: the filtered searches list exactly what the reference search
-//! lists. On every window the reference search (MPFR on every input) runs once; then the
+//! The filtered searches list exactly what the reference search lists. On every window the reference search (MPFR on every input) runs once; then the
 //! filtered search runs with Lefèvre's lower bound, the regular one (unrolled, and on some
 //! windows the plain form and Lefèvre's swapped form) and the exhaustive method, on some windows
 //! also with non-default domain sizes, κ, division thresholds and chunk lengths (the
@@ -22,13 +21,13 @@
 //! by nature: across ln 2 the results of exp advance by almost exactly one ulp per input
 //! (f'·h/u = 2·2^-53/2^-52), so they all lie at nearly one distance from the breakpoints.
 //!
-//! The default run (`issue4_filter_equals_reference_fast`, about 10 s in release on two cores)
+//! The default run (`filter_equals_reference_fast`, about 10 s in release on two cores)
 //! takes 18 windows of 2^10 to 2^18 inputs. The full set
-//! (`issue4_filter_equals_reference_extensive`: 94 windows, 82 of them of 2^20 binary64,
+//! (`filter_equals_reference_extensive`: 94 windows, 82 of them of 2^20 binary64,
 //! binary32 or p40 inputs, over 35 functions and two expressions; about 6 minutes on two
-//! cores) runs with
+//! cores) is ignored by default and runs with
 //! ```text
-//! TMD_EXTENSIVE=1 cargo test --release -p tmd-search --test filter_vs_reference -- --nocapture
+//! TMD_EXTENSIVE=1 cargo test --release -p tmd-search --test filter_vs_reference -- --ignored --nocapture
 //! ```
 //! and prints one line per window (function, format, start, length, K, mode, cases, seconds).
 //! A mismatch is reported with the window, the method, the parameters, the missed and extra
@@ -461,8 +460,8 @@ fn fast_specs() -> Vec<Spec> {
     ]
 }
 
-/// The full set: at least 50 windows of 2^20 inputs over at least 12 functions (issue 4), and
-/// special windows.
+/// The full set: at least 50 windows of 2^20 inputs over at least 12 functions, and special
+/// windows.
 fn extensive_specs() -> Vec<Spec> {
     let b64 = "binary64";
     vec![
@@ -576,7 +575,7 @@ fn extensive_specs() -> Vec<Spec> {
 /// nearest-only searches, and 'x*x' whose squares of p-bit numbers can be exact midpoints in
 /// directed-only searches. The filter once searched each kind on its own grid and missed them.
 #[test]
-fn issue4_regression_exact_cases_on_the_other_grid() {
+fn exact_cases_on_the_other_breakpoint_grid_are_found() {
     let specs = [
         spec("exp2", "binary32", Across("-8"), 14, N),
         spec("exp2", "binary64", Across("5"), 16, N),
@@ -599,7 +598,7 @@ fn issue4_regression_exact_cases_on_the_other_grid() {
 /// Chunks whose results all overflow, or all lie far below the smallest subnormal, are decided
 /// as a whole from an interval enclosure; next to the thresholds the filter and MPFR take over.
 #[test]
-fn issue4_overflow_and_underflow_chunks_decided_whole() {
+fn overflow_and_underflow_chunks_are_decided_whole() {
     let specs = [
         spec("exp", "binary16", In("-65504", "65504"), 15, A),
         spec("exp", "binary32", Across("88.72284"), 18, A),
@@ -636,7 +635,7 @@ fn issue4_overflow_and_underflow_chunks_decided_whole() {
 /// exp is known positive, so those chunks are still decided as a whole (they once went to MPFR
 /// input by input: 830 million inputs and four minutes of the binary32 range of exp).
 #[test]
-fn issue4_regression_underflowed_enclosure_of_positive_function() {
+fn underflowed_enclosure_of_positive_function_is_decided_whole() {
     let format = Format::binary32();
     let ord = |t: &str| format.ordinal(&parse_rounded(t, &format).unwrap().0);
     let range = InputRange {
@@ -668,17 +667,18 @@ fn issue4_regression_underflowed_enclosure_of_positive_function() {
 }
 
 #[test]
-fn issue4_filter_equals_reference_fast() {
+fn filter_equals_reference_fast() {
     let (windows, cases) = run(&fast_specs(), 4);
     println!("fast: {windows} windows, {cases} cases");
 }
 
 #[test]
-fn issue4_filter_equals_reference_extensive() {
-    if !extensive() {
-        println!("set TMD_EXTENSIVE=1 to compare on the full set of windows");
-        return;
-    }
+#[ignore = "runs for minutes: TMD_EXTENSIVE=1 cargo test --release -p tmd-search --test filter_vs_reference -- --ignored"]
+fn filter_equals_reference_extensive() {
+    assert!(
+        extensive(),
+        "set TMD_EXTENSIVE=1 to compare on the full set of windows (this test does nothing without it)"
+    );
     let specs = extensive_specs();
     let big: Vec<&Spec> = specs
         .iter()

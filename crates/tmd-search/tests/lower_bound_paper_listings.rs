@@ -1,9 +1,10 @@
-//! The listings of the seed papers transcribed literally (in `u128`, where `1 = 2^64` fits), to
+//! The listings of the papers transcribed literally (in `u128`, where `1 = 2^64` fits), to
 //! back the readings documented in `tmd_search::lower_bound`: which details of the printed
 //! algorithms are sound as printed and which had to be read differently.
 //!
-//! [PDP12]: Fortin, Gouicem, Graillat, PDP 2012. [TOMS16]: the same, ACM TOMS 2016
-//!.
+//! [PDP12]: Fortin, Gouicem, Graillat, "Towards solving the Table Maker's Dilemma on GPU",
+//! PDP 2012. [TOMS16]: Fortin, Gouicem, Graillat, "GPU-Accelerated Generation of Correctly
+//! Rounded Elementary Functions", ACM TOMS, 2016.
 
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;

@@ -1,4 +1,4 @@
-//! The `tmd` command line. `main` only maps [`run`]'s result to an exit code (design.md §7):
+//! The `tmd` command line. `main` only maps [`run`]'s result to an exit code:
 //! 0 success, 1 the run failed (I/O, internal), 2 bad input with one line on stderr saying
 //! what and why. Flags live in `cli.rs`, each command in its own module.
 
@@ -6,7 +6,6 @@ mod cli;
 #[cfg(feature = "mpi")]
 mod cluster;
 mod commands;
-mod journal;
 mod output;
 
 use std::process::ExitCode;

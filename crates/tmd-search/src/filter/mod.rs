@@ -1,5 +1,7 @@
 //! The filtered searches: Lefèvre's and the regular lower-bound filter, and the fast
-//! exhaustive search by tabulated differences (design.md §3; TOMS16 §3-5; PDP12 §II).
+//! exhaustive search by tabulated differences (Fortin, Gouicem and Graillat, "GPU-Accelerated
+//! Generation of Correctly Rounded Elementary Functions", ACM TOMS, 2016, §3-5; "Towards
+//! solving the Table Maker's Dilemma on GPU", PDP 2012, §II).
 //!
 //! # Pipeline
 //!
@@ -16,9 +18,10 @@
 //! 4. **Domains.** The chunk is cut in domains of N inputs and packets of domains; each packet
 //!    starts from exact tables and advances by tabulated differences ([`phases`]).
 //! 5. **Phases 1-3** ([`phases`]) produce candidates, a proven superset of the inputs whose
-//!    result lies within `2^-K` ulp of a breakpoint (or on a breakpoint). They run on the
-//!    cores, or on a device through [`device::PacketDevice`] (OpenCL or CUDA, `tmd-gpu`), with
-//!    the same arithmetic, so with the same candidates and statistics.
+//!    result lies within `2^-K` ulp of a breakpoint (or on a breakpoint). A
+//!    [`generator::CandidateGenerator`] runs them on the cores, or on a device through
+//!    [`device::PacketDevice`] (OpenCL or CUDA, `tmd-gpu`), with the same arithmetic, so with
+//!    the same candidates and statistics.
 //! 6. **Verification.** Each candidate is decided by MPFR with the reference search's rules
 //!    ([`crate::reference::decide_candidate`]); only verified cases are listed. So the output
 //!    equals the reference search's whenever the filter is sound, which the tests check on
@@ -27,6 +30,7 @@
 //! The exhaustive method is the same pipeline with phase 3 on every domain.
 
 pub mod device;
+pub mod generator;
 pub mod model;
 pub mod phases;
 pub mod stats;
@@ -36,13 +40,14 @@ use crate::ordered::run_ordered;
 use crate::range::InputRange;
 use crate::reference::{decide_candidate, search_ordinals, Listing};
 use crate::{Case, SearchParams, Summary, Target};
-use device::{KernelPlan, PacketDevice, PacketJob};
+use device::PacketDevice;
+use generator::{generator_for, CandidateGenerator, ChunkWork};
 use model::{add_up, mul_up, up, ChunkModel};
-use phases::{fraction128_up, run_packet, DomainPlan};
+use phases::{fraction128_up, DomainPlan};
 use rayon::prelude::*;
 use rug::float::Round;
 use rug::{Float, Integer};
-use stats::{FilterStats, PacketStats};
+use stats::FilterStats;
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Arc, Mutex, OnceLock};
 use std::time::Instant;
@@ -59,8 +64,8 @@ pub const MIN_SPLIT: u64 = 1 << 12;
 
 /// The most domains per packet (one exact table set-up on the host; a device jumps the tables
 /// to each sub-packet, with binomials C(s, k), s < 2^16, that `kernels/filter.cl` holds in 384
-/// bits). Larger packets mean fewer set-ups: the host's share of a device search (issue 5:
-/// 2^12 made table set-up a third of the host time of the binade run).
+/// bits). Larger packets mean fewer set-ups: the host's share of a device search (packets of
+/// 2^12 domains made table set-up a third of the host time of a binary32 binade).
 pub const MAX_PACKET_DOMAINS: u64 = 1 << 16;
 
 /// The Taylor degree tried for each chunk (the chunk polynomial uses the least degree that
@@ -94,7 +99,8 @@ pub struct FilterParams {
     /// Where phases 1-3 run: None for the CPU cores, else a device (OpenCL or CUDA).
     pub device: Option<Arc<dyn PacketDevice>>,
     /// On a device, phases 2 and 3 in kernels of their own over the compacted failures of the
-    /// phase before (seed 000 §4.3.1) instead of inline in the phase-1 work-item.
+    /// phase before (Fortin, Gouicem and Graillat, TOMS 2016, §4.3.1) instead of inline in
+    /// the phase-1 work-item.
     pub split_phases: bool,
     /// On a device, work-items per work-group (CUDA block); 0 for the runner's default.
     pub work_group: u32,
@@ -167,6 +173,7 @@ pub fn filtered_search(
         params,
         filter,
         progress,
+        generator: generator_for(filter),
         device_error: Mutex::new(None),
     };
     let mut total = Summary::default();
@@ -281,6 +288,7 @@ struct Context<'a> {
     params: &'a SearchParams,
     filter: &'a FilterParams,
     progress: &'a AtomicU64,
+    generator: Box<dyn CandidateGenerator>,
     /// The first device error; later chunks are skipped.
     device_error: Mutex<Option<String>>,
 }
@@ -366,7 +374,7 @@ impl Context<'_> {
 
     /// A chunk whose results all overflow, or all lie so close to zero that none is within
     /// 2^-K ulp of a breakpoint, is decided as a whole from one interval enclosure of f over
-    /// it, instead of by MPFR per input (exp over most of the binary32 range: issue 4's run
+    /// it, instead of by MPFR per input (exp over most of the binary32 range, in a run
     /// over all 2^32 inputs). The rules are `decide`'s: |y| >= 2^(emax+1) is an overflow; zero
     /// is never a breakpoint of a nonzero result, so for 0 < |y| <= 2^(qmin-2) the nearest
     /// breakpoint is the midpoint 2^(qmin-1), at least 1/4 ulp away, which is not below 2^-K
@@ -399,10 +407,7 @@ impl Context<'_> {
         };
         let overflow = Float::with_val(2, 1) << (format.emax() + 1);
         let tiny = Float::with_val(2, 1) << (format.qexp_min() - 2);
-        let mut summary = Summary {
-            inputs: len,
-            ..Summary::default()
-        };
+        let mut summary = Summary::of_inputs(len);
         if small >= overflow {
             summary.overflow = len;
         } else if !(large <= tiny && self.params.bits >= 2) {
@@ -452,7 +457,7 @@ impl Context<'_> {
     /// The search threshold in result units: the unit is always half an ulp, whatever the
     /// breakpoint kinds, so that format numbers and midpoints are all integers. Searching one
     /// kind only on its own grid would miss exact results on the other grid (exp2(-8) = 2^-8
-    /// is exact, and listed as such, in a nearest-only search: issue 4's binary32 test); the
+    /// is exact, and listed as such, in a nearest-only binary32 search); the
     /// extra candidates near the other kind are rejected by the MPFR decision.
     fn eps_units(&self) -> f64 {
         2f64.powi(1 - self.params.bits as i32)
@@ -515,7 +520,7 @@ impl Context<'_> {
         let b2 = chunk.diff_bound(2);
         let fits = |n: u64| b2 <= 0.25 && rho(chunk, n) <= eps / 4.0;
         let cap = self.filter.domain_size.min(len.next_power_of_two());
-        if let Method::Filter(algorithm) = self.filter.method {
+        if let Some(algorithm) = self.generator.lower_bound() {
             let mut n = cap;
             while n >= 8 {
                 if fits(n) && b2 * (n as f64).powi(3) <= 0.125 {
@@ -534,8 +539,8 @@ impl Context<'_> {
         (1, None)
     }
 
-    /// Runs the packets of a chunk (in parallel on the cores, or on the device), then
-    /// verifies the candidates with MPFR.
+    /// Generates the candidates of a chunk (on the cores, or on the device), then verifies
+    /// them with MPFR.
     fn run_chunk(
         &self,
         start: i128,
@@ -543,126 +548,20 @@ impl Context<'_> {
         plan: &DomainPlan,
         packet_domains: u64,
     ) -> JobResult {
-        let domains = chunk.len.div_ceil(plan.n);
-        let packets = domains.div_ceil(packet_domains);
-        let (candidates, mut stats) = match &self.filter.device {
-            None => self.packets_on_cores(chunk, plan, packet_domains, domains, packets),
-            Some(device) => {
-                match self.packets_on_device(
-                    device.as_ref(),
-                    chunk,
-                    plan,
-                    packet_domains,
-                    domains,
-                    packets,
-                ) {
-                    Ok(result) => result,
-                    Err(e) => {
-                        let mut slot = self.device_error.lock().expect("poisoned");
-                        slot.get_or_insert(format!("{}: {e}", device.name()));
-                        return JobResult::empty();
-                    }
-                }
+        let work = ChunkWork {
+            chunk,
+            plan,
+            packet_domains,
+            progress: self.progress,
+        };
+        match self.generator.candidates(&work) {
+            Ok((candidates, mut stats)) => self.verify(start, chunk.len, candidates, &mut stats),
+            Err(e) => {
+                let mut slot = self.device_error.lock().expect("poisoned");
+                slot.get_or_insert(e);
+                JobResult::empty()
             }
-        };
-        self.verify(start, chunk.len, candidates, &mut stats)
-    }
-
-    fn packets_on_cores(
-        &self,
-        chunk: &ChunkModel,
-        plan: &DomainPlan,
-        packet_domains: u64,
-        domains: u64,
-        packets: u64,
-    ) -> (Vec<u64>, FilterStats) {
-        let outputs: Vec<(Vec<u64>, PacketStats, u64)> = (0..packets)
-            .into_par_iter()
-            .map(|p| {
-                let first = p * packet_domains;
-                let count = packet_domains.min(domains - first);
-                let t = Instant::now();
-                let tables = chunk.packet_tables(first, plan.n);
-                let generation = t.elapsed().as_nanos() as u64;
-                let mut stats = PacketStats::default();
-                let candidates = run_packet(chunk, plan, tables, first, count, &mut stats);
-                let end = ((first + count) * plan.n).min(chunk.len);
-                self.progress
-                    .fetch_add(end - first * plan.n, Ordering::Relaxed);
-                (candidates, stats, generation)
-            })
-            .collect();
-        let mut stats = FilterStats::default();
-        let mut candidates = Vec::new();
-        for (c, s, g) in outputs {
-            candidates.extend(c);
-            stats.absorb_packet(&s);
-            stats.generation_nanos += g;
         }
-        (candidates, stats)
-    }
-
-    /// The exact tables are made on the cores; phases 1-3 run on the device.
-    fn packets_on_device(
-        &self,
-        device: &dyn PacketDevice,
-        chunk: &ChunkModel,
-        plan: &DomainPlan,
-        packet_domains: u64,
-        domains: u64,
-        packets: u64,
-    ) -> Result<(Vec<u64>, FilterStats), String> {
-        let mut kernel_plan = KernelPlan::new(plan, chunk.len, chunk.table_degrees());
-        kernel_plan.split_phases = self.filter.split_phases;
-        kernel_plan.work_group = self.filter.work_group;
-        kernel_plan.domains_per_item = self.filter.domains_per_item;
-        // The device loads the chunk's program while the cores make its tables.
-        let joined = Instant::now();
-        let (prepared, (jobs, generation)) = rayon::join(
-            || device.prepare(&kernel_plan),
-            || {
-                let t = Instant::now();
-                let jobs: Vec<PacketJob> = (0..packets)
-                    .into_par_iter()
-                    .map(|p| {
-                        let first = p * packet_domains;
-                        PacketJob {
-                            first,
-                            count: packet_domains.min(domains - first),
-                            tables: chunk.packet_tables(first, plan.n),
-                        }
-                    })
-                    .collect();
-                (jobs, t.elapsed().as_nanos() as u64)
-            },
-        );
-        prepared?;
-        debug_assert_eq!(jobs[0].tables.degrees, kernel_plan.degrees);
-        let mut stats = FilterStats {
-            generation_nanos: generation,
-            ..FilterStats::default()
-        };
-        let joined = joined.elapsed();
-        let called = Instant::now();
-        let out = device.run_packets(&kernel_plan, &jobs)?;
-        if tracing() {
-            eprintln!(
-                "tmd-trace: {} packets: tables {} us beside the program's preparation, both \
-                 {} us; device call {} us",
-                jobs.len(),
-                generation / 1000,
-                joined.as_micros(),
-                called.elapsed().as_micros()
-            );
-        }
-        self.progress.fetch_add(chunk.len, Ordering::Relaxed);
-        for s in &out.packet_stats {
-            stats.absorb_packet(s);
-        }
-        stats.device_nanos += out.device_nanos;
-        stats.step_nanos = out.step_nanos;
-        stats.nmdm_warp.absorb(&out.warp_nmdm);
-        Ok((out.candidates, stats))
     }
 
     /// MPFR decides every candidate of a chunk.
@@ -687,10 +586,7 @@ impl Context<'_> {
                 )
             })
             .collect();
-        let mut summary = Summary {
-            inputs: chunk_len,
-            ..Summary::default()
-        };
+        let mut summary = Summary::of_inputs(chunk_len);
         let mut cases = Vec::new();
         for (case, s) in decided {
             summary.absorb(&s);

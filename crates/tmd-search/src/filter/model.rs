@@ -1,4 +1,5 @@
-//! Polynomial generation for one chunk (design.md §3 item 3; TOMS16 §5).
+//! Polynomial generation for one chunk (TOMS16 §5, see [`crate::lower_bound`] for the
+//! references).
 //!
 //! A chunk is `L` consecutive inputs `X(x) = X0 + x·h`, `0 <= x < L`, of constant quantum `h`,
 //! whose results share one ulp; `u` is half of it, whatever breakpoint kinds are searched. The

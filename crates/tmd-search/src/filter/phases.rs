@@ -1,4 +1,5 @@
-//! The three phases over one packet of domains (design.md §3 item 4; TOMS16 §3.1 and §4).
+//! The three phases over one packet of domains (TOMS16 §3.1 and §4, see
+//! [`crate::lower_bound`] for the references).
 //!
 //! Each domain i of N inputs has the polynomial `P_i(x) = r_0 + r_1·x + r_2·binom(x, 2)`
 //! (128-bit fractions modulo 1, from the tabulated differences of [`super::model`]) and a proven

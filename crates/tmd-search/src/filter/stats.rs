@@ -1,4 +1,4 @@
-//! Statistics of a filtered search (design.md §3 item 6): per phase, domains and arguments in
+//! Statistics of a filtered search: per phase, domains and arguments in
 //! and out and the time; candidates and verified cases (compare TOMS16 Table II); the NMDM of
 //! the lower-bound main loop over groups of 32 consecutive domains (TOMS16 §2.2, Table III).
 

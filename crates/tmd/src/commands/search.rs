@@ -5,7 +5,6 @@
 //! every case of the finished prefix of the range (cases arrive in x order).
 
 use crate::cli::SearchArgs;
-use crate::journal::{Counts, Journal, Recovered};
 use crate::output::{case_header, case_json, case_row, wc_header};
 use anyhow::Context;
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
@@ -15,231 +14,64 @@ use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::time::Duration;
 use std::time::Instant;
-use tmd_core::number::parse_rounded;
-use tmd_core::{Breakpoints, Format, FormatNumber, InputError, Outcome};
+use tmd_core::{Format, InputError, Outcome};
+use tmd_search::cluster::SEGMENTS_FILE;
 use tmd_search::filter::device::PacketDevice;
 use tmd_search::filter::stats::{FilterStats, PhaseCounts};
-use tmd_search::lower_bound::Algorithm;
+use tmd_search::journal::{Journal, JournalError, Recovered};
 use tmd_search::reference::decide_input;
 use tmd_search::{
-    check_filter_params, check_target, filtered_search, reference_search_to, Case, FilterError,
-    FilterParams, InputRange, Listing, Method, SearchParams, Summary, Target,
+    filtered_search, reference_search_to, Backend, Case, Counts, FilterError, Listing, SearchPlan,
+    SearchRequest, Summary,
 };
 
-/// Everything a search needs, validated.
-pub(crate) struct Plan {
-    pub(crate) target: Target,
-    pub(crate) range: InputRange,
-    pub(crate) params: SearchParams,
-    from: FormatNumber,
-    to: FormatNumber,
-    /// None: the reference search (MPFR on every input).
-    pub(crate) filter: Option<FilterParams>,
-}
-
-pub(crate) fn plan(args: &SearchArgs) -> Result<Plan, InputError> {
-    let format = Format::parse(&args.format)?;
-    let target = Target::parse(&args.function)?;
-    let bound = |text: &str, flag: &str| -> Result<FormatNumber, InputError> {
-        let (x, exact) = parse_rounded(text, &format)?;
-        if !exact {
-            eprintln!(
-                "tmd: note: --{flag} {text} is not a {} number; rounded to nearest: {}",
-                format.name(),
-                x.to_hex()
-            );
-        }
-        Ok(x)
-    };
-    let from = bound(&args.from, "from")?;
-    let to = bound(&args.to, "to")?;
-    let range = InputRange::new(&format, &from, &to)?;
-    if let Some(func) = target.function() {
-        range.check_domain(func.domain(), func.name())?;
-    }
-    let p = format.precision();
-    let bits = args.bits.unwrap_or(p);
-    let max_bits = 2 * p + 64;
-    if !(1..=max_bits).contains(&bits) {
-        return Err(InputError::Bits(format!(
-            "--bits {bits} is outside 1..={max_bits} for {} (no hard case is expected beyond 2p + 64 bits)",
-            format.name()
-        )));
-    }
-    if args.max_precision < p + bits + 64 {
-        return Err(InputError::Bits(format!(
-            "--max-precision {} must be at least p + K + 64 = {}",
-            args.max_precision,
-            p + bits + 64
-        )));
-    }
-    let breakpoints = Breakpoints::parse(&args.breakpoints).ok_or_else(|| {
-        InputError::Usage(format!(
-            "unknown --breakpoints '{}' (expected all, directed or nearest)",
-            args.breakpoints
-        ))
-    })?;
-    let filter = choose_algorithm(args, &target, &format)?;
-    check_backend(args, filter.as_ref())?;
-    Ok(Plan {
-        filter,
-        target,
-        range,
-        params: SearchParams {
-            bits,
-            breakpoints,
-            include_exact: args.exact,
-            max_precision: args.max_precision,
-        },
-        from,
-        to,
-    })
-}
-
-/// Default chunk sizes (log2 inputs): a chunk is one polynomial and, on a device, one launch.
-/// On the CPU 2^34 keeps the polynomial degree low; on a device 2^38 gives 262,144 work-items
-/// per launch instead of 16,384 (I0 on an H100: 45-51 ms instead of 138-156 ms,
-/// docs/BENCHMARKS.md).
-const CPU_CHUNK_BITS: u32 = 34;
-const DEVICE_CHUNK_BITS: u32 = 38;
-
-/// The default `--division-threshold`: the CPU divides at once (3 subtractions first gained
-/// 3% on I0 here, within noise); a device tries 3 subtractions first, since a 64-bit division
-/// is a long software sequence on a GPU (phase-1 kernel of I0 on an H100: 4.0 ms instead of
-/// 4.7 ms, docs/BENCHMARKS.md). The output and the counts are the same either way.
-const CPU_DIVISION_THRESHOLD: u32 = 0;
-const DEVICE_DIVISION_THRESHOLD: u32 = 3;
-
-/// The engine for `--algorithm`: None for the reference search.
-fn choose_algorithm(
-    args: &SearchArgs,
-    target: &Target,
-    format: &Format,
-) -> Result<Option<FilterParams>, InputError> {
-    let method = match args.algorithm.as_str() {
-        "reference" => return Ok(None),
-        "auto" => {
-            if let Err(why) = check_target(target) {
-                eprintln!(
-                    "tmd: note: {}; --algorithm auto uses the reference search (MPFR on every input)",
-                    why.to_string().split(':').next().unwrap_or_default()
-                );
-                return Ok(None);
-            }
-            if format.precision() <= 24 {
-                Method::Exhaustive
-            } else {
-                Method::Filter(Algorithm::RegularUnrolled)
-            }
-        }
-        "regular" => Method::Filter(Algorithm::RegularUnrolled),
-        "lefevre" => Method::Filter(Algorithm::Lefevre),
-        "lefevre-swap" => Method::Filter(Algorithm::LefevreSwap),
-        "exhaustive" => Method::Exhaustive,
-        other => {
-            return Err(InputError::Usage(format!(
-                "unknown --algorithm '{other}' (expected auto, reference, regular, lefevre, lefevre-swap or exhaustive)"
-            )))
-        }
-    };
-    check_target(target)
-        .map_err(|e| InputError::Usage(format!("--algorithm {}: {e}", args.algorithm)))?;
-    let chunk_bits = args.chunk_bits.unwrap_or(if args.backend == "cpu" {
-        CPU_CHUNK_BITS
-    } else {
-        DEVICE_CHUNK_BITS
-    });
-    if (args.split_phases
-        || args.inline_phases
-        || args.work_group.is_some()
-        || args.domains_per_item.is_some())
-        && args.backend == "cpu"
-    {
-        return Err(InputError::Usage(
-            "--split-phases, --inline-phases, --work-group and --domains-per-item are for \
-             --backend opencl or cuda"
-                .into(),
-        ));
-    }
-    if let Some(w) = args.work_group {
-        if !w.is_power_of_two() || !(32..=1024).contains(&w) {
-            return Err(InputError::Usage(format!(
-                "--work-group {w}: expected a power of two from 32 to 1024"
-            )));
-        }
-    }
-    if !(12..=44).contains(&chunk_bits) {
-        return Err(InputError::Usage(format!(
-            "--chunk-bits {chunk_bits}: expected 12 to 44"
-        )));
-    }
-    let filter = FilterParams {
+/// The request of `tmd search`'s flags.
+fn request(args: &SearchArgs) -> SearchRequest {
+    SearchRequest {
+        function: args.function.clone(),
+        format: args.format.clone(),
+        from: args.from.clone(),
+        to: args.to.clone(),
+        bits: args.bits,
+        breakpoints: args.breakpoints.clone(),
+        exact: args.exact,
+        max_precision: args.max_precision,
+        algorithm: args.algorithm.clone(),
+        backend: args.backend.clone(),
         domain_size: args.domain_size,
         kappa: args.kappa,
-        division_threshold: args.division_threshold.unwrap_or(if args.backend == "cpu" {
-            CPU_DIVISION_THRESHOLD
-        } else {
-            DEVICE_DIVISION_THRESHOLD
-        }),
-        chunk_len: 1u64 << chunk_bits,
-        split_phases: args.backend != "cpu" && !args.inline_phases,
-        work_group: args.work_group.unwrap_or(0),
-        domains_per_item: args
-            .domains_per_item
-            .unwrap_or(tmd_search::filter::device::SUBPACKET_DOMAINS),
-        ..FilterParams::new(method)
-    };
-    check_filter_params(&filter).map_err(|e| InputError::Usage(e.to_string()))?;
-    Ok(Some(filter))
+        division_threshold: args.division_threshold,
+        chunk_bits: args.chunk_bits,
+        split_phases: args.split_phases,
+        inline_phases: args.inline_phases,
+        work_group: args.work_group,
+        domains_per_item: args.domains_per_item,
+    }
 }
 
-fn check_backend(args: &SearchArgs, filter: Option<&FilterParams>) -> Result<(), InputError> {
-    match args.backend.as_str() {
-        "cpu" => Ok(()),
-        "opencl" | "cuda" if filter.is_none() => Err(InputError::Usage(format!(
-            "--backend {} runs the filtered and exhaustive algorithms; --algorithm {} \
-             (MPFR on every input) runs on the CPU: use --backend cpu",
-            args.backend, args.algorithm
-        ))),
-        "opencl" | "cuda" => Ok(()),
-        other => Err(InputError::Usage(format!(
-            "unknown --backend '{other}' (expected cpu, opencl or cuda)"
-        ))),
-    }
+/// Checks the flags and resolves the defaults; notes go to stderr as they arise.
+pub(crate) fn plan(args: &SearchArgs) -> Result<SearchPlan, InputError> {
+    SearchPlan::new(&request(args), &mut |note| eprintln!("tmd: note: {note}"))
 }
 
 /// Opens the device of `--backend opencl|cuda --device N` (a missing runtime is a run failure,
 /// exit 1, with the runner's message naming what to install).
-pub(crate) fn attach_device(
-    args: &SearchArgs,
-    plan: &mut Plan,
-    index: usize,
-) -> anyhow::Result<()> {
-    let device: std::sync::Arc<dyn PacketDevice> = match args.backend.as_str() {
-        "opencl" => std::sync::Arc::new(
+pub(crate) fn attach_device(plan: &mut SearchPlan, index: usize) -> anyhow::Result<()> {
+    let device: std::sync::Arc<dyn PacketDevice> = match plan.backend {
+        Backend::OpenCl => std::sync::Arc::new(
             tmd_gpu::opencl::OpenClDevice::nth(index)
                 .map_err(|e| anyhow::anyhow!("--backend opencl: {e}"))?,
         ),
-        "cuda" => std::sync::Arc::new(
+        Backend::Cuda => std::sync::Arc::new(
             tmd_gpu::cuda::CudaDevice::nth(index)
                 .map_err(|e| anyhow::anyhow!("--backend cuda: {e}"))?,
         ),
-        _ => return Ok(()),
+        Backend::Cpu => return Ok(()),
     };
     if let Some(filter) = plan.filter.as_mut() {
         filter.device = Some(device);
     }
     Ok(())
-}
-
-/// The algorithm's name for reports.
-fn algorithm_name(plan: &Plan) -> &'static str {
-    match plan.filter.as_ref().map(|f| f.method) {
-        None => "reference",
-        Some(Method::Exhaustive) => "exhaustive",
-        Some(Method::Filter(Algorithm::RegularUnrolled)) => "regular",
-        Some(Method::Filter(a)) => a.name(),
-    }
 }
 
 /// Where cases go: stdout, or a `.partial` file renamed when done.
@@ -251,7 +83,7 @@ pub(crate) struct Output {
 }
 
 impl Output {
-    pub(crate) fn open(args: &SearchArgs, plan: &Plan) -> anyhow::Result<Output> {
+    pub(crate) fn open(args: &SearchArgs, plan: &SearchPlan) -> anyhow::Result<Output> {
         let wc = args
             .out
             .as_deref()
@@ -288,7 +120,7 @@ impl Output {
                 format!(
                     "found by tmd {} (--algorithm {}; every listed case verified with MPFR)",
                     env!("CARGO_PKG_VERSION"),
-                    algorithm_name(plan)
+                    plan.algorithm().name()
                 ),
                 format!(
                     "command: tmd {}",
@@ -354,7 +186,7 @@ fn partial_path(path: &Path) -> PathBuf {
 /// (at most once a second: each checkpoint is a line in the journal file).
 struct Listed<'a> {
     out: &'a mut Output,
-    plan: &'a Plan,
+    plan: &'a SearchPlan,
     journal: Option<&'a mut Journal>,
     /// Counts of the part finished by an earlier run.
     base: Counts,
@@ -395,7 +227,7 @@ impl Listing for Listed<'_> {
         if self.last_checkpoint.elapsed() < Duration::from_secs(1) {
             return;
         }
-        let counts = add_counts(&self.base, total);
+        let counts = self.base + total.counts;
         match journal.checkpoint(&self.pending, next_ordinal, &counts) {
             Ok(()) => {
                 self.pending.clear();
@@ -406,32 +238,13 @@ impl Listing for Listed<'_> {
     }
 }
 
-fn add_counts(base: &Counts, s: &Summary) -> Counts {
-    Counts {
-        inputs: base.inputs + s.inputs,
-        hard: base.hard + s.hard,
-        exact: base.exact + s.exact,
-        unresolved: base.unresolved + s.unresolved,
-        undefined: base.undefined + s.undefined,
-        poles: base.poles + s.poles,
-        overflow: base.overflow + s.overflow,
+/// A journal error for `main`: the journal of another search is bad input (exit status 2).
+pub(crate) fn journal_error(e: JournalError) -> anyhow::Error {
+    if e.is_bad_input() {
+        InputError::Usage(e.to_string()).into()
+    } else {
+        e.into()
     }
-}
-
-/// One line naming everything that decides the output, so a journal is only resumed by the
-/// same search.
-pub(crate) fn fingerprint(plan: &Plan) -> String {
-    format!(
-        "{} {} [{}, {}) K={} {} exact={} max-precision={}",
-        plan.target.name,
-        plan.range.format.name(),
-        plan.from.to_hex(),
-        plan.to.to_hex(),
-        plan.params.bits,
-        plan.params.breakpoints.name(),
-        plan.params.include_exact,
-        plan.params.max_precision
-    )
 }
 
 pub fn run(args: &SearchArgs) -> anyhow::Result<()> {
@@ -446,18 +259,18 @@ pub fn run(args: &SearchArgs) -> anyhow::Result<()> {
         .num_threads(args.threads.unwrap_or(0))
         .build()
         .context("starting worker threads")?;
-    attach_device(args, &mut plan, args.device.unwrap_or(0))?;
+    attach_device(&mut plan, args.device.unwrap_or(0))?;
     let mut journal = None;
     let mut recovered = Recovered::default();
     if let Some(dir) = &args.resume {
-        if dir.join("mpi-segments.jsonl").exists() {
+        if dir.join(SEGMENTS_FILE).exists() {
             return Err(InputError::Usage(format!(
                 "{} holds the journal of a search run under mpirun: resume it under mpirun (any -np, 1 included)",
                 dir.display()
             ))
             .into());
         }
-        let (j, r) = Journal::open(dir, &fingerprint(&plan))?;
+        let (j, r) = Journal::open(dir, &plan.fingerprint()).map_err(journal_error)?;
         journal = Some(j);
         recovered = r;
     }
@@ -493,7 +306,7 @@ pub fn run(args: &SearchArgs) -> anyhow::Result<()> {
         out: &mut out,
         plan: &plan,
         journal: journal.as_mut(),
-        base: recovered.counts.clone(),
+        base: recovered.counts,
         pending: Vec::new(),
         last_checkpoint: Instant::now(),
         error: None,
@@ -537,17 +350,11 @@ pub fn run(args: &SearchArgs) -> anyhow::Result<()> {
     let pending = std::mem::take(&mut listed.pending);
     let mut total = summary.clone();
     let counts = if recovered.complete {
-        recovered.counts.clone()
+        recovered.counts
     } else {
-        add_counts(&recovered.counts, &summary)
+        recovered.counts + summary.counts
     };
-    total.inputs = counts.inputs;
-    total.hard = counts.hard;
-    total.exact = counts.exact;
-    total.unresolved = counts.unresolved;
-    total.undefined = counts.undefined;
-    total.poles = counts.poles;
-    total.overflow = counts.overflow;
+    total.counts = counts;
     out.finish()?;
     if let Some(journal) = journal.as_mut() {
         if !recovered.complete {
@@ -586,7 +393,7 @@ fn show_progress(progress: &AtomicU64, done: &AtomicBool, total: u128) {
 
 pub(crate) fn report(
     args: &SearchArgs,
-    plan: &Plan,
+    plan: &SearchPlan,
     s: &Summary,
     filter: Option<&FilterStats>,
     threads: usize,
@@ -609,8 +416,8 @@ pub(crate) fn report(
             "to": plan.to.to_hex(),
             "bits": plan.params.bits,
             "breakpoints": plan.params.breakpoints.name(),
-            "algorithm": algorithm_name(plan),
-            "backend": args.backend,
+            "algorithm": plan.algorithm().name(),
+            "backend": plan.backend.name(),
             "threads": threads,
             "inputs": s.inputs,
             "hard": s.hard,
@@ -631,8 +438,9 @@ pub(crate) fn report(
     Ok(())
 }
 
-/// The per-phase statistics (compare TOMS16 Tables II and III).
-fn filter_json(plan: &Plan, f: &FilterStats) -> serde_json::Value {
+/// The per-phase statistics (compare Fortin, Gouicem and Graillat, "GPU-Accelerated Generation
+/// of Correctly Rounded Elementary Functions", ACM TOMS, 2016, Tables II and III).
+fn filter_json(plan: &SearchPlan, f: &FilterStats) -> serde_json::Value {
     let phase = |p: &PhaseCounts| {
         serde_json::json!({
             "domains_in": p.domains_in,

@@ -68,16 +68,12 @@
 //! One journal serves one run at a time: two searches writing the same DIR at once would
 //! interleave their records.
 
-// The search command wires the journal in; until it does (and for helpers such as `path` it may
-// not call), only the tests use parts of this module.
-#![allow(dead_code)]
-
-use anyhow::{anyhow, bail, Context};
+use crate::counts::Counts;
 use std::fs::{self, File, OpenOptions};
 use std::io::{self, BufRead, BufReader, Write};
 use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
-use tmd_core::InputError;
+use thiserror::Error;
 
 /// The journal's name inside the `--resume` directory.
 const FILE_NAME: &str = "journal.tmd";
@@ -90,54 +86,100 @@ const VERSION: &str = "1";
 /// How often [`Journal::checkpoint`] forces its records to disk, unless told otherwise.
 pub const DEFAULT_SYNC_INTERVAL: Duration = Duration::from_secs(1);
 
-/// Counts kept with each checkpoint (sums over the finished prefix).
-#[derive(Clone, Debug, Default, PartialEq, Eq)]
-pub struct Counts {
-    pub inputs: u64,
-    pub hard: u64,
-    pub exact: u64,
-    pub unresolved: u64,
-    pub undefined: u64,
-    pub poles: u64,
-    pub overflow: u64,
+/// Why a journal cannot be opened or written.
+#[derive(Debug, Error)]
+pub enum JournalError {
+    /// The file system refused an operation on the journal (`action` the file).
+    #[error("cannot {action} {}", path.display())]
+    Io {
+        action: &'static str,
+        path: PathBuf,
+        #[source]
+        source: io::Error,
+    },
+    #[error("cannot open {} for appending", path.display())]
+    OpenToAppend {
+        path: PathBuf,
+        #[source]
+        source: io::Error,
+    },
+    /// Writing or syncing a record failed: the journal refuses any further record.
+    #[error(transparent)]
+    Write(io::Error),
+    #[error("{} is not a tmd journal (first line {line})", path.display())]
+    NotAJournal { path: PathBuf, line: String },
+    #[error("{} has a malformed first line {line}", path.display())]
+    MalformedHeader { path: PathBuf, line: String },
+    #[error(
+        "{} is a version {found} journal; this tmd reads version {VERSION}: \
+         use another directory or delete it",
+        path.display()
+    )]
+    Version { path: PathBuf, found: String },
+    /// The directory holds the journal of another search: bad input, not a failure.
+    #[error(
+        "{} belongs to another search (journal: `{found}`; this run: `{expected}`): \
+         use another --resume directory or delete it",
+        path.display()
+    )]
+    OtherSearch {
+        path: PathBuf,
+        found: String,
+        expected: String,
+    },
+    /// A line other than the last is damaged: not what a kill leaves.
+    #[error(
+        "{}:{line}: corrupt journal ({why}: {text}); delete the directory to start over",
+        path.display()
+    )]
+    Corrupt {
+        path: PathBuf,
+        line: usize,
+        why: &'static str,
+        text: String,
+    },
+    #[error("internal error: a journal fingerprint must be one line: {0:?}")]
+    MultiLineFingerprint(String),
+    /// A record the rules forbid (out of order, after the end): nothing was written.
+    #[error("{0}")]
+    Refused(String),
+    /// An earlier write failed, so nothing more may be appended.
+    #[error("{} is unusable after an earlier write error", path.display())]
+    Unusable { path: PathBuf },
 }
 
-impl Counts {
-    /// The counts in the order the file stores them.
-    fn fields(&self) -> [u64; 7] {
-        [
-            self.inputs,
-            self.hard,
-            self.exact,
-            self.unresolved,
-            self.undefined,
-            self.poles,
-            self.overflow,
-        ]
+impl JournalError {
+    /// Whether the user is at fault (the journal of another search): exit status 2.
+    pub fn is_bad_input(&self) -> bool {
+        matches!(self, JournalError::OtherSearch { .. })
     }
+}
 
-    /// Reads the seven counts of a `k` or `end` line; `None` unless there are exactly seven.
-    fn parse(words: &[&str]) -> Option<Counts> {
-        let [inputs, hard, exact, unresolved, undefined, poles, overflow] = words else {
-            return None;
-        };
-        Some(Counts {
-            inputs: parse_u64(inputs)?,
-            hard: parse_u64(hard)?,
-            exact: parse_u64(exact)?,
-            unresolved: parse_u64(unresolved)?,
-            undefined: parse_u64(undefined)?,
-            poles: parse_u64(poles)?,
-            overflow: parse_u64(overflow)?,
-        })
+/// An I/O error with the action and the file it concerns.
+fn io_error(action: &'static str, path: &Path) -> impl FnOnce(io::Error) -> JournalError {
+    let path = path.to_path_buf();
+    move |source| JournalError::Io {
+        action,
+        path,
+        source,
     }
+}
 
-    /// Appends ` <inputs> <hard> ...` to a record being built.
-    fn append_to(&self, line: &mut String) {
-        for n in self.fields() {
-            line.push(' ');
-            line.push_str(&n.to_string());
-        }
+/// Reads the seven counts of a `k` or `end` line; `None` unless there are exactly seven.
+fn parse_counts(words: &[&str]) -> Option<Counts> {
+    let words: &[&str; 7] = words.try_into().ok()?;
+    let mut a = [0u64; 7];
+    for (n, w) in a.iter_mut().zip(words) {
+        *n = parse_u64(w)?;
+    }
+    Some(Counts::from_array(a))
+}
+
+/// Appends ` <inputs> <hard> ...` to a record being built.
+fn append_counts(counts: &Counts, line: &mut String) {
+    for n in counts.to_array() {
+        line.push(' ');
+        line.push_str(&n.to_string());
     }
 }
 
@@ -184,11 +226,10 @@ impl Record {
         let words: Vec<&str> = line.split(' ').collect();
         match words.as_slice() {
             ["c", ordinal] => Some(Record::Case(parse_i128(ordinal)?)),
-            ["k", done, counts @ ..] => Some(Record::Checkpoint(
-                parse_i128(done)?,
-                Counts::parse(counts)?,
-            )),
-            ["end", counts @ ..] => Some(Record::End(Counts::parse(counts)?)),
+            ["k", done, counts @ ..] => {
+                Some(Record::Checkpoint(parse_i128(done)?, parse_counts(counts)?))
+            }
+            ["end", counts @ ..] => Some(Record::End(parse_counts(counts)?)),
             _ => None,
         }
     }
@@ -280,47 +321,40 @@ fn quote_line(bytes: &[u8]) -> String {
 }
 
 /// Reads a journal: checks its first line against `fingerprint`, then its records.
-fn scan(path: &Path, mut reader: impl BufRead, fingerprint: &str) -> anyhow::Result<Scan> {
-    let read_error = || format!("cannot read {}", path.display());
+fn scan(path: &Path, mut reader: impl BufRead, fingerprint: &str) -> Result<Scan, JournalError> {
     let mut line = Vec::new();
 
     // The first line is renamed into place whole, so a partial one means another file.
     let n = reader
         .read_until(b'\n', &mut line)
-        .with_context(read_error)?;
+        .map_err(io_error("read", path))?;
     let header = line
         .strip_suffix(b"\n")
         .and_then(|h| std::str::from_utf8(h).ok())
         .and_then(|h| h.strip_prefix(MAGIC)?.strip_prefix(' '))
-        .ok_or_else(|| {
-            anyhow!(
-                "{} is not a tmd journal (first line {})",
-                path.display(),
-                quote_line(&line)
-            )
+        .ok_or_else(|| JournalError::NotAJournal {
+            path: path.to_path_buf(),
+            line: quote_line(&line),
         })?;
     let Some((version, found)) = header.split_once(' ') else {
-        bail!(
-            "{} has a malformed first line {}",
-            path.display(),
-            quote_line(&line)
-        );
+        return Err(JournalError::MalformedHeader {
+            path: path.to_path_buf(),
+            line: quote_line(&line),
+        });
     };
     if version != VERSION {
-        bail!(
-            "{} is a version {version} journal; this tmd reads version {VERSION}: \
-             use another directory or delete it",
-            path.display()
-        );
+        return Err(JournalError::Version {
+            path: path.to_path_buf(),
+            found: version.to_string(),
+        });
     }
     if found != fingerprint {
         // Bad input rather than a failure: the user pointed --resume at another search's files.
-        return Err(InputError::Usage(format!(
-            "{} belongs to another search (journal: `{found}`; this run: `{fingerprint}`): \
-             use another --resume directory or delete it",
-            path.display()
-        ))
-        .into());
+        return Err(JournalError::OtherSearch {
+            path: path.to_path_buf(),
+            found: found.to_string(),
+            expected: fingerprint.to_string(),
+        });
     }
 
     let mut state = Scan {
@@ -335,16 +369,18 @@ fn scan(path: &Path, mut reader: impl BufRead, fingerprint: &str) -> anyhow::Res
         line.clear();
         let n = reader
             .read_until(b'\n', &mut line)
-            .with_context(read_error)?;
+            .map_err(io_error("read", path))?;
         if n == 0 {
             break;
         }
         line_no += 1;
         if let Some((no, text, why)) = bad.take() {
-            bail!(
-                "{}:{no}: corrupt journal ({why}: {text}); delete the directory to start over",
-                path.display()
-            );
+            return Err(JournalError::Corrupt {
+                path: path.to_path_buf(),
+                line: no,
+                why,
+                text,
+            });
         }
         let Some(body) = line.strip_suffix(b"\n") else {
             break; // no newline: the record a kill cut short, necessarily the last
@@ -375,8 +411,8 @@ fn sync_dir(_dir: &Path) -> io::Result<()> {
 }
 
 /// An error for a call the journal refuses, leaving the file untouched.
-fn refused(why: String) -> io::Error {
-    io::Error::new(io::ErrorKind::InvalidInput, why)
+fn refused(why: String) -> JournalError {
+    JournalError::Refused(why)
 }
 
 /// The journal of one search, open for appending.
@@ -402,19 +438,16 @@ impl Journal {
     /// (function, format, range, K, breakpoints, options that change the output). If DIR already
     /// holds a journal written with another fingerprint, returns an error whose message says so and
     /// shows both fingerprints (the user must use another DIR or delete it).
-    pub fn open(dir: &Path, fingerprint: &str) -> anyhow::Result<(Journal, Recovered)> {
+    pub fn open(dir: &Path, fingerprint: &str) -> Result<(Journal, Recovered), JournalError> {
         if fingerprint.contains(['\n', '\r']) {
-            bail!("internal error: a journal fingerprint must be one line: {fingerprint:?}");
+            return Err(JournalError::MultiLineFingerprint(fingerprint.to_string()));
         }
-        fs::create_dir_all(dir).with_context(|| format!("cannot create {}", dir.display()))?;
+        fs::create_dir_all(dir).map_err(io_error("create", dir))?;
         let path = dir.join(FILE_NAME);
 
         let existing = match File::open(&path) {
             Ok(file) => {
-                let len = file
-                    .metadata()
-                    .with_context(|| format!("cannot read {}", path.display()))?
-                    .len();
+                let len = file.metadata().map_err(io_error("read", &path))?.len();
                 // An empty file holds nothing to resume (and no fingerprint to check).
                 if len == 0 {
                     None
@@ -424,15 +457,14 @@ impl Journal {
             }
             Err(err) if err.kind() == io::ErrorKind::NotFound => None,
             Err(err) => {
-                return Err(err).with_context(|| format!("cannot open {}", path.display()));
+                return Err(io_error("open", &path)(err));
             }
         };
 
         // What the writer must know to go on: the last checkpoint, the last case, the end.
         let (done_through, last_case, end, recovered) = match existing {
             None => {
-                create(dir, &path, fingerprint)
-                    .with_context(|| format!("cannot create {}", path.display()))?;
+                create(dir, &path, fingerprint).map_err(io_error("create", &path))?;
                 (None, None, None, Recovered::default())
             }
             Some((len, scan)) => {
@@ -447,22 +479,20 @@ impl Journal {
                             file.set_len(scan.keep)?;
                             file.sync_all()
                         })
-                        .with_context(|| format!("cannot truncate {}", path.display()))?;
+                        .map_err(io_error("truncate", &path))?;
                 }
                 let last_case = scan.committed.last().copied();
-                (
-                    scan.done_through,
-                    last_case,
-                    scan.end.clone(),
-                    scan.recovered(),
-                )
+                (scan.done_through, last_case, scan.end, scan.recovered())
             }
         };
 
         let file = OpenOptions::new()
             .append(true)
             .open(&path)
-            .with_context(|| format!("cannot open {} for appending", path.display()))?;
+            .map_err(|source| JournalError::OpenToAppend {
+                path: path.clone(),
+                source,
+            })?;
         let journal = Journal {
             path,
             file,
@@ -494,7 +524,7 @@ impl Journal {
         new_cases: &[i128],
         done_through: i128,
         counts: &Counts,
-    ) -> io::Result<()> {
+    ) -> Result<(), JournalError> {
         self.check_usable()?;
         if self.done_through.is_some_and(|old| done_through < old) {
             return Err(refused(format!(
@@ -533,7 +563,7 @@ impl Journal {
         }
         text.push_str("k ");
         text.push_str(&done_through.to_string());
-        counts.append_to(&mut text);
+        append_counts(counts, &mut text);
         text.push('\n');
         self.append(&text)?;
         self.done_through = Some(done_through);
@@ -549,7 +579,7 @@ impl Journal {
     ///
     /// Finishing a journal that is already complete with the same counts does nothing, so that
     /// a rerun of a finished search may call it again.
-    pub fn finish(&mut self, counts: &Counts) -> io::Result<()> {
+    pub fn finish(&mut self, counts: &Counts) -> Result<(), JournalError> {
         if let Some(end) = &self.end {
             if end == counts {
                 return Ok(());
@@ -561,20 +591,19 @@ impl Journal {
         }
         self.check_usable()?;
         let mut text = String::from("end");
-        counts.append_to(&mut text);
+        append_counts(counts, &mut text);
         text.push('\n');
         self.append(&text)?;
         self.sync()?;
-        self.end = Some(counts.clone());
+        self.end = Some(*counts);
         Ok(())
     }
 
-    fn check_usable(&self) -> io::Result<()> {
+    fn check_usable(&self) -> Result<(), JournalError> {
         if self.broken {
-            return Err(io::Error::other(format!(
-                "{} is unusable after an earlier write error",
-                self.path.display()
-            )));
+            return Err(JournalError::Unusable {
+                path: self.path.clone(),
+            });
         }
         if self.end.is_some() {
             return Err(refused(format!(
@@ -587,7 +616,7 @@ impl Journal {
 
     /// Appends whole records. After a failure the file may end inside a record: recovery reads
     /// that as a torn last line, but nothing may follow it, so the journal refuses further use.
-    fn append(&mut self, text: &str) -> io::Result<()> {
+    fn append(&mut self, text: &str) -> Result<(), JournalError> {
         let result = self
             .file
             .write_all(text.as_bytes())
@@ -595,15 +624,15 @@ impl Journal {
         if result.is_err() {
             self.broken = true;
         }
-        result
+        result.map_err(JournalError::Write)
     }
 
-    fn sync(&mut self) -> io::Result<()> {
+    fn sync(&mut self) -> Result<(), JournalError> {
         // After a failed fsync the kernel may have dropped the unwritten pages: what the file
         // holds is unknown, so stop appending rather than build on it.
         if let Err(err) = self.file.sync_data() {
             self.broken = true;
-            return Err(err);
+            return Err(JournalError::Write(err));
         }
         self.last_sync = Instant::now();
         Ok(())
@@ -844,7 +873,7 @@ mod tests {
         assert!(message.contains("another search"), "{message}");
         assert!(message.contains("delete"), "{message}");
         // Reported as bad input (exit status 2), not as a failure of tmd.
-        assert!(err.downcast_ref::<InputError>().is_some());
+        assert!(err.is_bad_input());
         assert_eq!(dir.read(), before);
     }
 
@@ -870,7 +899,7 @@ mod tests {
         let expected = format!("{}:3:", dir.journal().display());
         assert!(message.contains(&expected), "{message}");
         assert!(message.contains("c zz"), "{message}");
-        assert!(err.downcast_ref::<InputError>().is_none());
+        assert!(!err.is_bad_input());
         assert_eq!(dir.read(), text, "a corrupt journal must be left as it is");
     }
 
@@ -961,7 +990,7 @@ mod tests {
             (&[][..], 9),        // checkpoint going backwards
         ] {
             let err = journal.checkpoint(cases, done, &counts(20)).unwrap_err();
-            assert_eq!(err.kind(), io::ErrorKind::InvalidInput);
+            assert!(matches!(err, JournalError::Refused(_)), "{err}");
         }
         assert_eq!(dir.read(), before);
         journal.checkpoint(&[10, 19], 20, &counts(20)).unwrap();

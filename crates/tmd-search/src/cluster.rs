@@ -1,0 +1,352 @@
+//! A search split across processes (`mpirun -np P tmd search ...`): the segments of a range,
+//! the record each rank sends the root for a finished segment, the root's segments journal
+//! (`DIR/mpi-segments.jsonl`, for `--resume DIR`), and the merge of the records into the
+//! output of a single-process run. The messages themselves go through the caller's message
+//! layer (the CLI's MPI; this crate links none), and are dealt out as `tmd crunch` deals its
+//! blocks (`tmd_crunch::cluster::deal_out`).
+//!
+//! The segment length depends only on the range, so a resumed run may use any number of
+//! ranks. A rank sends the ordinals of a segment's cases, not the cases: the root decides
+//! them again with MPFR at the end (they are few), as a single-process run replays its
+//! journal, and lists them in x order.
+
+use crate::counts::Counts;
+use crate::plan::SearchPlan;
+use crate::reference::decide_input;
+use crate::{filtered_search, reference_search_to, Case, FilterError, Summary};
+use rayon::prelude::*;
+use serde::{Deserialize, Serialize};
+use std::collections::BTreeMap;
+use std::fs::{File, OpenOptions};
+use std::io::{self, BufRead, BufReader, Write};
+use std::path::{Path, PathBuf};
+use std::sync::atomic::AtomicU64;
+use thiserror::Error;
+
+/// The segments journal's name inside the `--resume` directory.
+pub const SEGMENTS_FILE: &str = "mpi-segments.jsonl";
+
+/// The segments of a range: consecutive pieces of [`Segments::len`] inputs (the last may be
+/// shorter), numbered from 0.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Segments {
+    start: i128,
+    end: i128,
+    len: u64,
+}
+
+impl Segments {
+    /// The segments of the ordinals `start..end`: about 1024 of them, each a power of two
+    /// between 2^16 and 2^36 inputs long.
+    pub fn new(start: i128, end: i128) -> Segments {
+        let inputs = (end - start).max(0) as u128;
+        let target = (inputs / 1024).max(1);
+        let bits = (128 - target.leading_zeros()).clamp(16, 36);
+        Segments {
+            start,
+            end,
+            len: 1u64 << bits,
+        }
+    }
+
+    /// Inputs per segment.
+    pub fn len(&self) -> u64 {
+        self.len
+    }
+
+    /// Whether the range is empty.
+    pub fn is_empty(&self) -> bool {
+        self.end <= self.start
+    }
+
+    /// The number of segments.
+    pub fn count(&self) -> u64 {
+        ((self.end - self.start + self.len as i128 - 1) / self.len as i128) as u64
+    }
+
+    /// The ordinals `lo..hi` of segment `index`.
+    pub fn bounds(&self, index: u64) -> (i128, i128) {
+        let lo = self.start + index as i128 * self.len as i128;
+        (lo, (lo + self.len as i128).min(self.end))
+    }
+}
+
+/// One finished segment: its index, the ordinals of its cases (decimal text: they are i128)
+/// and its counts (a JSON array in [`Counts::to_array`] order).
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct SegmentRecord {
+    pub index: u64,
+    pub cases: Vec<String>,
+    pub counts: Counts,
+}
+
+impl SegmentRecord {
+    /// The record as a message (and as a line of the segments journal).
+    pub fn to_bytes(&self) -> Vec<u8> {
+        serde_json::to_vec(self).expect("a segment record serialises")
+    }
+
+    /// A record from a message.
+    pub fn from_bytes(bytes: &[u8]) -> Result<SegmentRecord, serde_json::Error> {
+        serde_json::from_slice(bytes)
+    }
+
+    /// The ordinals of the cases.
+    pub fn ordinals(&self) -> impl Iterator<Item = i128> + '_ {
+        self.cases
+            .iter()
+            .map(|c| c.parse::<i128>().expect("an ordinal"))
+    }
+}
+
+/// The first line of the segments journal.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+struct SegmentsHeader {
+    tmd_search_segments: u32,
+    fingerprint: String,
+    segment_len: u64,
+}
+
+/// Why the segments journal cannot be used.
+#[derive(Debug, Error)]
+pub enum SegmentsError {
+    #[error("{action} {}", path.display())]
+    Io {
+        action: &'static str,
+        path: PathBuf,
+        #[source]
+        source: io::Error,
+    },
+    #[error(transparent)]
+    Write(#[from] io::Error),
+    /// Bad input: `--resume` names a file that is no segments journal.
+    #[error("{} is not a segments journal", path.display())]
+    NotSegments { path: PathBuf },
+    /// Bad input: the journal of another search, or of another range.
+    #[error(
+        "{} belongs to another search (or another range); use another --resume directory",
+        path.display()
+    )]
+    OtherSearch { path: PathBuf },
+}
+
+impl SegmentsError {
+    /// Whether the user is at fault (exit status 2).
+    pub fn is_bad_input(&self) -> bool {
+        matches!(
+            self,
+            SegmentsError::NotSegments { .. } | SegmentsError::OtherSearch { .. }
+        )
+    }
+}
+
+/// The root's record of finished segments: in memory, and appended to
+/// `DIR/mpi-segments.jsonl` with `--resume DIR` (one JSON header line, then one line per
+/// finished segment: the layout of `tmd crunch`'s checkpoints, `tmd_crunch::checkpoint`).
+pub struct SegmentsJournal {
+    file: Option<File>,
+    done: BTreeMap<u64, SegmentRecord>,
+}
+
+impl SegmentsJournal {
+    /// A record kept in memory only (no `--resume`).
+    pub fn in_memory() -> SegmentsJournal {
+        SegmentsJournal {
+            file: None,
+            done: BTreeMap::new(),
+        }
+    }
+
+    /// Opens (or creates) the segments journal in `dir` for the search `fingerprint` cut into
+    /// `segments`; an existing one must be of the same search and the same segment length.
+    /// A partial last line (a kill during a write) is cut off before appending.
+    pub fn open(
+        dir: &Path,
+        fingerprint: &str,
+        segments: &Segments,
+    ) -> Result<SegmentsJournal, SegmentsError> {
+        let header = SegmentsHeader {
+            tmd_search_segments: 1,
+            fingerprint: fingerprint.to_string(),
+            segment_len: segments.len(),
+        };
+        let io = |action, path: &Path| {
+            let path = path.to_path_buf();
+            move |source| SegmentsError::Io {
+                action,
+                path,
+                source,
+            }
+        };
+        std::fs::create_dir_all(dir).map_err(io("creating", dir))?;
+        let path = dir.join(SEGMENTS_FILE);
+        let mut done = BTreeMap::new();
+        if path.exists() {
+            let reader = BufReader::new(File::open(&path).map_err(io("reading", &path))?);
+            let mut complete_len = 0u64;
+            for (i, line) in reader.split(b'\n').enumerate() {
+                let line = line?;
+                let Ok(text) = std::str::from_utf8(&line) else {
+                    break;
+                };
+                if i == 0 {
+                    let h: SegmentsHeader = serde_json::from_str(text)
+                        .map_err(|_| SegmentsError::NotSegments { path: path.clone() })?;
+                    if h != header {
+                        return Err(SegmentsError::OtherSearch { path });
+                    }
+                } else {
+                    let Ok(rec) = serde_json::from_str::<SegmentRecord>(text) else {
+                        break;
+                    };
+                    done.insert(rec.index, rec);
+                }
+                complete_len += line.len() as u64 + 1;
+            }
+            let file = OpenOptions::new().append(true).open(&path)?;
+            file.set_len(complete_len.min(file.metadata()?.len()))?;
+            return Ok(SegmentsJournal {
+                file: Some(file),
+                done,
+            });
+        }
+        let mut file = File::create(&path).map_err(io("creating", &path))?;
+        let line = serde_json::to_string(&header).expect("a header serialises");
+        writeln!(file, "{line}")?;
+        file.sync_data()?;
+        Ok(SegmentsJournal {
+            file: Some(file),
+            done,
+        })
+    }
+
+    /// The indices of the finished segments, in increasing order.
+    pub fn finished(&self) -> Vec<u64> {
+        self.done.keys().copied().collect()
+    }
+
+    /// Records a finished segment, appended to the file (if any) and flushed at once, as
+    /// `tmd_crunch::checkpoint::CheckpointWriter::append` records a finished block.
+    pub fn append(&mut self, rec: SegmentRecord) -> io::Result<()> {
+        if let Some(f) = self.file.as_mut() {
+            f.write_all(&rec.to_bytes())?;
+            f.write_all(b"\n")?;
+            f.flush()?;
+        }
+        self.done.insert(rec.index, rec);
+        Ok(())
+    }
+
+    /// The finished segments, in index order.
+    pub fn records(&self) -> impl Iterator<Item = &SegmentRecord> {
+        self.done.values()
+    }
+
+    /// The counts of every finished segment, added up.
+    pub fn total(&self) -> Counts {
+        merge_counts(self.done.values())
+    }
+}
+
+/// Searches segment `index` of `plan`'s range (ordinals `lo..hi`) on this process's threads.
+pub fn search_segment(
+    plan: &SearchPlan,
+    index: u64,
+    lo: i128,
+    hi: i128,
+) -> Result<SegmentRecord, FilterError> {
+    let mut range = plan.range.clone();
+    range.start = lo;
+    range.end = hi;
+    let progress = AtomicU64::new(0);
+    let mut cases = Vec::new();
+    let format = plan.range.format.clone();
+    let mut collect = |c: &Case| cases.push(format.ordinal(&c.x).to_string());
+    let s: Summary = match &plan.filter {
+        None => reference_search_to(&plan.target, &range, &plan.params, &progress, &mut collect),
+        Some(f) => {
+            filtered_search(
+                &plan.target,
+                &range,
+                &plan.params,
+                f,
+                &progress,
+                &mut collect,
+            )?
+            .0
+        }
+    };
+    Ok(SegmentRecord {
+        index,
+        cases,
+        counts: s.counts,
+    })
+}
+
+/// The counts of several segments, added up.
+pub fn merge_counts<'a>(records: impl IntoIterator<Item = &'a SegmentRecord>) -> Counts {
+    records
+        .into_iter()
+        .fold(Counts::default(), |total, r| total + r.counts)
+}
+
+/// The cases of the finished segments, decided again with MPFR (in parallel) and in x order:
+/// what a single-process run lists.
+pub fn decide_cases<'a>(
+    plan: &SearchPlan,
+    records: impl IntoIterator<Item = &'a SegmentRecord>,
+) -> Vec<Case> {
+    let format = &plan.range.format;
+    let ordinals: Vec<i128> = records.into_iter().flat_map(|r| r.ordinals()).collect();
+    let cases: Vec<Option<Case>> = ordinals
+        .par_iter()
+        .map(|&o| {
+            let mut ignored = Summary::default();
+            decide_input(
+                &plan.target,
+                format,
+                &plan.params,
+                format.from_ordinal(o),
+                &mut ignored,
+            )
+        })
+        .collect();
+    cases.into_iter().flatten().collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn segments_cover_the_range_once() {
+        let s = Segments::new(-5, 200_000);
+        assert_eq!(s.len(), 1 << 16);
+        assert_eq!(s.count(), 4);
+        assert_eq!(s.bounds(0), (-5, -5 + (1 << 16)));
+        assert_eq!(s.bounds(3).1, 200_000);
+        // About 1024 segments for large ranges, at most 2^36 inputs each.
+        assert_eq!(Segments::new(0, 1 << 40).len(), 1 << 31);
+        assert_eq!(Segments::new(0, 1 << 60).len(), 1 << 36);
+    }
+
+    #[test]
+    fn records_round_trip_and_merge() {
+        let rec = SegmentRecord {
+            index: 3,
+            cases: vec!["-7".into(), "12".into()],
+            counts: Counts::from_array([10, 2, 0, 0, 0, 0, 1]),
+        };
+        let bytes = rec.to_bytes();
+        assert_eq!(
+            String::from_utf8(bytes.clone()).unwrap(),
+            r#"{"index":3,"cases":["-7","12"],"counts":[10,2,0,0,0,0,1]}"#
+        );
+        assert_eq!(SegmentRecord::from_bytes(&bytes).unwrap(), rec);
+        assert_eq!(rec.ordinals().collect::<Vec<_>>(), vec![-7, 12]);
+        assert_eq!(
+            merge_counts([&rec, &rec]).to_array(),
+            [20, 4, 0, 0, 0, 0, 2]
+        );
+    }
+}

@@ -1,0 +1,245 @@
+//! Candidate generation: how the candidates of one chunk are produced before MPFR verifies
+//! them.
+//!
+//! A [`CandidateGenerator`] receives a chunk — its polynomial ([`ChunkModel`], with a proven
+//! error bound) and the domain plan the search chose for it — and returns the offsets of its
+//! candidates: a proven superset of the inputs whose result lies within 2^-K ulp of a
+//! breakpoint (or on one). The search verifies each candidate with MPFR
+//! ([`crate::reference::decide_candidate`]), so a generator decides only how much work the
+//! verification gets, never what is listed. [`generator_for`] selects one from the filter
+//! parameters:
+//!
+//! - [`LowerBoundsOnCores`]: phases 1-3 ([`super::phases`]) with a lower-bound test
+//!   ([`crate::lower_bound`]: Lefèvre's, or the regular test of Fortin, Gouicem and
+//!   Graillat) on the CPU cores;
+//! - [`LowerBoundsOnDevice`]: the same phases on an OpenCL or CUDA device
+//!   ([`super::device::PacketDevice`]), with the same arithmetic, so the same candidates;
+//! - [`Exhaustive`]: phase 3 on every domain (every input's value walked exactly by
+//!   tabulated differences), on the cores or on a device.
+//!
+//! A lattice-based generator — V. Stehlé, V. Lefèvre and P. Zimmermann, "Searching worst cases
+//! of a one-variable function using lattice reduction", IEEE Transactions on Computers, 2005 —
+//! would be another implementation: it needs the chunk polynomial and its error bound (not
+//! the domains and packets of the plan, which it may ignore), and returns candidates in the
+//! same form for the same verification.
+
+use super::device::{KernelPlan, PacketDevice, PacketJob};
+use super::model::ChunkModel;
+use super::phases::{run_packet, DomainPlan};
+use super::stats::{FilterStats, PacketStats};
+use super::{tracing, FilterParams, Method};
+use crate::lower_bound::Algorithm;
+use rayon::prelude::*;
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::Arc;
+use std::time::Instant;
+
+/// One chunk to generate candidates for.
+pub struct ChunkWork<'a> {
+    /// The chunk polynomial (inputs `0..chunk.len` from the chunk's first input).
+    pub chunk: &'a ChunkModel,
+    /// Domain size, threshold, and the lower-bound test (None: none, every domain walked).
+    pub plan: &'a DomainPlan,
+    /// Domains per packet (one exact table set-up).
+    pub packet_domains: u64,
+    /// Inputs done, for a progress bar.
+    pub progress: &'a AtomicU64,
+}
+
+impl ChunkWork<'_> {
+    fn domains(&self) -> u64 {
+        self.chunk.len.div_ceil(self.plan.n)
+    }
+
+    fn packets(&self) -> u64 {
+        self.domains().div_ceil(self.packet_domains)
+    }
+}
+
+/// Produces the candidates of one chunk.
+pub trait CandidateGenerator: Send + Sync {
+    /// The lower-bound test that filters the domains of a chunk where the function is flat
+    /// enough; None when every domain is walked exactly (the exhaustive method).
+    fn lower_bound(&self) -> Option<Algorithm>;
+
+    /// The offsets (from the chunk's first input) of the chunk's candidates, in increasing
+    /// order of their domains, and the statistics of their generation; an error names what failed (a device).
+    fn candidates(&self, work: &ChunkWork<'_>) -> Result<(Vec<u64>, FilterStats), String>;
+}
+
+/// The generator for `filter`: its method, on the CPU cores or on its device.
+pub fn generator_for(filter: &FilterParams) -> Box<dyn CandidateGenerator> {
+    let device = filter.device.as_ref().map(|device| DevicePackets {
+        device: device.clone(),
+        split_phases: filter.split_phases,
+        work_group: filter.work_group,
+        domains_per_item: filter.domains_per_item,
+    });
+    match (filter.method, device) {
+        (Method::Filter(algorithm), None) => Box::new(LowerBoundsOnCores { algorithm }),
+        (Method::Filter(algorithm), Some(device)) => {
+            Box::new(LowerBoundsOnDevice { algorithm, device })
+        }
+        (Method::Exhaustive, device) => Box::new(Exhaustive { device }),
+    }
+}
+
+/// Phases 1-3 with a lower-bound test, packets in parallel on the CPU cores.
+pub struct LowerBoundsOnCores {
+    pub algorithm: Algorithm,
+}
+
+impl CandidateGenerator for LowerBoundsOnCores {
+    fn lower_bound(&self) -> Option<Algorithm> {
+        Some(self.algorithm)
+    }
+
+    fn candidates(&self, work: &ChunkWork<'_>) -> Result<(Vec<u64>, FilterStats), String> {
+        Ok(packets_on_cores(work))
+    }
+}
+
+/// Phases 1-3 with a lower-bound test on a device; the exact tables are made on the cores.
+pub struct LowerBoundsOnDevice {
+    pub algorithm: Algorithm,
+    pub device: DevicePackets,
+}
+
+impl CandidateGenerator for LowerBoundsOnDevice {
+    fn lower_bound(&self) -> Option<Algorithm> {
+        Some(self.algorithm)
+    }
+
+    fn candidates(&self, work: &ChunkWork<'_>) -> Result<(Vec<u64>, FilterStats), String> {
+        self.device.run(work)
+    }
+}
+
+/// Every domain walked exactly (phase 3 everywhere), on the cores or on a device.
+pub struct Exhaustive {
+    pub device: Option<DevicePackets>,
+}
+
+impl CandidateGenerator for Exhaustive {
+    fn lower_bound(&self) -> Option<Algorithm> {
+        None
+    }
+
+    fn candidates(&self, work: &ChunkWork<'_>) -> Result<(Vec<u64>, FilterStats), String> {
+        match &self.device {
+            None => Ok(packets_on_cores(work)),
+            Some(device) => device.run(work),
+        }
+    }
+}
+
+/// The packets of a chunk in parallel on the cores.
+fn packets_on_cores(work: &ChunkWork<'_>) -> (Vec<u64>, FilterStats) {
+    let (chunk, plan, packet_domains) = (work.chunk, work.plan, work.packet_domains);
+    let domains = work.domains();
+    let outputs: Vec<(Vec<u64>, PacketStats, u64)> = (0..work.packets())
+        .into_par_iter()
+        .map(|p| {
+            let first = p * packet_domains;
+            let count = packet_domains.min(domains - first);
+            let t = Instant::now();
+            let tables = chunk.packet_tables(first, plan.n);
+            let generation = t.elapsed().as_nanos() as u64;
+            let mut stats = PacketStats::default();
+            let candidates = run_packet(chunk, plan, tables, first, count, &mut stats);
+            let end = ((first + count) * plan.n).min(chunk.len);
+            work.progress
+                .fetch_add(end - first * plan.n, Ordering::Relaxed);
+            (candidates, stats, generation)
+        })
+        .collect();
+    let mut stats = FilterStats::default();
+    let mut candidates = Vec::new();
+    for (c, s, g) in outputs {
+        candidates.extend(c);
+        stats.absorb_packet(&s);
+        stats.generation_nanos += g;
+    }
+    (candidates, stats)
+}
+
+/// A device and how its launches are shaped.
+pub struct DevicePackets {
+    pub device: Arc<dyn PacketDevice>,
+    /// Phases 2 and 3 in kernels of their own ([`FilterParams::split_phases`]).
+    pub split_phases: bool,
+    /// Work-items per work-group (0: the runner's default).
+    pub work_group: u32,
+    /// Domains per work-item.
+    pub domains_per_item: u64,
+}
+
+impl DevicePackets {
+    /// The exact tables are made on the cores; phases 1-3 run on the device. An error is
+    /// prefixed with the device's name.
+    fn run(&self, work: &ChunkWork<'_>) -> Result<(Vec<u64>, FilterStats), String> {
+        let device = self.device.as_ref();
+        self.run_on(device, work)
+            .map_err(|e| format!("{}: {e}", device.name()))
+    }
+
+    fn run_on(
+        &self,
+        device: &dyn PacketDevice,
+        work: &ChunkWork<'_>,
+    ) -> Result<(Vec<u64>, FilterStats), String> {
+        let (chunk, plan, packet_domains) = (work.chunk, work.plan, work.packet_domains);
+        let (domains, packets) = (work.domains(), work.packets());
+        let mut kernel_plan = KernelPlan::new(plan, chunk.len, chunk.table_degrees());
+        kernel_plan.split_phases = self.split_phases;
+        kernel_plan.work_group = self.work_group;
+        kernel_plan.domains_per_item = self.domains_per_item;
+        // The device loads the chunk's program while the cores make its tables.
+        let joined = Instant::now();
+        let (prepared, (jobs, generation)) = rayon::join(
+            || device.prepare(&kernel_plan),
+            || {
+                let t = Instant::now();
+                let jobs: Vec<PacketJob> = (0..packets)
+                    .into_par_iter()
+                    .map(|p| {
+                        let first = p * packet_domains;
+                        PacketJob {
+                            first,
+                            count: packet_domains.min(domains - first),
+                            tables: chunk.packet_tables(first, plan.n),
+                        }
+                    })
+                    .collect();
+                (jobs, t.elapsed().as_nanos() as u64)
+            },
+        );
+        prepared?;
+        debug_assert_eq!(jobs[0].tables.degrees, kernel_plan.degrees);
+        let mut stats = FilterStats {
+            generation_nanos: generation,
+            ..FilterStats::default()
+        };
+        let joined = joined.elapsed();
+        let called = Instant::now();
+        let out = device.run_packets(&kernel_plan, &jobs)?;
+        if tracing() {
+            eprintln!(
+                "tmd-trace: {} packets: tables {} us beside the program's preparation, both \
+                 {} us; device call {} us",
+                jobs.len(),
+                generation / 1000,
+                joined.as_micros(),
+                called.elapsed().as_micros()
+            );
+        }
+        work.progress.fetch_add(chunk.len, Ordering::Relaxed);
+        for s in &out.packet_stats {
+            stats.absorb_packet(s);
+        }
+        stats.device_nanos += out.device_nanos;
+        stats.step_nanos = out.step_nanos;
+        stats.nmdm_warp.absorb(&out.warp_nmdm);
+        Ok((out.candidates, stats))
+    }
+}

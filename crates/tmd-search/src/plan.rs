@@ -1,0 +1,319 @@
+//! From what the user asked to what a search runs: a [`SearchRequest`] (the flags of
+//! `tmd search`, as text and options) is checked and resolved into a [`SearchPlan`]: the
+//! target, the range, the threshold, the algorithm (`auto` picks one), the backend and the
+//! filter's defaults for that backend, and the fingerprint that ties a resume journal to the
+//! search that wrote it.
+
+use crate::filter::device::SUBPACKET_DOMAINS;
+use crate::lower_bound::Algorithm;
+use crate::Target;
+use crate::{check_filter_params, check_target, FilterParams, InputRange, Method, SearchParams};
+use tmd_core::number::parse_rounded;
+use tmd_core::{Breakpoints, Format, FormatNumber, InputError};
+
+/// Default chunk sizes (log2 inputs): a chunk is one polynomial and, on a device, one launch.
+/// On the CPU 2^34 keeps the polynomial degree low; on a device 2^38 gives 262,144 work-items
+/// per launch instead of 16,384 (I0 on an H100: 45-51 ms instead of 138-156 ms,
+/// docs/BENCHMARKS.md).
+pub const CPU_CHUNK_BITS: u32 = 34;
+pub const DEVICE_CHUNK_BITS: u32 = 38;
+
+/// The default division threshold: the CPU divides at once (3 subtractions first gained 3% on
+/// I0 here, within noise); a device tries 3 subtractions first, since a 64-bit division is a
+/// long software sequence on a GPU (phase-1 kernel of I0 on an H100: 4.0 ms instead of 4.7 ms,
+/// docs/BENCHMARKS.md). The output and the counts are the same either way.
+pub const CPU_DIVISION_THRESHOLD: u32 = 0;
+pub const DEVICE_DIVISION_THRESHOLD: u32 = 3;
+
+/// What the user asked for, as given on the command line (flag names in the messages are
+/// those of `tmd search`).
+#[derive(Clone, Debug)]
+pub struct SearchRequest {
+    /// A registry function or an expression in x.
+    pub function: String,
+    pub format: String,
+    /// The range `[from, to)`, as numbers to round to the format.
+    pub from: String,
+    pub to: String,
+    /// K; None for the format's precision.
+    pub bits: Option<u32>,
+    pub breakpoints: String,
+    pub exact: bool,
+    pub max_precision: u32,
+    /// auto, reference, regular, lefevre, lefevre-swap or exhaustive.
+    pub algorithm: String,
+    /// cpu, opencl or cuda.
+    pub backend: String,
+    pub domain_size: u64,
+    pub kappa: u64,
+    pub division_threshold: Option<u32>,
+    pub chunk_bits: Option<u32>,
+    pub split_phases: bool,
+    pub inline_phases: bool,
+    pub work_group: Option<u32>,
+    pub domains_per_item: Option<u64>,
+}
+
+/// Where candidates are generated.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Backend {
+    /// The CPU cores (rayon).
+    Cpu,
+    /// An OpenCL device.
+    OpenCl,
+    /// A CUDA device.
+    Cuda,
+}
+
+impl Backend {
+    /// The `--backend` spelling.
+    pub fn name(self) -> &'static str {
+        match self {
+            Backend::Cpu => "cpu",
+            Backend::OpenCl => "opencl",
+            Backend::Cuda => "cuda",
+        }
+    }
+}
+
+/// The algorithm a plan runs, resolved (`auto` is never left).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum SearchAlgorithm {
+    /// MPFR on every input.
+    Reference,
+    /// Candidates from a lower-bound filter, verified with MPFR.
+    LowerBound(Algorithm),
+    /// Candidates from every domain's exact walk (phase 3 everywhere), verified with MPFR.
+    Exhaustive,
+}
+
+impl SearchAlgorithm {
+    /// The `--algorithm` spelling (the regular test is always run unrolled).
+    pub fn name(self) -> &'static str {
+        match self {
+            SearchAlgorithm::Reference => "reference",
+            SearchAlgorithm::Exhaustive => "exhaustive",
+            SearchAlgorithm::LowerBound(Algorithm::RegularUnrolled) => "regular",
+            SearchAlgorithm::LowerBound(a) => a.name(),
+        }
+    }
+}
+
+/// Everything a search needs, validated.
+#[derive(Clone, Debug)]
+pub struct SearchPlan {
+    pub target: Target,
+    pub range: InputRange,
+    pub params: SearchParams,
+    /// The range's ends as format numbers (for reports and the fingerprint).
+    pub from: FormatNumber,
+    pub to: FormatNumber,
+    pub backend: Backend,
+    /// None: the reference search (MPFR on every input). A device is attached by the caller
+    /// (`FilterParams::device`), which knows the device runtimes.
+    pub filter: Option<FilterParams>,
+}
+
+impl SearchPlan {
+    /// Checks `request` and resolves its defaults. `note` receives remarks that are no error
+    /// (a bound rounded to the format, `auto` falling back to the reference search), as one
+    /// line each, in the order they arise.
+    pub fn new(
+        request: &SearchRequest,
+        note: &mut dyn FnMut(&str),
+    ) -> Result<SearchPlan, InputError> {
+        let format = Format::parse(&request.format)?;
+        let target = Target::parse(&request.function)?;
+        let mut bound = |text: &str, flag: &str| -> Result<FormatNumber, InputError> {
+            let (x, exact) = parse_rounded(text, &format)?;
+            if !exact {
+                note(&format!(
+                    "--{flag} {text} is not a {} number; rounded to nearest: {}",
+                    format.name(),
+                    x.to_hex()
+                ));
+            }
+            Ok(x)
+        };
+        let from = bound(&request.from, "from")?;
+        let to = bound(&request.to, "to")?;
+        let range = InputRange::new(&format, &from, &to)?;
+        if let Some(func) = target.function() {
+            range.check_domain(func.domain(), func.name())?;
+        }
+        let p = format.precision();
+        let bits = request.bits.unwrap_or(p);
+        let max_bits = 2 * p + 64;
+        if !(1..=max_bits).contains(&bits) {
+            return Err(InputError::Bits(format!(
+                "--bits {bits} is outside 1..={max_bits} for {} (no hard case is expected beyond 2p + 64 bits)",
+                format.name()
+            )));
+        }
+        if request.max_precision < p + bits + 64 {
+            return Err(InputError::Bits(format!(
+                "--max-precision {} must be at least p + K + 64 = {}",
+                request.max_precision,
+                p + bits + 64
+            )));
+        }
+        let breakpoints = Breakpoints::parse(&request.breakpoints).ok_or_else(|| {
+            InputError::Usage(format!(
+                "unknown --breakpoints '{}' (expected all, directed or nearest)",
+                request.breakpoints
+            ))
+        })?;
+        let filter = choose_algorithm(request, &target, &format, note)?;
+        let backend = check_backend(request, filter.as_ref())?;
+        Ok(SearchPlan {
+            filter,
+            target,
+            range,
+            params: SearchParams {
+                bits,
+                breakpoints,
+                include_exact: request.exact,
+                max_precision: request.max_precision,
+            },
+            from,
+            to,
+            backend,
+        })
+    }
+
+    /// The algorithm the plan runs.
+    pub fn algorithm(&self) -> SearchAlgorithm {
+        match self.filter.as_ref().map(|f| f.method) {
+            None => SearchAlgorithm::Reference,
+            Some(Method::Exhaustive) => SearchAlgorithm::Exhaustive,
+            Some(Method::Filter(a)) => SearchAlgorithm::LowerBound(a),
+        }
+    }
+
+    /// One line naming everything that decides the output, so that a journal is only resumed
+    /// by the same search.
+    pub fn fingerprint(&self) -> String {
+        format!(
+            "{} {} [{}, {}) K={} {} exact={} max-precision={}",
+            self.target.name,
+            self.range.format.name(),
+            self.from.to_hex(),
+            self.to.to_hex(),
+            self.params.bits,
+            self.params.breakpoints.name(),
+            self.params.include_exact,
+            self.params.max_precision
+        )
+    }
+}
+
+/// The filter parameters for `--algorithm`: None for the reference search. `auto` takes the
+/// reference search for a target without a Taylor model, the exhaustive method up to binary32
+/// precision (p <= 24), and the regular test, unrolled, beyond.
+fn choose_algorithm(
+    request: &SearchRequest,
+    target: &Target,
+    format: &Format,
+    note: &mut dyn FnMut(&str),
+) -> Result<Option<FilterParams>, InputError> {
+    let method = match request.algorithm.as_str() {
+        "reference" => return Ok(None),
+        "auto" => {
+            if let Err(why) = check_target(target) {
+                note(&format!(
+                    "{}; --algorithm auto uses the reference search (MPFR on every input)",
+                    why.to_string().split(':').next().unwrap_or_default()
+                ));
+                return Ok(None);
+            }
+            if format.precision() <= 24 {
+                Method::Exhaustive
+            } else {
+                Method::Filter(Algorithm::RegularUnrolled)
+            }
+        }
+        "regular" => Method::Filter(Algorithm::RegularUnrolled),
+        "lefevre" => Method::Filter(Algorithm::Lefevre),
+        "lefevre-swap" => Method::Filter(Algorithm::LefevreSwap),
+        "exhaustive" => Method::Exhaustive,
+        other => {
+            return Err(InputError::Usage(format!(
+                "unknown --algorithm '{other}' (expected auto, reference, regular, lefevre, lefevre-swap or exhaustive)"
+            )))
+        }
+    };
+    check_target(target)
+        .map_err(|e| InputError::Usage(format!("--algorithm {}: {e}", request.algorithm)))?;
+    // An unknown backend gets the device defaults here; `check_backend` refuses it next.
+    let cpu = request.backend == "cpu";
+    let chunk_bits = request.chunk_bits.unwrap_or(if cpu {
+        CPU_CHUNK_BITS
+    } else {
+        DEVICE_CHUNK_BITS
+    });
+    if (request.split_phases
+        || request.inline_phases
+        || request.work_group.is_some()
+        || request.domains_per_item.is_some())
+        && cpu
+    {
+        return Err(InputError::Usage(
+            "--split-phases, --inline-phases, --work-group and --domains-per-item are for \
+             --backend opencl or cuda"
+                .into(),
+        ));
+    }
+    if let Some(w) = request.work_group {
+        if !w.is_power_of_two() || !(32..=1024).contains(&w) {
+            return Err(InputError::Usage(format!(
+                "--work-group {w}: expected a power of two from 32 to 1024"
+            )));
+        }
+    }
+    if !(12..=44).contains(&chunk_bits) {
+        return Err(InputError::Usage(format!(
+            "--chunk-bits {chunk_bits}: expected 12 to 44"
+        )));
+    }
+    let filter = FilterParams {
+        domain_size: request.domain_size,
+        kappa: request.kappa,
+        division_threshold: request.division_threshold.unwrap_or(if cpu {
+            CPU_DIVISION_THRESHOLD
+        } else {
+            DEVICE_DIVISION_THRESHOLD
+        }),
+        chunk_len: 1u64 << chunk_bits,
+        split_phases: !cpu && !request.inline_phases,
+        work_group: request.work_group.unwrap_or(0),
+        domains_per_item: request.domains_per_item.unwrap_or(SUBPACKET_DOMAINS),
+        ..FilterParams::new(method)
+    };
+    check_filter_params(&filter).map_err(|e| InputError::Usage(e.to_string()))?;
+    Ok(Some(filter))
+}
+
+/// The backend of `--backend`; the reference search runs on the CPU only.
+fn check_backend(
+    request: &SearchRequest,
+    filter: Option<&FilterParams>,
+) -> Result<Backend, InputError> {
+    let backend = match request.backend.as_str() {
+        "cpu" => return Ok(Backend::Cpu),
+        "opencl" => Backend::OpenCl,
+        "cuda" => Backend::Cuda,
+        other => {
+            return Err(InputError::Usage(format!(
+                "unknown --backend '{other}' (expected cpu, opencl or cuda)"
+            )))
+        }
+    };
+    if filter.is_none() {
+        return Err(InputError::Usage(format!(
+            "--backend {} runs the filtered and exhaustive algorithms; --algorithm {} \
+             (MPFR on every input) runs on the CPU: use --backend cpu",
+            request.backend, request.algorithm
+        )));
+    }
+    Ok(backend)
+}
