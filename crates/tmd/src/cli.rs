@@ -147,18 +147,19 @@ pub struct SearchArgs {
     #[arg(long, default_value_t = 8)]
     pub kappa: u64,
     /// Subtractions tried before a division in the lower-bound tests (0: always divide);
-    /// default 0 on the CPU, 3 on a device (64-bit division is a long software sequence
-    /// there: 15% less phase-1 kernel time on an H100 for I0). Same output and counts.
+    /// default 0 on the CPU, 3 on a device (where a 64-bit division is a long software
+    /// sequence; docs/gpu.md). Same output and counts.
     #[arg(long)]
     pub division_threshold: Option<u32>,
     /// log2 of the inputs per chunk (one polynomial; one device launch): 12..=44; default 34
-    /// on the CPU, 38 on a device (more work-items per launch: 3.3x faster on an H100 for I0).
+    /// on the CPU, 38 on a device (more work-items per launch; docs/gpu.md).
     /// The phase counts depend on it; the cases do not.
     #[arg(long)]
     pub chunk_bits: Option<u32>,
     /// On a device (the default there): phases 2 and 3 in kernels of their own over the
-    /// compacted failures of the phase before (seed 000 §4.3.1), instead of inline in the
-    /// phase-1 work-item (10x less kernel time on an H100 for I0). Same output and counts.
+    /// compacted failures of the phase before (Fortin, Gouicem, Graillat, TOMS 2016, §4.3.1),
+    /// instead of inline in the phase-1 work-item (less divergence; docs/gpu.md). Same output
+    /// and counts.
     #[arg(long, conflicts_with = "inline_phases")]
     pub split_phases: bool,
     /// On a device: phases 2 and 3 inline in the phase-1 work-item that meets a failure (the
@@ -189,7 +190,7 @@ pub struct SearchArgs {
     /// Worker threads (default: all cores).
     #[arg(long)]
     pub threads: Option<usize>,
-    /// One JSON object per case (design.md §7).
+    /// One JSON object per case (fields: docs/definitions.md).
     #[arg(long)]
     pub json: bool,
     /// Write the cases to FILE instead of stdout (JSON lines; CORE-MATH's format for *.wc).

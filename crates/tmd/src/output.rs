@@ -1,5 +1,5 @@
-//! How cases and hardness reports are printed: JSON lines (design.md §7, field names are
-//! normative), readable tables, and CORE-MATH's worst-case file format.
+//! How cases and hardness reports are printed: JSON lines (docs/definitions.md; field names
+//! are normative), readable tables, and CORE-MATH's worst-case file format.
 
 use tmd_core::hardness::{Inexact, Roundings};
 use tmd_core::{Format, FormatNumber, Outcome};
