@@ -49,7 +49,8 @@ cases=(
   "crunch-libm-sin|json|crunch libm:sinf --from 1 --to 4 --json"
   "crunch-exp64|json|crunch std:exp --from 0x1p+0 --to 0x1.0000001p+0 --json"
   "crunch-xfloat-log|json|crunch xfloat:log --from 0x1p+0 --to 0x1.000001p+0 --json"
-  "crunch-emul|json|crunch emul:vrecpe-nr3 --from 1 --to 2 --json"
+  "crunch-emul|json|crunch emul:vrecpe-nr3 --from 0x1p+0 --to 0x1.0000001p+0 --json"
+  "crunch-emul32|json|crunch emul:vrecpe-nr2f --from 1 --to 2 --json"
   "crunch-list|plain|crunch --list"
 )
 if [ "$opencl" = "--opencl" ]; then
