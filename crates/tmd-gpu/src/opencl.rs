@@ -95,6 +95,12 @@ impl OpenClDevice {
         })
     }
 
+    /// The device's OpenCL context, for programs built with options of the caller's own
+    /// (the layout tests build kernels without some of the defines).
+    pub fn context(&self) -> &Context {
+        &self.context
+    }
+
     /// The device's name, as the driver reports it.
     pub fn name(&self) -> String {
         self.device.name().unwrap_or_else(|_| "unknown".into())

@@ -2,8 +2,6 @@
 //! kernels see the host's values, every program builds with them, and a program built
 //! without one of them stops at vendor.h's `#error` naming it.
 
-use opencl3::context::Context;
-use opencl3::device::{get_all_devices, Device, CL_DEVICE_TYPE_ALL};
 use opencl3::program::Program;
 use tmd_gpu::opencl::OpenClDevice;
 use tmd_kernels::{layout, Id};
@@ -42,8 +40,10 @@ fn every_program_builds_with_the_layout() {
 
 #[test]
 fn a_missing_layout_define_stops_the_build() {
-    let id = get_all_devices(CL_DEVICE_TYPE_ALL).expect("an OpenCL device")[0];
-    let context = Context::from_device(&Device::new(id)).expect("context");
+    // Through tmd-gpu's enumeration, which holds the process-wide lock: the ICD loader's
+    // first enumeration is not safe to race with the other tests'.
+    let device = OpenClDevice::nth(0).unwrap_or_else(|e| panic!("{e}"));
+    let context = device.context();
     let source = tmd_kernels::source(Id::filter_for([2, 1, 0], true, 32));
     for (missing, _) in layout::defines() {
         let others: Vec<(&str, String)> = layout::defines()
@@ -54,7 +54,7 @@ fn a_missing_layout_define_stops_the_build() {
         for (name, value) in &others {
             options.push_str(&format!(" -D{name}={value}"));
         }
-        match Program::create_and_build_from_source(&context, &source, &options) {
+        match Program::create_and_build_from_source(context, &source, &options) {
             Ok(_) => panic!("built without {missing}"),
             Err(log) => assert!(
                 log.contains(&format!("{missing} missing")),

@@ -8,10 +8,7 @@
  * same counts, so the phase statistics of a device run equal the CPU's.
  */
 
-#define LB_LEFEVRE 0
-#define LB_LEFEVRE_SWAP 1
-#define LB_REGULAR 2
-#define LB_REGULAR_UNROLLED 3
+/* LB_LEFEVRE, LB_LEFEVRE_SWAP, LB_REGULAR, LB_REGULAR_UNROLLED: tmd_kernels::layout. */
 
 #define U64_MAX_VALUE 0xffffffffffffffffUL
 

@@ -164,6 +164,18 @@ typedef int i32;
 #ifndef CRUNCH_HISTOGRAM_BINS
 #error "vendor.h: CRUNCH_HISTOGRAM_BINS missing (build with tmd_kernels::layout::defines)"
 #endif
+#ifndef LB_LEFEVRE
+#error "vendor.h: LB_LEFEVRE missing (build with tmd_kernels::layout::defines)"
+#endif
+#ifndef LB_LEFEVRE_SWAP
+#error "vendor.h: LB_LEFEVRE_SWAP missing (build with tmd_kernels::layout::defines)"
+#endif
+#ifndef LB_REGULAR
+#error "vendor.h: LB_REGULAR missing (build with tmd_kernels::layout::defines)"
+#endif
+#ifndef LB_REGULAR_UNROLLED
+#error "vendor.h: LB_REGULAR_UNROLLED missing (build with tmd_kernels::layout::defines)"
+#endif
 
 /* a + b + carry_in, returning the sum and setting *carry_out (0 or 1). */
 DEVICE_FN u64 tmd_add_carry(u64 a, u64 b, u32 carry_in, u32 *carry_out) {

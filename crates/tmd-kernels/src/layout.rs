@@ -48,6 +48,13 @@ pub const CRUNCH_HISTOGRAM_OFFSET: usize = 10;
 pub const CRUNCH_HISTOGRAM_BINS: usize = 42;
 pub const CRUNCH_COUNT_WORDS: usize = CRUNCH_HISTOGRAM_OFFSET + CRUNCH_HISTOGRAM_BINS;
 
+/// The kernels' codes of the lower-bound tests (`lb_test` in `kernels/lower_bound.cl`); a
+/// negative code sends every domain to phase 3 (the exhaustive method).
+pub const LB_LEFEVRE: usize = 0;
+pub const LB_LEFEVRE_SWAP: usize = 1;
+pub const LB_REGULAR: usize = 2;
+pub const LB_REGULAR_UNROLLED: usize = 3;
+
 const _: () = assert!(FOLD_GROUP.is_power_of_two() && SCAN_GROUP.is_power_of_two());
 const _: () = assert!(WARP_NMDM_GROUP.is_power_of_two() && NMDM_GROUP % 32 == 0);
 
@@ -68,6 +75,10 @@ pub fn defines() -> Vec<(&'static str, String)> {
         ("WARP_NMDM_WORDS", WARP_NMDM_WORDS),
         ("CRUNCH_HISTOGRAM_OFFSET", CRUNCH_HISTOGRAM_OFFSET),
         ("CRUNCH_HISTOGRAM_BINS", CRUNCH_HISTOGRAM_BINS),
+        ("LB_LEFEVRE", LB_LEFEVRE),
+        ("LB_LEFEVRE_SWAP", LB_LEFEVRE_SWAP),
+        ("LB_REGULAR", LB_REGULAR),
+        ("LB_REGULAR_UNROLLED", LB_REGULAR_UNROLLED),
     ]
     .into_iter()
     .map(|(name, value)| (name, value.to_string()))

@@ -11,6 +11,7 @@ use super::phases::{affine_base64, DomainPlan};
 use super::stats::{Nmdm, PacketStats, PhaseCounts};
 use crate::lower_bound::Algorithm;
 use std::fmt::Debug;
+use tmd_kernels::layout;
 /// The record sizes and work-group sizes the kernels are built with (`tmd_kernels::layout`,
 /// passed to them as `-D` options).
 pub use tmd_kernels::layout::{
@@ -32,8 +33,9 @@ pub struct KernelPlan {
     pub chunk_len: u64,
     pub n: u64,
     pub kappa: u64,
-    /// 0 Lefèvre, 1 Lefèvre with swap, 2 regular, 3 regular unrolled, -1 exhaustive.
-    pub algorithm: i32,
+    /// The lower-bound test of phases 1 and 2; `None`: every domain goes to phase 3 (the
+    /// exhaustive method).
+    pub algorithm: Option<Algorithm>,
     pub division_threshold: u32,
     /// `affine_base64` for domains of N and of N/κ inputs.
     pub base1: u64,
@@ -50,19 +52,24 @@ pub struct KernelPlan {
 }
 
 impl KernelPlan {
-    pub fn new(plan: &DomainPlan, chunk_len: u64, degrees: [usize; 3]) -> KernelPlan {
-        let algorithm = match plan.filter {
+    /// The kernels' `algorithm` argument (`lb_test` in kernels/lower_bound.cl): a code of
+    /// `tmd_kernels::layout`, or -1 for the exhaustive method.
+    pub fn algorithm_code(&self) -> i32 {
+        match self.algorithm {
             None => -1,
-            Some(Algorithm::Lefevre) => 0,
-            Some(Algorithm::LefevreSwap) => 1,
-            Some(Algorithm::Regular) => 2,
-            Some(Algorithm::RegularUnrolled) => 3,
-        };
+            Some(Algorithm::Lefevre) => layout::LB_LEFEVRE as i32,
+            Some(Algorithm::LefevreSwap) => layout::LB_LEFEVRE_SWAP as i32,
+            Some(Algorithm::Regular) => layout::LB_REGULAR as i32,
+            Some(Algorithm::RegularUnrolled) => layout::LB_REGULAR_UNROLLED as i32,
+        }
+    }
+
+    pub fn new(plan: &DomainPlan, chunk_len: u64, degrees: [usize; 3]) -> KernelPlan {
         KernelPlan {
             chunk_len,
             n: plan.n,
             kappa: plan.kappa,
-            algorithm,
+            algorithm: plan.filter,
             division_threshold: plan.division_threshold,
             base1: affine_base64(plan, plan.n),
             base2: affine_base64(plan, (plan.n / plan.kappa).max(1)),
