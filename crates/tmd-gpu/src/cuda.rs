@@ -576,22 +576,7 @@ impl std::fmt::Debug for CudaDevice {
     }
 }
 
-impl tmd_search::filter::device::PacketDevice for CudaDevice {
-    fn name(&self) -> String {
-        format!("CUDA device '{}'", self.describe())
-    }
-
-    fn run_packets(
-        &self,
-        plan: &tmd_search::filter::device::KernelPlan,
-        jobs: &[tmd_search::filter::device::PacketJob],
-    ) -> Result<tmd_search::filter::device::DeviceOutput, String> {
-        crate::filter::run_packets(self, plan, jobs)
-    }
-
-    fn prepare(&self, plan: &tmd_search::filter::device::KernelPlan) -> Result<(), String> {
-        crate::filter::prepare(self, plan)
-    }
-}
-
-crate::device_operations!(CudaDevice);
+crate::device_operations!(CudaDevice, |d: &CudaDevice| format!(
+    "CUDA device '{}'",
+    d.describe()
+));

@@ -83,10 +83,29 @@ pub enum GpuError {
 /// Results of a timed run of a kernel: the values, and the seconds of each timed launch.
 pub type Timed<T> = (Vec<T>, Vec<f64>);
 
-/// The operations of a device type, as inherent methods over the generic launch sequences
-/// (one definition for both runtimes).
+/// The operations of a device type, as inherent methods over the generic launch sequences,
+/// and the filter's `PacketDevice` (one definition for both runtimes); `$label` names the
+/// device in reports.
 macro_rules! device_operations {
-    ($device:ty) => {
+    ($device:ty, $label:expr) => {
+        impl tmd_search::filter::device::PacketDevice for $device {
+            fn name(&self) -> String {
+                $label(self)
+            }
+
+            fn run_packets(
+                &self,
+                plan: &tmd_search::filter::device::KernelPlan,
+                jobs: &[tmd_search::filter::device::PacketJob],
+            ) -> Result<tmd_search::filter::device::DeviceOutput, String> {
+                $crate::filter::run_packets(self, plan, jobs)
+            }
+
+            fn prepare(&self, plan: &tmd_search::filter::device::KernelPlan) -> Result<(), String> {
+                $crate::filter::prepare(self, plan)
+            }
+        }
+
         impl $device {
             /// Runs the double-word kernel `op` element-wise (program
             /// `Id::XfloatDoubleWord`): `r[i] = a[i] op b[i]` (or `op a[i]` for the unary

@@ -274,18 +274,7 @@ impl std::fmt::Debug for OpenClDevice {
     }
 }
 
-impl tmd_search::filter::device::PacketDevice for OpenClDevice {
-    fn name(&self) -> String {
-        format!("OpenCL device '{}'", OpenClDevice::name(self))
-    }
-
-    fn run_packets(
-        &self,
-        plan: &tmd_search::filter::device::KernelPlan,
-        jobs: &[tmd_search::filter::device::PacketJob],
-    ) -> Result<tmd_search::filter::device::DeviceOutput, String> {
-        crate::filter::run_packets(self, plan, jobs)
-    }
-}
-
-crate::device_operations!(OpenClDevice);
+crate::device_operations!(OpenClDevice, |d: &OpenClDevice| format!(
+    "OpenCL device '{}'",
+    OpenClDevice::name(d)
+));
