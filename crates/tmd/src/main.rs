@@ -6,6 +6,7 @@ mod cli;
 #[cfg(feature = "mpi")]
 mod cluster;
 mod commands;
+mod out_file;
 mod output;
 
 use std::process::ExitCode;

@@ -119,6 +119,105 @@ fn bad_input_leaves_no_output_file() {
     assert!(!dir.join("cases.json.partial").exists());
 }
 
+/// The small search the output-file tests run, and its JSON lines on stdout.
+const SMALL_SEARCH: [&str; 12] = [
+    "search", "sin", "--from", "0.5", "--to", "1", "--format", "bfloat16", "--bits", "10",
+    "--json", "-q",
+];
+
+fn small_search_with(extra: &[&str]) -> Output {
+    let mut args: Vec<&str> = SMALL_SEARCH.to_vec();
+    args.extend(extra);
+    tmd(&args)
+}
+
+#[test]
+fn output_paths_in_a_missing_directory_are_bad_input_before_any_work() {
+    let dir = scratch("nodir");
+    let missing = dir.join("no-such-dir").join("x.jsonl");
+    let missing = missing.to_str().unwrap();
+    let mut args: Vec<&str> = SMALL_SEARCH.to_vec();
+    for flag in ["--out", "--stats"] {
+        args.truncate(SMALL_SEARCH.len());
+        args.extend([flag, missing]);
+        assert_bad_input(&args, "does not exist");
+    }
+    assert_bad_input(
+        &[
+            "crunch", "std:expf", "--from", "1", "--to", "2", "--plot", missing,
+        ],
+        "does not exist",
+    );
+    let d = dir.to_str().unwrap();
+    let mut args: Vec<&str> = SMALL_SEARCH.to_vec();
+    args.extend(["--out", d]);
+    assert_bad_input(&args, "is a directory");
+}
+
+#[test]
+fn output_to_a_symlink_writes_its_target_and_keeps_the_link() {
+    let dir = scratch("symlink");
+    let target = dir.join("target.jsonl");
+    let link = dir.join("link.jsonl");
+    std::fs::write(&target, "old contents that must go\n".repeat(100)).unwrap();
+    let _ = std::fs::remove_file(&link);
+    std::os::unix::fs::symlink(&target, &link).unwrap();
+    let direct = tmd(&SMALL_SEARCH);
+    let o = small_search_with(&["--out", link.to_str().unwrap()]);
+    assert_eq!(
+        o.status.code(),
+        Some(0),
+        "{}",
+        String::from_utf8_lossy(&o.stderr)
+    );
+    assert!(std::fs::symlink_metadata(&link)
+        .unwrap()
+        .file_type()
+        .is_symlink());
+    assert_eq!(std::fs::read(&target).unwrap(), direct.stdout);
+    assert!(!dir.join("link.jsonl.partial").exists());
+}
+
+#[test]
+fn output_to_a_device_or_fifo_is_written_in_place() {
+    use std::os::unix::fs::FileTypeExt;
+    let o = small_search_with(&["--out", "/dev/null", "--stats", "/dev/null"]);
+    assert_eq!(
+        o.status.code(),
+        Some(0),
+        "{}",
+        String::from_utf8_lossy(&o.stderr)
+    );
+    let meta = std::fs::metadata("/dev/null").unwrap();
+    assert!(meta.file_type().is_char_device(), "/dev/null was replaced");
+    let full = small_search_with(&["--out", "/dev/full"]);
+    assert_eq!(full.status.code(), Some(1), "a full device is a failed run");
+    if let Ok(meta) = std::fs::metadata("/dev/full") {
+        assert!(meta.file_type().is_char_device(), "/dev/full was replaced");
+    }
+    let dir = scratch("fifo");
+    let fifo = dir.join("cases.fifo");
+    let _ = std::fs::remove_file(&fifo);
+    let made = std::process::Command::new("mkfifo")
+        .arg(&fifo)
+        .status()
+        .expect("mkfifo runs");
+    assert!(made.success());
+    let reader = {
+        let fifo = fifo.clone();
+        std::thread::spawn(move || std::fs::read(fifo).unwrap())
+    };
+    let o = small_search_with(&["--out", fifo.to_str().unwrap()]);
+    assert_eq!(
+        o.status.code(),
+        Some(0),
+        "{}",
+        String::from_utf8_lossy(&o.stderr)
+    );
+    assert_eq!(reader.join().unwrap(), tmd(&SMALL_SEARCH).stdout);
+    assert!(std::fs::metadata(&fifo).unwrap().file_type().is_fifo());
+}
+
 #[test]
 fn search_json_lines_have_the_design_fields() {
     let o = tmd(&[

@@ -62,6 +62,9 @@ pub fn run(args: &CrunchArgs) -> anyhow::Result<()> {
     let default_device = cluster.as_ref().map_or(0, |c| c.local_rank());
     #[cfg(not(feature = "mpi"))]
     let default_device = 0;
+    if let Some(path) = &args.plot {
+        crate::out_file::check("--plot", path)?;
+    }
     let spec = args.target.as_deref().expect("clap requires it");
     let format_flag = args
         .format
@@ -205,8 +208,8 @@ fn finish(
             "{} over {} [{}, {})",
             report.target, report.format, report.from, report.to
         );
-        std::fs::write(path, tmd_crunch::plot::svg(&title, fmt, &records))
-            .with_context(|| format!("writing the plot {}", path.display()))?;
+        let svg = tmd_crunch::plot::svg(&title, fmt, &records);
+        crate::out_file::write_whole("--plot", path, svg.as_bytes())?;
     }
     let mut stdout = std::io::stdout().lock();
     if args.json {

@@ -2,15 +2,15 @@
 //!
 //! Output goes to stdout or, with `--out FILE`, to `FILE.partial`, renamed to FILE only when
 //! the search has finished: an interrupted run leaves a file that says it is partial, holding
-//! every case of the finished prefix of the range (cases arrive in x order).
+//! every case of the finished prefix of the range (cases arrive in x order). A FILE that is a
+//! device, a FIFO or a link is written in place (`crate::out_file`).
 
 use crate::cli::SearchArgs;
+use crate::out_file::{self, OutFile};
 use crate::output::{case_header, case_json, case_row, wc_header};
 use anyhow::Context;
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
-use std::fs::File;
 use std::io::{BufWriter, Write};
-use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::time::Duration;
 use std::time::Instant;
@@ -74,10 +74,10 @@ pub(crate) fn attach_device(plan: &mut SearchPlan, index: usize) -> anyhow::Resu
     Ok(())
 }
 
-/// Where cases go: stdout, or a `.partial` file renamed when done.
+/// Where cases go: stdout, or an output file made final when done.
 pub(crate) struct Output {
     writer: Box<dyn Write + Send>,
-    partial: Option<(PathBuf, PathBuf)>,
+    file: Option<OutFile>,
     wc: bool,
     json: bool,
 }
@@ -88,18 +88,16 @@ impl Output {
             .out
             .as_deref()
             .is_some_and(|p| p.extension().is_some_and(|e| e == "wc"));
-        let (writer, partial): (Box<dyn Write + Send>, _) = match &args.out {
+        let (writer, file): (Box<dyn Write + Send>, _) = match &args.out {
             Some(path) => {
-                let tmp = partial_path(path);
-                let file =
-                    File::create(&tmp).with_context(|| format!("creating {}", tmp.display()))?;
-                (Box::new(BufWriter::new(file)), Some((tmp, path.clone())))
+                let file = OutFile::create("--out", path)?;
+                (Box::new(BufWriter::new(file.handle()?)), Some(file))
             }
             None => (Box::new(BufWriter::new(std::io::stdout())), None),
         };
         let mut out = Output {
             writer,
-            partial,
+            file,
             wc,
             json: args.json,
         };
@@ -168,18 +166,11 @@ impl Output {
     pub(crate) fn finish(mut self) -> anyhow::Result<()> {
         self.writer.flush()?;
         drop(self.writer);
-        if let Some((tmp, path)) = self.partial {
-            std::fs::rename(&tmp, &path)
-                .with_context(|| format!("renaming {} to {}", tmp.display(), path.display()))?;
+        if let Some(file) = self.file {
+            file.finish().context("finishing --out")?;
         }
         Ok(())
     }
-}
-
-fn partial_path(path: &Path) -> PathBuf {
-    let mut s = path.as_os_str().to_owned();
-    s.push(".partial");
-    PathBuf::from(s)
 }
 
 /// Receives the cases in x order: writes them and, with `--resume`, checkpoints the journal
@@ -253,6 +244,13 @@ pub fn run(args: &SearchArgs) -> anyhow::Result<()> {
         return super::search_mpi::run(args, &cluster);
     }
     let mut plan = plan(args)?;
+    // Output paths are checked before any work: a missing directory costs nothing.
+    if let Some(path) = &args.out {
+        out_file::check("--out", path)?;
+    }
+    if let Some(path) = &args.stats {
+        out_file::check("--stats", path)?;
+    }
     // The workers start while the device opens (the search's jobs run on this pool: the
     // filtered and reference searches start them from the thread that installs it).
     let pool = rayon::ThreadPoolBuilder::new()
@@ -430,10 +428,7 @@ pub(crate) fn report(
             "inputs_per_second": rate,
             "filter": filter.map(|f| filter_json(plan, f)),
         });
-        let tmp = partial_path(path);
-        std::fs::write(&tmp, format!("{stats:#}\n"))
-            .with_context(|| format!("writing {}", tmp.display()))?;
-        std::fs::rename(&tmp, path).with_context(|| format!("writing {}", path.display()))?;
+        out_file::write_whole("--stats", path, format!("{stats:#}\n").as_bytes())?;
     }
     Ok(())
 }
