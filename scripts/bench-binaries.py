@@ -18,20 +18,21 @@ import time
 
 def wall_seconds(binary, args):
     started = time.perf_counter()
-    subprocess.run([binary, *args], check=True, stdout=subprocess.DEVNULL)
+    subprocess.run([binary, *args], check=True, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
     return time.perf_counter() - started
 
 
 def main():
+    argv = sys.argv[1:]
+    if "--" not in argv or argv.index("--") == len(argv) - 1:
+        sys.exit("bench-binaries.py: no tmd arguments given after --")
+    split = argv.index("--")
     parser = argparse.ArgumentParser()
     parser.add_argument("old")
     parser.add_argument("new")
     parser.add_argument("--runs", type=int, default=10)
-    parser.add_argument("args", nargs=argparse.REMAINDER)
-    opts = parser.parse_args()
-    args = opts.args[1:] if opts.args[:1] == ["--"] else opts.args
-    if not args:
-        sys.exit("bench-binaries.py: no tmd arguments given after --")
+    opts = parser.parse_args(argv[:split])
+    args = argv[split + 1:]
     times = {opts.old: [], opts.new: []}
     # One untimed run each: page cache, kernel caches.
     for binary in times:
