@@ -83,8 +83,8 @@ pub struct CrunchArgs {
     /// Measure a sample and project the time of the whole range instead of running it.
     #[arg(long)]
     pub estimate: bool,
-    /// Worker threads (default: all cores).
-    #[arg(long)]
+    /// Worker threads, 1 to 1024 (default: all cores).
+    #[arg(long, value_parser = parse_threads)]
     pub threads: Option<usize>,
     /// List the built-in targets.
     #[arg(long)]
@@ -187,8 +187,8 @@ pub struct SearchArgs {
     /// 0, and under mpirun the rank's local rank (one device per rank on each node).
     #[arg(long)]
     pub device: Option<usize>,
-    /// Worker threads (default: all cores).
-    #[arg(long)]
+    /// Worker threads, 1 to 1024 (default: all cores).
+    #[arg(long, value_parser = parse_threads)]
     pub threads: Option<usize>,
     /// One JSON object per case (fields: docs/definitions.md).
     #[arg(long)]
@@ -230,7 +230,11 @@ pub fn run() -> anyhow::Result<()> {
                 .lines()
                 .map(str::trim)
                 .take_while(|l| !l.starts_with("Usage:"))
-                .filter(|l| !l.is_empty() && !l.starts_with("tip:"))
+                .filter(|l| {
+                    !l.is_empty()
+                        && !l.starts_with("tip:")
+                        && !l.starts_with("For more information")
+                })
                 .collect();
             let message = message.join(" ");
             eprintln!(
@@ -247,5 +251,15 @@ pub fn run() -> anyhow::Result<()> {
         Command::Crunch(args) => commands::crunch::run(&args),
         Command::CrunchStatus { file } => commands::crunch::status(&file),
         Command::CrunchFormat { file } => commands::crunch::format_blocks(&file),
+    }
+}
+
+/// `--threads`: at least one worker, and no more than a machine could use (a typo such as
+/// 100000 would start that many threads).
+fn parse_threads(text: &str) -> Result<usize, String> {
+    match text.parse::<usize>() {
+        Ok(n @ 1..=1024) => Ok(n),
+        Ok(_) => Err("expected 1 to 1024 worker threads".into()),
+        Err(e) => Err(e.to_string()),
     }
 }

@@ -44,6 +44,12 @@ fn bad_inputs_exit_2_with_one_line() {
         "unknown function 'foo'",
     );
     assert_bad_input(&search(&["x*", "--from", "1", "--to", "2"]), "expression");
+    for threads in ["0", "100000", "x"] {
+        assert_bad_input(
+            &search(&["exp", "--from", "1", "--to", "2", "--threads", threads]),
+            "--threads",
+        );
+    }
     assert_bad_input(
         &search(&["bar(x)+1", "--from", "1", "--to", "2"]),
         "unknown function 'bar'",
