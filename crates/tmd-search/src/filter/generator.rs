@@ -178,16 +178,12 @@ impl DevicePackets {
     /// The exact tables are made on the cores; phases 1-3 run on the device. An error is
     /// prefixed with the device's name.
     fn run(&self, work: &ChunkWork<'_>) -> Result<(Vec<u64>, FilterStats), String> {
-        let device = self.device.as_ref();
-        self.run_on(device, work)
-            .map_err(|e| format!("{}: {e}", device.name()))
+        self.run_on_device(work)
+            .map_err(|e| format!("{}: {e}", self.device.name()))
     }
 
-    fn run_on(
-        &self,
-        device: &dyn PacketDevice,
-        work: &ChunkWork<'_>,
-    ) -> Result<(Vec<u64>, FilterStats), String> {
+    fn run_on_device(&self, work: &ChunkWork<'_>) -> Result<(Vec<u64>, FilterStats), String> {
+        let device = self.device.as_ref();
         let (chunk, plan, packet_domains) = (work.chunk, work.plan, work.packet_domains);
         let (domains, packets) = (work.domains(), work.packets());
         let mut kernel_plan = KernelPlan::new(plan, chunk.len, chunk.table_degrees());
