@@ -51,7 +51,10 @@ fi
 script_start=$(date +%s)
 OUT=${OUT:-gpu-check-out}
 mkdir -p "$OUT"
-log() { echo "$@" | tee -a "$OUT/summary.txt"; }
+# Every line says when it was written (seconds since the script started).
+log() { echo "[+${SECONDS}s] $*" | tee -a "$OUT/summary.txt"; }
+# Seconds left of BUDGET (default 540): sections skip what would not finish.
+time_left() { echo $((${BUDGET:-540} - SECONDS)); }
 bin=target/gpu-bin
 tmd=$bin/tmd
 sections=${*:-search crunch}
@@ -145,7 +148,8 @@ PY
       res=$(search "I0-$backend-$r" "$backend" $i0)
       log "I0 $backend run $r: exit/seconds $res $(python3 -c "import json,sys; d=json.load(open(sys.argv[1])); f=d['filter']; print(d['hard'], 'cases, search', round(d['seconds'],4), 's, device', round(f.get('device_thread_seconds',0),4), 's')" "$OUT/s/I0-$backend-$r.json" 2>&1)"
     done
-    cmp -s "$OUT/s/I0-$backend-1.txt" "$OUT/s/I0-cpu-1.txt" && log "I0 $backend: cases equal the CPU's; counts $(same_counts "$OUT/s/I0-cpu-1.json" "$OUT/s/I0-$backend-1.json")"
+    cmp -s "$OUT/s/I0-$backend-1.txt" "$OUT/s/I0-cpu-1.txt" && log "I0 $backend: cases equal the CPU's; counts $(same_counts "$OUT/s/I0-cpu-1.json" "$OUT/s/I0-$backend-1.json")" \
+      || log "I0 $backend: cases DIFFER from the CPU's"
   done
   for algo in regular lefevre; do
     search "I0-nmdm-$algo" cuda $i0 --algorithm "$algo" >/dev/null
@@ -401,6 +405,89 @@ if [[ " $sections " == *" crunch "* ]] && [[ " $sections " != *" final "* ]]; th
   export -f log
   bash scripts/gpu-crunch.sh
 fi
+if [[ " $sections " == *" opencl "* ]]; then
+  # The search on NVIDIA's OpenCL driver, side by side with CUDA on the same GPU: I0,
+  # I0..1023 and the binade [1,2) at K = 45. The machine lists PoCL as its OpenCL vendor: it
+  # is set aside for this section, NVIDIA's library registered alone, and each run's stats
+  # name the device it ran on.
+  mkdir -p "$OUT/s" /tmp/icd-aside
+  nvocl=$(ls /usr/lib/x86_64-linux-gnu/libnvidia-opencl.so.1 /usr/lib/libnvidia-opencl.so.1 /usr/local/nvidia/lib64/libnvidia-opencl.so.1 2>/dev/null | head -1)
+  [ -z "$nvocl" ] && nvocl=$(find / -xdev -name 'libnvidia-opencl.so.1' 2>/dev/null | head -1)
+  mkdir -p /etc/OpenCL/vendors
+  mv /etc/OpenCL/vendors/*.icd /tmp/icd-aside/ 2>/dev/null
+  echo "$nvocl" >/etc/OpenCL/vendors/nvidia.icd
+  export OCL_ICD_FILENAMES=$nvocl
+  log "OpenCL: NVIDIA library ${nvocl:-not found}; vendors now $(ls /etc/OpenCL/vendors)"
+  device_of() { python3 -c "import json,sys; print(json.load(open(sys.argv[1])).get('device'))" "$1" 2>/dev/null; }
+  stat_of() { python3 -c "import json,sys; d=json.load(open(sys.argv[1])); f=d['filter']; print(d['hard'], 'cases, search', round(d['seconds'],4), 's, kernels', {k: round(v, 3) for k, v in f.get('device_step_thread_seconds', {}).items()})" "$1" 2>&1; }
+  i0="exp --from 0x1p+0 --to 0x1.0008p+0 --bits 32 --breakpoints directed"
+  [ -f "$OUT/s/I0-cpu-1.txt" ] || search I0-cpu-1 cpu $i0 --chunk-bits 34 >/dev/null
+  for r in 0 1 2 3; do
+    for backend in cuda opencl; do
+      res=$(search "I0-side-$backend-$r" "$backend" $i0)
+      [ "$r" = 0 ] && continue
+      log "I0 $backend ($(device_of "$OUT/s/I0-side-$backend-$r.json")) run $r: exit/seconds $res $(stat_of "$OUT/s/I0-side-$backend-$r.json")"
+    done
+  done
+  for backend in cuda opencl; do
+    cmp -s "$OUT/s/I0-side-$backend-1.txt" "$OUT/s/I0-cpu-1.txt" && log "I0 $backend: cases equal the CPU's" || log "I0 $backend: cases DIFFER from the CPU's"
+  done
+  big="exp --from 0x1p+0 --to 0x1.2p+0 --bits 32 --breakpoints directed"
+  for backend in cuda opencl; do
+    [ "$(time_left)" -lt 100 ] && { log "I0..1023 $backend: skipped (time)"; continue; }
+    res=$(TMO=90 search "big-side-$backend" "$backend" $big)
+    log "I0..1023 $backend: exit/seconds $res $(stat_of "$OUT/s/big-side-$backend.json")"
+    [ "$(sha256sum <"$OUT/s/big-side-$backend.txt" | cut -d' ' -f1)" = "$(cat "$bin/ref/I0..1023-cpu.sha256")" ] \
+      && log "I0..1023 $backend: cases equal the CPU backend's (sha256)" \
+      || log "I0..1023 $backend: cases DIFFER from the CPU backend's (or the run did not finish)"
+    rm -f "$OUT/s/big-side-$backend.txt"
+  done
+  full="exp --from 0x1p+0 --to 0x1p+1 --bits 45 --breakpoints all"
+  for backend in ${BINADE_BACKENDS:-cuda opencl}; do
+    left=$(time_left)
+    [ "$left" -lt 80 ] && { log "binade $backend: skipped (time)"; continue; }
+    res=$(TMO=$((left - 30 < 200 ? left - 30 : 200)) search "binade-$backend" "$backend" $full)
+    log "binade [1,2) K=45 $backend ($(device_of "$OUT/s/binade-$backend.json")): exit/seconds $res"
+    python3 - "$OUT/s/binade-$backend.txt" "$bin/ref/exp.wc" <<'PY' | while read -r l; do log "$l"; done
+import json, sys
+found = {}
+for line in open(sys.argv[1]):
+    d = json.loads(line)
+    found[float.fromhex(d["x"])] = d["k"]
+published = set()
+for line in open(sys.argv[2]):
+    tok = line.split("#")[0].split()
+    if tok and 1.0 <= float.fromhex(tok[0]) < 2.0:
+        published.add(float.fromhex(tok[0]))
+missing = published - set(found)
+extra = [x for x, k in found.items() if x not in published and k >= 44]
+print(f"binade: {len(found)} cases listed, {len(published)} published in [1,2), "
+      f"{len(published) - len(missing)} found, {len(missing)} missing, {len(extra)} listed with k >= 44 not published")
+PY
+  done
+  [ -f "$OUT/s/binade-cuda.txt" ] && [ -f "$OUT/s/binade-opencl.txt" ] && \
+    { cmp -s "$OUT/s/binade-cuda.txt" "$OUT/s/binade-opencl.txt" && log "binade: cuda and opencl outputs identical" || log "binade: cuda and opencl outputs DIFFER"; }
+  # The xfloat kernels on NVIDIA's OpenCL against the CPU crate, bit for bit.
+  for t in xfloat_opencl xfloat_quad_opencl; do
+    [ "$(time_left)" -lt 70 ] && { log "$t: skipped (time)"; continue; }
+    TMD_OPENCL_DEVICE_NAME=NVIDIA timeout 60 "$bin/$t" --test-threads 4 --nocapture >"$OUT/s/$t.txt" 2>&1
+    log "$t on NVIDIA OpenCL (exit $?; $(grep -m1 -o 'OpenCL device: .*' "$OUT/s/$t.txt")): $(grep -c ' 0 mismatches' "$OUT/s/$t.txt") op lines with 0 mismatches, $(grep -E '[1-9][0-9]* mismatches' "$OUT/s/$t.txt" | grep -vc ' 0 mismatches') with some; $(grep 'test result' "$OUT/s/$t.txt" | tail -1)"
+  done
+  mv /etc/OpenCL/vendors/nvidia.icd /tmp/ && mv /tmp/icd-aside/*.icd /etc/OpenCL/vendors/ 2>/dev/null
+  unset OCL_ICD_FILENAMES
+fi
+
+if [[ " $sections " == *" xbits "* ]]; then
+  # The xfloat kernels on CUDA against the CPU crate bit for bit (arithmetic, the division,
+  # the table-driven exp, log and sin), on fewer inputs than the throughput study.
+  for cfg in "df64,dd|18" "qf128,qd|14"; do
+    [ "$(time_left)" -lt 60 ] && { log "xfloat $cfg: skipped (time)"; continue; }
+    IFS='|' read -r types l2 <<<"$cfg"
+    timeout 60 "$bin/xfloat_throughput" --cuda 0 --types "$types" --log2n "$l2" --repeats 3 >>"$OUT/xfloat-bits-cuda.txt" 2>>"$OUT/errors.txt"
+    log "xfloat $types 2^$l2 on CUDA (exit $?): $(grep -c '| yes |' "$OUT/xfloat-bits-cuda.txt") rows with the CPU's bits so far, $(grep -c '| NO' "$OUT/xfloat-bits-cuda.txt") differing"
+  done
+fi
+
 # At most 8 files come back: everything but the summary and errors goes in one archive.
 tar -czf "$OUT/details.tar.gz" -C "$OUT" $(cd "$OUT" && ls -d s c 2>/dev/null) && rm -rf "$OUT/s" "$OUT/c"
 log "done"

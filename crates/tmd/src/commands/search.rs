@@ -416,6 +416,7 @@ pub(crate) fn report(
             "breakpoints": plan.params.breakpoints.name(),
             "algorithm": plan.algorithm().name(),
             "backend": plan.backend.name(),
+            "device": plan.filter.as_ref().and_then(|f| f.device.as_ref()).map(|d| d.name()),
             "threads": threads,
             "inputs": s.inputs,
             "hard": s.hard,
