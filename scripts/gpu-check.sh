@@ -51,10 +51,12 @@ fi
 script_start=$(date +%s)
 OUT=${OUT:-gpu-check-out}
 mkdir -p "$OUT"
-# Every line says when it was written (seconds since the script started).
-log() { echo "[+${SECONDS}s] $*" | tee -a "$OUT/summary.txt"; }
+# Every line says when it was written (seconds since the script started; scripts/gpu-crunch.sh,
+# run from here, inherits the start and the function).
+export GPU_CHECK_START=${GPU_CHECK_START:-$(date +%s)}
+log() { echo "[+$(($(date +%s) - GPU_CHECK_START))s] $*" | tee -a "$OUT/summary.txt"; }
 # Seconds left of BUDGET (default 540): sections skip what would not finish.
-time_left() { echo $((${BUDGET:-540} - SECONDS)); }
+time_left() { echo $((${BUDGET:-540} - ($(date +%s) - GPU_CHECK_START))); }
 bin=target/gpu-bin
 tmd=$bin/tmd
 sections=${*:-search crunch}

@@ -18,16 +18,17 @@ crunch() {
   echo "$rc $(python3 -c "print(round($t1 - $t0, 2))")"
 }
 
-# Compares two reports, timings and notes aside.
+# Compares two reports, timings and notes aside (and the keys named in SKIP_KEYS).
 same_report() {
   python3 - "$1" "$2" <<'PY'
-import json, sys
+import json, os, sys
 try:
     a, b = (json.load(open(p)) for p in sys.argv[1:3])
 except Exception as e:
     print(f"unreadable ({e})")
     sys.exit()
-d = {k: (a.get(k), b.get(k)) for k in set(a) | set(b) if k not in ("seconds", "note", "target") and a.get(k) != b.get(k)}
+skip = {"seconds", "note", "target"} | set(os.environ.get("SKIP_KEYS", "").split())
+d = {k: (a.get(k), b.get(k)) for k in set(a) | set(b) if k not in skip and a.get(k) != b.get(k)}
 print("identical" if not d else f"DIFFER {d}")
 PY
 }
@@ -89,4 +90,18 @@ fi
 [[ " $parts " == *" all "* ]] && for t in cuda:expf cuda:__expf; do
   TMO=${ALL_TMO:-200} crunch "all-$t" "$t" --backend cuda --from -inf --to inf >/dev/null
   log "crunch $t all binary32: $(summary_of "$OUT/c/all-$t.json")"
+done
+
+# 5. binary32 targets analysed on the device (a double-double reference there): on sampled
+# windows the report equals the host analysis's (the MPFR count and the reference's name
+# aside: the host's binary64 reference leaves more inputs to MPFR), then every binary32
+# input, twice.
+[[ " $parts " == *" b32 "* ]] && for f in ${B32_FUNCTIONS:-expf logf sinf cosf tanf}; do
+  crunch "b32-$f-host" "cuda:$f" --backend cuda --host-analysis --from -inf --to inf --sample 64 >/dev/null
+  crunch "b32-$f-dev" "cuda:$f" --backend cuda --from -inf --to inf --sample 64 >/dev/null
+  log "crunch cuda:$f 64 sampled windows, device against host analysis: $(SKIP_KEYS="mpfr_inputs reference" same_report "$OUT/c/b32-$f-host.json" "$OUT/c/b32-$f-dev.json")"
+  for r in 1 2; do
+    TMO=${B32_TMO:-40} crunch "b32-$f-all-$r" "cuda:$f" --backend cuda --from -inf --to inf ${B32_ARGS:-} >/dev/null
+    log "crunch cuda:$f all binary32 (device analysis) run $r: $(summary_of "$OUT/c/b32-$f-all-$r.json"); reference $(python3 -c "import json,sys; print(json.load(open(sys.argv[1])).get('reference'))" "$OUT/c/b32-$f-all-$r.json" 2>/dev/null)"
+  done
 done
