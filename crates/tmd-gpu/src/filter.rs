@@ -54,8 +54,19 @@ pub(crate) fn run_packets<B: Backend>(
         b.with_queues(|bulk, urgent| launch_filter(b, bulk, urgent, plan, jobs, capacity))
             .map_err(|e| e.to_string())
     };
-    let mut capacity = FIRST_CAPACITY;
+    let mut capacity = FIRST_CAPACITY.min(plan.candidate_cap as usize);
     let mut run = launch(capacity)?;
+    if run.total as u64 > plan.candidate_cap {
+        // More than the host may hold for one chunk: the caller searches it in pieces.
+        return Ok(DeviceOutput {
+            candidates: Vec::new(),
+            packet_stats: Vec::new(),
+            device_nanos: t.elapsed().as_nanos() as u64,
+            warp_nmdm: Default::default(),
+            step_nanos: [0; DEVICE_STEPS.len()],
+            overflowed: true,
+        });
+    }
     if run.total > capacity {
         capacity = run.total;
         run = launch(capacity)?;
@@ -75,6 +86,7 @@ pub(crate) fn run_packets<B: Backend>(
         device_nanos: t.elapsed().as_nanos() as u64,
         warp_nmdm: sum_warp_nmdm(&warps),
         step_nanos,
+        overflowed: false,
     })
 }
 

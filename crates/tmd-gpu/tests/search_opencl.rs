@@ -171,6 +171,16 @@ fn opencl_search_equals_cpu_backend() {
     let mut wide = FilterParams::new(Method::Filter(Algorithm::Lefevre));
     wide.domains_per_item = 64;
     configs.push(("Lefevre, inline, 64 domains per item".into(), wide));
+    // A small candidate cap: chunks with more candidates are searched again in pieces, on the
+    // device as on the cores.
+    let mut capped = FilterParams::new(Method::Filter(Algorithm::RegularUnrolled));
+    capped.split_phases = true;
+    capped.chunk_len = 1 << 16;
+    capped.candidate_cap = 64;
+    configs.push((
+        "RegularUnrolled, split, chunks 2^16, candidate cap 64".into(),
+        capped,
+    ));
     let mut failures = Vec::new();
     let mut compared = 0;
     for w in &windows {
@@ -219,6 +229,40 @@ fn opencl_search_equals_cpu_backend() {
     }
     assert!(failures.is_empty(), "\n{}", failures.join("\n"));
     assert!(compared > 500, "too few cases compared: {compared}");
+}
+
+/// At K = 8 about one input in 2^8 is a candidate: chunks of 2^16 inputs hold hundreds, over a
+/// cap of 64, so they are searched again in pieces (down to MPFR per input), on the device as
+/// on the cores, with the cases and counts of an uncapped search.
+#[test]
+fn searches_over_the_candidate_cap_go_in_pieces_with_the_same_cases() {
+    let device: Arc<OpenClDevice> =
+        Arc::new(OpenClDevice::nth(0).unwrap_or_else(|e| panic!("{e}")));
+    let w = Window {
+        func: "exp",
+        format: "binary64",
+        from: "0x1.0000000012345p+0",
+        log2len: 18,
+        bits: 8,
+        mode: Breakpoints::All,
+    };
+    let whole = FilterParams::new(Method::Filter(Algorithm::RegularUnrolled));
+    let mut capped = whole.clone();
+    capped.chunk_len = 1 << 16;
+    capped.candidate_cap = 64;
+    let mut capped_device = capped.clone();
+    capped_device.device = Some(device);
+    let (cases, summary, stats) = run(&w, &whole);
+    assert!(
+        stats.candidates > 4 * 64,
+        "the window must overflow the cap: {}",
+        stats.candidates
+    );
+    for (name, params) in [("cores", &capped), ("OpenCL", &capped_device)] {
+        let (c, s, _) = run(&w, params);
+        assert_eq!(c, cases, "{name}: cases differ");
+        assert_eq!(counts(&s), counts(&summary), "{name}: counts differ");
+    }
 }
 
 #[test]

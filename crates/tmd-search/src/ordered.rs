@@ -11,10 +11,21 @@
 //! our own would run on rayon's global pool instead, sized to every core, and the global pool
 //! would start its threads in the middle of the search). The consumer has a thread of its own
 //! and takes no worker: listing goes on while jobs run, on a pool of one thread too.
+//!
+//! Memory stays bounded whatever the number of jobs: a job is started only while fewer than
+//! [`window`] started jobs wait to be consumed, so finished results never pile up behind a
+//! slow one; the jobs are spawned FIFO, so the oldest waiting job is the next one to run.
 
-use rayon::prelude::*;
 use std::collections::BTreeMap;
+use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::mpsc;
+use std::time::Duration;
+
+/// How many jobs may be started and not yet consumed: a few per thread of the pool, enough
+/// to keep every thread busy while the consumer writes.
+fn window() -> u64 {
+    (4 * rayon::current_num_threads() as u64).max(8)
+}
 
 /// Runs `work(0..jobs)` in parallel on the current pool and calls `consume(j, result)` in
 /// increasing j on another thread.
@@ -25,7 +36,10 @@ where
     C: FnMut(u64, T) + Send,
 {
     let (tx, rx) = mpsc::channel::<(u64, T)>();
+    let consumed = AtomicU64::new(0);
+    let window = window();
     std::thread::scope(|scope| {
+        let consumed = &consumed;
         let consumer = scope.spawn(move || {
             let mut consume = consume;
             let mut pending = BTreeMap::new();
@@ -35,14 +49,33 @@ where
                 while let Some(result) = pending.remove(&next) {
                     consume(next, result);
                     next += 1;
+                    consumed.store(next, Ordering::Release);
                 }
             }
         });
-        (0..jobs).into_par_iter().for_each_with(tx, |tx, j| {
-            // The receiver lives until every sender is gone; a send can only fail if the
-            // consumer panicked, and then its panic is raised below.
-            let _ = tx.send((j, work(j)));
+        let work = &work;
+        rayon::scope_fifo(|s| {
+            for j in 0..jobs {
+                // Wait for room, running queued jobs meanwhile (a job never waits, so running
+                // one here cannot block the one the consumer needs). A consumer that panicked
+                // consumes no more: stop starting jobs, its panic is raised below.
+                while j >= consumed.load(Ordering::Acquire) + window {
+                    if consumer.is_finished() {
+                        return;
+                    }
+                    if rayon::yield_now() != Some(rayon::Yield::Executed) {
+                        std::thread::sleep(Duration::from_micros(50));
+                    }
+                }
+                let tx = tx.clone();
+                // The receiver lives until every sender is gone; a send can only fail if
+                // the consumer panicked, and then its panic is raised below.
+                s.spawn_fifo(move |_| {
+                    let _ = tx.send((j, work(j)));
+                });
+            }
         });
+        drop(tx);
         if let Err(panic) = consumer.join() {
             std::panic::resume_unwind(panic);
         }

@@ -233,6 +233,19 @@ fn configurations(i: usize) -> Vec<(String, FilterParams)> {
             ));
             out.push(custom(Method::Exhaustive, 1 << 8, 8, 0, 1 << 13));
         }
+        1 => {
+            // A tiny candidate cap: chunks with more candidates are searched again in pieces,
+            // down to pieces decided by MPFR per input.
+            for m in [
+                Method::Filter(Algorithm::RegularUnrolled),
+                Method::Exhaustive,
+            ] {
+                let mut p = FilterParams::new(m);
+                p.candidate_cap = 16;
+                p.chunk_len = 1 << 16;
+                out.push((format!("{m:?} candidate_cap 16 chunk_len 65536"), p));
+            }
+        }
         3 if i % 8 == 3 => out.push(custom(
             Method::Filter(Algorithm::RegularUnrolled),
             1 << 20,

@@ -697,3 +697,48 @@ fn cuda_backend_lists_the_cpu_cases_or_names_the_missing_driver() {
         assert!(cuda.stdout.is_empty());
     }
 }
+
+/// `tmd ARGS` under a 1 GiB address-space limit (`ulimit -v`) and a wall-clock limit, on two
+/// threads (each thread's malloc arena reserves address space of its own).
+fn tmd_in_1gib(seconds: u32, args: &str) -> Output {
+    Command::new("bash")
+        .arg("-c")
+        .arg(format!(
+            "ulimit -v 1048576; exec timeout {seconds} {} {args} --threads 2 -q",
+            env!("CARGO_BIN_EXE_tmd")
+        ))
+        .output()
+        .expect("bash runs")
+}
+
+#[test]
+fn search_memory_stays_bounded_when_every_input_is_a_candidate() {
+    // Every input of x+1 on [1, 1 + 2^-29) is exact: 2^23 candidates in one chunk, twice the
+    // cap; held at once with their decisions they need about 1.5 GB.
+    let out = tmd_in_1gib(
+        120,
+        "search x+1 --from 1 --to 0x1.00000008p+0 --chunk-bits 23 --json --stats /dev/stdout",
+    );
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    assert_eq!(
+        out.status.code(),
+        Some(0),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    assert!(stdout.contains("\"exact\": 8388608"), "{stdout}");
+}
+
+#[test]
+fn search_memory_stays_bounded_on_a_range_of_2_to_the_59_inputs() {
+    // 2^25 chunks, nearly all decided as a whole (the results underflow): neither the list of
+    // chunks nor the finished results waiting for an earlier chunk may grow with the range.
+    // Cut by the time limit (exit 124), not by an allocation failure (abort, 134).
+    let out = tmd_in_1gib(
+        4,
+        "search exp --from -0x1.fffffffffffffp+1023 --to -0x1p+900 --bits 50",
+    );
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(124), "{stderr}");
+    assert!(!stderr.contains("memory allocation"), "{stderr}");
+}

@@ -49,6 +49,9 @@ pub struct KernelPlan {
     pub work_group: u32,
     /// Domains per work-item (`FilterParams::domains_per_item`).
     pub domains_per_item: u64,
+    /// Most candidates one launch may return ([`super::FilterParams::candidate_cap`]); a
+    /// launch that finds more returns none and says so ([`DeviceOutput::overflowed`]).
+    pub candidate_cap: u64,
 }
 
 impl KernelPlan {
@@ -78,6 +81,7 @@ impl KernelPlan {
             split_phases: false,
             work_group: 0,
             domains_per_item: SUBPACKET_DOMAINS,
+            candidate_cap: super::DEFAULT_CANDIDATE_CAP,
         }
     }
 }
@@ -166,6 +170,9 @@ pub struct DeviceOutput {
     /// Time of each step ([`DEVICE_STEPS`]), measured on the host around the step and its
     /// completion, nanoseconds.
     pub step_nanos: [u64; DEVICE_STEPS.len()],
+    /// The launch found more than [`KernelPlan::candidate_cap`] candidates and returned none
+    /// (the chunk is then searched in smaller pieces).
+    pub overflowed: bool,
 }
 
 /// The steps of a device call whose time `--stats` reports: the kernels (phase 1, with phases

@@ -44,6 +44,17 @@ pub struct ChunkWork<'a> {
     pub packet_domains: u64,
     /// Inputs done, for a progress bar.
     pub progress: &'a AtomicU64,
+    /// Most candidates the chunk may return ([`FilterParams::candidate_cap`]).
+    pub candidate_cap: u64,
+}
+
+/// Why a generator returned no candidates for a chunk.
+#[derive(Debug)]
+pub enum GenerateError {
+    /// The device failed; the message names what failed.
+    Device(String),
+    /// More than [`ChunkWork::candidate_cap`] candidates: search the chunk in pieces.
+    TooManyCandidates,
 }
 
 impl ChunkWork<'_> {
@@ -64,7 +75,7 @@ pub trait CandidateGenerator: Send + Sync {
 
     /// The offsets (from the chunk's first input) of the chunk's candidates, in increasing
     /// order of their domains, and the statistics of their generation; an error names what failed (a device).
-    fn candidates(&self, work: &ChunkWork<'_>) -> Result<(Vec<u64>, FilterStats), String>;
+    fn candidates(&self, work: &ChunkWork<'_>) -> Result<(Vec<u64>, FilterStats), GenerateError>;
 }
 
 /// The generator for `filter`: its method, on the CPU cores or on its device.
@@ -94,8 +105,8 @@ impl CandidateGenerator for LowerBoundsOnCores {
         Some(self.algorithm)
     }
 
-    fn candidates(&self, work: &ChunkWork<'_>) -> Result<(Vec<u64>, FilterStats), String> {
-        Ok(packets_on_cores(work))
+    fn candidates(&self, work: &ChunkWork<'_>) -> Result<(Vec<u64>, FilterStats), GenerateError> {
+        packets_on_cores(work)
     }
 }
 
@@ -110,7 +121,7 @@ impl CandidateGenerator for LowerBoundsOnDevice {
         Some(self.algorithm)
     }
 
-    fn candidates(&self, work: &ChunkWork<'_>) -> Result<(Vec<u64>, FilterStats), String> {
+    fn candidates(&self, work: &ChunkWork<'_>) -> Result<(Vec<u64>, FilterStats), GenerateError> {
         self.device.run(work)
     }
 }
@@ -125,21 +136,28 @@ impl CandidateGenerator for Exhaustive {
         None
     }
 
-    fn candidates(&self, work: &ChunkWork<'_>) -> Result<(Vec<u64>, FilterStats), String> {
+    fn candidates(&self, work: &ChunkWork<'_>) -> Result<(Vec<u64>, FilterStats), GenerateError> {
         match &self.device {
-            None => Ok(packets_on_cores(work)),
+            None => packets_on_cores(work),
             Some(device) => device.run(work),
         }
     }
 }
 
-/// The packets of a chunk in parallel on the cores.
-fn packets_on_cores(work: &ChunkWork<'_>) -> (Vec<u64>, FilterStats) {
+/// The packets of a chunk in parallel on the cores; once more than the chunk's cap of
+/// candidates are found, the packets not yet started are skipped and the chunk is given up
+/// (its progress taken back), to be searched again in pieces.
+fn packets_on_cores(work: &ChunkWork<'_>) -> Result<(Vec<u64>, FilterStats), GenerateError> {
     let (chunk, plan, packet_domains) = (work.chunk, work.plan, work.packet_domains);
     let domains = work.domains();
-    let outputs: Vec<(Vec<u64>, PacketStats, u64)> = (0..work.packets())
+    let found = AtomicU64::new(0);
+    let progressed = AtomicU64::new(0);
+    let outputs: Vec<Option<(Vec<u64>, PacketStats, u64)>> = (0..work.packets())
         .into_par_iter()
         .map(|p| {
+            if found.load(Ordering::Relaxed) > work.candidate_cap {
+                return None;
+            }
             let first = p * packet_domains;
             let count = packet_domains.min(domains - first);
             let t = Instant::now();
@@ -147,20 +165,27 @@ fn packets_on_cores(work: &ChunkWork<'_>) -> (Vec<u64>, FilterStats) {
             let generation = t.elapsed().as_nanos() as u64;
             let mut stats = PacketStats::default();
             let candidates = run_packet(chunk, plan, tables, first, count, &mut stats);
+            found.fetch_add(candidates.len() as u64, Ordering::Relaxed);
             let end = ((first + count) * plan.n).min(chunk.len);
             work.progress
                 .fetch_add(end - first * plan.n, Ordering::Relaxed);
-            (candidates, stats, generation)
+            progressed.fetch_add(end - first * plan.n, Ordering::Relaxed);
+            Some((candidates, stats, generation))
         })
         .collect();
+    if found.load(Ordering::Relaxed) > work.candidate_cap {
+        work.progress
+            .fetch_sub(progressed.load(Ordering::Relaxed), Ordering::Relaxed);
+        return Err(GenerateError::TooManyCandidates);
+    }
     let mut stats = FilterStats::default();
     let mut candidates = Vec::new();
-    for (c, s, g) in outputs {
+    for (c, s, g) in outputs.into_iter().flatten() {
         candidates.extend(c);
         stats.absorb_packet(&s);
         stats.generation_nanos += g;
     }
-    (candidates, stats)
+    Ok((candidates, stats))
 }
 
 /// A device and how its launches are shaped.
@@ -177,12 +202,22 @@ pub struct DevicePackets {
 impl DevicePackets {
     /// The exact tables are made on the cores; phases 1-3 run on the device. An error is
     /// prefixed with the device's name.
-    fn run(&self, work: &ChunkWork<'_>) -> Result<(Vec<u64>, FilterStats), String> {
-        self.run_on_device(work)
-            .map_err(|e| format!("{}: {e}", self.device.name()))
+    fn run(&self, work: &ChunkWork<'_>) -> Result<(Vec<u64>, FilterStats), GenerateError> {
+        match self.run_on_device(work) {
+            Ok(Some(found)) => Ok(found),
+            Ok(None) => Err(GenerateError::TooManyCandidates),
+            Err(e) => Err(GenerateError::Device(format!(
+                "{}: {e}",
+                self.device.name()
+            ))),
+        }
     }
 
-    fn run_on_device(&self, work: &ChunkWork<'_>) -> Result<(Vec<u64>, FilterStats), String> {
+    /// The candidates and statistics, or None when the chunk has more candidates than its cap.
+    fn run_on_device(
+        &self,
+        work: &ChunkWork<'_>,
+    ) -> Result<Option<(Vec<u64>, FilterStats)>, String> {
         let device = self.device.as_ref();
         let (chunk, plan, packet_domains) = (work.chunk, work.plan, work.packet_domains);
         let (domains, packets) = (work.domains(), work.packets());
@@ -190,6 +225,7 @@ impl DevicePackets {
         kernel_plan.split_phases = self.split_phases;
         kernel_plan.work_group = self.work_group;
         kernel_plan.domains_per_item = self.domains_per_item;
+        kernel_plan.candidate_cap = work.candidate_cap;
         // The device loads the chunk's program while the cores make its tables.
         let joined = Instant::now();
         let (prepared, (jobs, generation)) = rayon::join(
@@ -219,6 +255,9 @@ impl DevicePackets {
         let joined = joined.elapsed();
         let called = Instant::now();
         let out = device.run_packets(&kernel_plan, &jobs)?;
+        if out.overflowed {
+            return Ok(None);
+        }
         if tracing() {
             eprintln!(
                 "tmd-trace: {} packets: tables {} us beside the program's preparation, both \
@@ -236,6 +275,6 @@ impl DevicePackets {
         stats.device_nanos += out.device_nanos;
         stats.step_nanos = out.step_nanos;
         stats.nmdm_warp.absorb(&out.warp_nmdm);
-        Ok((out.candidates, stats))
+        Ok(Some((out.candidates, stats)))
     }
 }

@@ -41,7 +41,7 @@ use crate::range::InputRange;
 use crate::reference::{decide_candidate, search_ordinals, Listing};
 use crate::{Case, SearchParams, Summary, Target};
 use device::PacketDevice;
-use generator::{generator_for, CandidateGenerator, ChunkWork};
+use generator::{generator_for, CandidateGenerator, ChunkWork, GenerateError};
 use model::{add_up, mul_up, up, ChunkModel};
 use phases::{fraction128_up, DomainPlan};
 use rayon::prelude::*;
@@ -106,7 +106,13 @@ pub struct FilterParams {
     pub work_group: u32,
     /// On a device, domains per work-item: 32, 64 or 128 (`device::DOMAINS_PER_ITEM_CHOICES`).
     pub domains_per_item: u64,
+    /// Most candidates a chunk may hold at once; a chunk with more (`x+1`, where every input
+    /// is exact or a midpoint) is searched again in pieces, so memory stays bounded.
+    pub candidate_cap: u64,
 }
+
+/// The default [`FilterParams::candidate_cap`]: 2^22 offsets, 32 MiB.
+pub const DEFAULT_CANDIDATE_CAP: u64 = 1 << 22;
 
 impl FilterParams {
     /// Defaults in the spirit of TOMS16: N = 2^15, κ = 8, always divide (fastest on current
@@ -122,6 +128,7 @@ impl FilterParams {
             division_threshold: 0,
             chunk_len: 1 << 34,
             device: None,
+            candidate_cap: DEFAULT_CANDIDATE_CAP,
         }
     }
 }
@@ -166,7 +173,7 @@ pub fn filtered_search(
     check_target(target)?;
     check_params(filter)?;
     let started = Instant::now();
-    let jobs = split_range(range, filter.chunk_len);
+    let jobs = ChunkJobs::new(range, filter.chunk_len);
     let ctx = Context {
         target,
         range,
@@ -180,9 +187,9 @@ pub fn filtered_search(
     let mut stats = FilterStats::default();
     let mut listing_nanos = 0u64;
     run_ordered(
-        jobs.len() as u64,
+        jobs.len(),
         |j| {
-            let (start, len) = jobs[j as usize];
+            let (start, len) = jobs.get(j);
             ctx.search(start, len)
         },
         |j, result| {
@@ -195,7 +202,7 @@ pub fn filtered_search(
             total.absorb(&result.summary);
             stats.absorb(&result.stats);
             result.cases.iter().for_each(|case| out.case(case));
-            let (start, len) = jobs[j as usize];
+            let (start, len) = jobs.get(j);
             out.finished_through(start + len as i128, &total);
             listing_nanos += t.elapsed().as_nanos() as u64;
         },
@@ -244,20 +251,46 @@ pub fn check_params(f: &FilterParams) -> Result<(), FilterError> {
     Ok(())
 }
 
-/// The jobs: (first ordinal, length), each inside one input binade (constant quantum).
-fn split_range(range: &InputRange, chunk_len: u64) -> Vec<(i128, u64)> {
-    let half = 1i128 << (range.format.precision() - 1);
-    let mut jobs = Vec::new();
-    let mut o = range.start;
-    while o < range.end {
-        let end = piece_end(o, half).min(range.end);
-        while o < end {
-            let len = ((end - o) as u128).min(chunk_len as u128) as u64;
-            jobs.push((o, len));
-            o += len as i128;
+/// The jobs of a range: pieces of at most `chunk_len` inputs, each inside one input binade
+/// (constant quantum). Job `j` is computed when asked for, from one entry per binade, so a
+/// range of 2^60 inputs costs a few thousand entries, not one per job.
+struct ChunkJobs {
+    chunk_len: u64,
+    /// Per binade piece: its first ordinal, its end, and the index of its first job.
+    pieces: Vec<(i128, i128, u64)>,
+    count: u64,
+}
+
+impl ChunkJobs {
+    fn new(range: &InputRange, chunk_len: u64) -> ChunkJobs {
+        let half = 1i128 << (range.format.precision() - 1);
+        let mut pieces = Vec::new();
+        let mut count = 0u64;
+        let mut o = range.start;
+        while o < range.end {
+            let end = piece_end(o, half).min(range.end);
+            pieces.push((o, end, count));
+            count += ((end - o) as u128).div_ceil(chunk_len as u128) as u64;
+            o = end;
+        }
+        ChunkJobs {
+            chunk_len,
+            pieces,
+            count,
         }
     }
-    jobs
+
+    fn len(&self) -> u64 {
+        self.count
+    }
+
+    /// Job `j`: (first ordinal, length).
+    fn get(&self, j: u64) -> (i128, u64) {
+        let i = self.pieces.partition_point(|p| p.2 <= j) - 1;
+        let (start, end, first_job) = self.pieces[i];
+        let o = start + ((j - first_job) as i128) * self.chunk_len as i128;
+        (o, ((end - o) as u128).min(self.chunk_len as u128) as u64)
+    }
 }
 
 /// The first ordinal after `o` whose quantum differs from o's: quanta change where |ordinal|
@@ -340,7 +373,9 @@ impl Context<'_> {
         match self.plan_chunk(start, len) {
             Ok((chunk, plan, packet_domains)) => {
                 let generation = t.elapsed().as_nanos() as u64;
-                let mut result = self.run_chunk(start, &chunk, &plan, packet_domains);
+                let Some(mut result) = self.run_chunk(start, &chunk, &plan, packet_domains) else {
+                    return self.in_pieces(start, len);
+                };
                 if tracing() && self.filter.device.is_some() {
                     eprintln!(
                         "tmd-trace: chunk of {len} inputs: planned in {} us, verified in {} us, \
@@ -540,31 +575,54 @@ impl Context<'_> {
     }
 
     /// Generates the candidates of a chunk (on the cores, or on the device), then verifies
-    /// them with MPFR.
+    /// them with MPFR; None when the chunk has more candidates than the cap (it is then
+    /// searched in pieces, [`Context::in_pieces`]).
     fn run_chunk(
         &self,
         start: i128,
         chunk: &ChunkModel,
         plan: &DomainPlan,
         packet_domains: u64,
-    ) -> JobResult {
+    ) -> Option<JobResult> {
         let work = ChunkWork {
             chunk,
             plan,
             packet_domains,
             progress: self.progress,
+            candidate_cap: self.filter.candidate_cap,
         };
         match self.generator.candidates(&work) {
-            Ok((candidates, mut stats)) => self.verify(start, chunk.len, candidates, &mut stats),
-            Err(e) => {
+            Ok((candidates, mut stats)) => {
+                Some(self.verify(start, chunk.len, candidates, &mut stats))
+            }
+            Err(GenerateError::TooManyCandidates) => None,
+            Err(GenerateError::Device(e)) => {
                 let mut slot = self.device_error.lock().expect("poisoned");
                 slot.get_or_insert(e);
-                JobResult::empty()
+                Some(JobResult::empty())
             }
         }
     }
 
-    /// MPFR decides every candidate of a chunk.
+    /// Inputs `start..start + len` as eight pieces searched in turn, so that at most one cap
+    /// of candidates is held at a time (pieces of [`MIN_SPLIT`] inputs by MPFR per input).
+    fn in_pieces(&self, start: i128, len: u64) -> JobResult {
+        if len <= MIN_SPLIT {
+            return self.reference(start, len);
+        }
+        let piece = (len / 8).max(MIN_SPLIT);
+        let mut result = JobResult::empty();
+        let mut o = 0u64;
+        while o < len {
+            let n = piece.min(len - o);
+            result.append(self.search(start + o as i128, n));
+            o += n;
+        }
+        result
+    }
+
+    /// MPFR decides every candidate of a chunk; in slices, so that only the cases (and one
+    /// count per slice) outlive the decisions.
     fn verify(
         &self,
         start: i128,
@@ -575,22 +633,25 @@ impl Context<'_> {
         stats.candidates = candidates.len() as u64;
         let t = Instant::now();
         let format = &self.range.format;
-        let decided: Vec<(Option<Case>, Summary)> = candidates
-            .par_iter()
-            .map(|&off| {
+        let decided: Vec<(Vec<Case>, Summary)> = candidates
+            .par_chunks(VERIFY_SLICE)
+            .map(|slice| {
                 let mut s = Summary::default();
-                let x = format.from_ordinal(start + off as i128);
-                (
-                    decide_candidate(self.target, format, self.params, x, &mut s),
-                    s,
-                )
+                let cases = slice
+                    .iter()
+                    .filter_map(|&off| {
+                        let x = format.from_ordinal(start + off as i128);
+                        decide_candidate(self.target, format, self.params, x, &mut s)
+                    })
+                    .collect();
+                (cases, s)
             })
             .collect();
         let mut summary = Summary::of_inputs(chunk_len);
         let mut cases = Vec::new();
-        for (case, s) in decided {
+        for (slice_cases, s) in decided {
             summary.absorb(&s);
-            cases.extend(case);
+            cases.extend(slice_cases);
         }
         stats.verification_nanos += t.elapsed().as_nanos() as u64;
         JobResult {
@@ -600,6 +661,9 @@ impl Context<'_> {
         }
     }
 }
+
+/// Candidates per parallel slice of the MPFR verification.
+const VERIFY_SLICE: usize = 256;
 
 /// ρ(N) = Σ_{j=3..δ} B_j·binom(N - 1, j): the terms of R(x + iN) = Σ r_j(i) binom(x, j)
 /// that P_i leaves out, over 0 <= x < N.
@@ -699,6 +763,41 @@ mod tests {
             if x.mant != 0 {
                 assert_eq!(x.qexp as i64, q, "o = {o}");
             }
+        }
+    }
+
+    #[test]
+    fn chunk_jobs_tile_the_range_by_binade_and_chunk() {
+        let f = Format::binary16();
+        for (start, end, chunk_len) in [
+            (-5000i128, 9000i128, 256u64),
+            (-3, 5, 4096),
+            (3000, 3073, 16),
+        ] {
+            let range = InputRange {
+                format: f.clone(),
+                start,
+                end,
+            };
+            let jobs = ChunkJobs::new(&range, chunk_len);
+            let half = 1i128 << (f.precision() - 1);
+            let mut o = start;
+            for j in 0..jobs.len() {
+                let (first, len) = jobs.get(j);
+                assert_eq!(first, o, "job {j} starts where the one before ends");
+                assert!(len > 0 && len <= chunk_len);
+                let piece = piece_end(first, half);
+                assert!(
+                    first + len as i128 <= piece.min(end),
+                    "job {j} crosses a binade"
+                );
+                assert!(
+                    len == chunk_len || first + len as i128 == piece.min(end),
+                    "job {j} is short inside a binade"
+                );
+                o = first + len as i128;
+            }
+            assert_eq!(o, end);
         }
     }
 
