@@ -46,7 +46,7 @@ pub use filter::{
     Method,
 };
 pub use plan::{Backend, SearchAlgorithm, SearchPlan, SearchRequest};
-pub use range::InputRange;
+pub use range::{InputRange, RangeEnd};
 pub use reference::{reference_search, reference_search_to, Case, Listing, SearchParams, Summary};
 
 use tmd_core::{Expr, Func, InputError};

@@ -13,8 +13,11 @@
 //! and takes no worker: listing goes on while jobs run, on a pool of one thread too.
 //!
 //! Memory stays bounded whatever the number of jobs: a job is started only while fewer than
-//! [`window`] started jobs wait to be consumed, so finished results never pile up behind a
-//! slow one; the jobs are spawned FIFO, so the oldest waiting job is the next one to run.
+//! [`window`] started jobs wait to be consumed, about one per thread is running, and the
+//! finished ones hold fewer than [`HELD_BUDGET`] items (cases) between them, so finished
+//! results never pile up behind a slow one (the next job to be consumed is always started);
+//! the jobs are spawned FIFO, so the oldest waiting job is the next one to run. What one job
+//! holds is the caller's to bound.
 
 use std::collections::BTreeMap;
 use std::sync::atomic::{AtomicU64, Ordering};
@@ -27,19 +30,27 @@ fn window() -> u64 {
     (4 * rayon::current_num_threads() as u64).max(8)
 }
 
+/// Items (cases) finished jobs may hold while they wait to be consumed before no further job
+/// is started: 2^20 cases, about 112 MiB.
+pub(crate) const HELD_BUDGET: u64 = 1 << 20;
+
 /// Runs `work(0..jobs)` in parallel on the current pool and calls `consume(j, result)` in
-/// increasing j on another thread.
-pub(crate) fn run_ordered<T, W, C>(jobs: u64, work: W, consume: C)
+/// increasing j on another thread; `held(result)` is how many items a result holds.
+pub(crate) fn run_ordered<T, W, H, C>(jobs: u64, work: W, held: H, consume: C)
 where
     T: Send,
     W: Fn(u64) -> T + Sync,
+    H: Fn(&T) -> u64 + Sync,
     C: FnMut(u64, T) + Send,
 {
     let (tx, rx) = mpsc::channel::<(u64, T)>();
     let consumed = AtomicU64::new(0);
+    let held_now = AtomicU64::new(0);
+    let finished = AtomicU64::new(0);
     let window = window();
+    let threads = rayon::current_num_threads() as u64;
     std::thread::scope(|scope| {
-        let consumed = &consumed;
+        let (consumed, held_now, held, finished) = (&consumed, &held_now, &held, &finished);
         let consumer = scope.spawn(move || {
             let mut consume = consume;
             let mut pending = BTreeMap::new();
@@ -47,6 +58,7 @@ where
             for (j, result) in rx {
                 pending.insert(j, result);
                 while let Some(result) = pending.remove(&next) {
+                    held_now.fetch_sub(held(&result), Ordering::AcqRel);
                     consume(next, result);
                     next += 1;
                     consumed.store(next, Ordering::Release);
@@ -59,7 +71,16 @@ where
                 // Wait for room, running queued jobs meanwhile (a job never waits, so running
                 // one here cannot block the one the consumer needs). A consumer that panicked
                 // consumes no more: stop starting jobs, its panic is raised below.
-                while j >= consumed.load(Ordering::Acquire) + window {
+                // Started jobs not yet finished: about one per thread, so that the held budget
+                // is seen before more start.
+                let room = |j: u64| {
+                    let next = consumed.load(Ordering::Acquire);
+                    j == next
+                        || (j < next + window
+                            && j < finished.load(Ordering::Acquire) + threads + 1
+                            && held_now.load(Ordering::Acquire) < HELD_BUDGET)
+                };
+                while !room(j) {
                     if consumer.is_finished() {
                         return;
                     }
@@ -71,7 +92,10 @@ where
                 // The receiver lives until every sender is gone; a send can only fail if
                 // the consumer panicked, and then its panic is raised below.
                 s.spawn_fifo(move |_| {
-                    let _ = tx.send((j, work(j)));
+                    let result = work(j);
+                    held_now.fetch_add(held(&result), Ordering::AcqRel);
+                    finished.fetch_add(1, Ordering::AcqRel);
+                    let _ = tx.send((j, result));
                 });
             }
         });
@@ -96,6 +120,7 @@ mod tests {
                 let spin = (j * 7919) % 97;
                 (0..spin * 100).fold(j, |a, b| a ^ b) ^ (0..spin * 100).fold(0, |a, b| a ^ b)
             },
+            |_| 1,
             |j, r| {
                 assert_eq!(j, r);
                 seen.push(j);
@@ -134,6 +159,7 @@ mod tests {
                     let name = std::thread::current().name().map(str::to_string);
                     (name, consumed_first.load(Ordering::SeqCst) || j == 0)
                 },
+                |_| 0,
                 |j, (name, after_first)| {
                     consumed_first.store(true, Ordering::SeqCst);
                     seen.push((j, name, after_first));
@@ -149,5 +175,38 @@ mod tests {
             assert!(after_first, "job {j} ran before job 0 was listed");
         }
         assert_eq!(seen.iter().map(|s| s.0).collect::<Vec<_>>(), [0, 1, 2, 3]);
+    }
+
+    /// Results that hold many items stop new jobs from starting while the first job runs:
+    /// memory is bounded by what is held, not by how many jobs there are.
+    #[test]
+    fn held_items_bound_the_jobs_started_ahead_of_a_slow_one() {
+        use std::sync::atomic::AtomicBool;
+        let pool = rayon::ThreadPoolBuilder::new()
+            .num_threads(2)
+            .build()
+            .unwrap();
+        let first_done = AtomicBool::new(false);
+        let started_ahead = AtomicU64::new(0);
+        pool.install(|| {
+            run_ordered(
+                100,
+                |j| {
+                    if j == 0 {
+                        std::thread::sleep(Duration::from_millis(300));
+                        first_done.store(true, Ordering::SeqCst);
+                    } else if !first_done.load(Ordering::SeqCst) {
+                        started_ahead.fetch_add(1, Ordering::SeqCst);
+                    }
+                    j
+                },
+                |_| HELD_BUDGET / 2,
+                |_, _| {},
+            )
+        });
+        // Two finished results reach the budget; the jobs running then (one per thread, and
+        // one more) may finish too.
+        let ahead = started_ahead.load(Ordering::SeqCst);
+        assert!(ahead <= 4, "{ahead} jobs started while the first one ran");
     }
 }

@@ -6,10 +6,10 @@
 
 use crate::filter::device::SUBPACKET_DOMAINS;
 use crate::lower_bound::Algorithm;
+use crate::range::RangeEnd;
 use crate::Target;
 use crate::{check_filter_params, check_target, FilterParams, InputRange, Method, SearchParams};
-use tmd_core::number::parse_rounded;
-use tmd_core::{Breakpoints, Format, FormatNumber, InputError};
+use tmd_core::{Breakpoints, Format, InputError};
 
 /// Default chunk sizes (log2 inputs): a chunk is one polynomial and, on a device, one launch.
 /// On the CPU 2^34 keeps the polynomial degree low; on a device 2^38 gives 262,144 work-items
@@ -106,8 +106,8 @@ pub struct SearchPlan {
     pub range: InputRange,
     pub params: SearchParams,
     /// The range's ends as format numbers (for reports and the fingerprint).
-    pub from: FormatNumber,
-    pub to: FormatNumber,
+    pub from: RangeEnd,
+    pub to: RangeEnd,
     pub backend: Backend,
     /// None: the reference search (MPFR on every input). A device is attached by the caller
     /// (`FilterParams::device`), which knows the device runtimes.
@@ -124,8 +124,8 @@ impl SearchPlan {
     ) -> Result<SearchPlan, InputError> {
         let format = Format::parse(&request.format)?;
         let target = Target::parse(&request.function)?;
-        let mut bound = |text: &str, flag: &str| -> Result<FormatNumber, InputError> {
-            let (x, exact) = parse_rounded(text, &format)?;
+        let mut bound = |text: &str, flag: &str| -> Result<RangeEnd, InputError> {
+            let (x, exact) = RangeEnd::parse(text, &format)?;
             if !exact {
                 note(&format!(
                     "--{flag} {text} is not a {} number; rounded to nearest: {}",
@@ -137,7 +137,7 @@ impl SearchPlan {
         };
         let from = bound(&request.from, "from")?;
         let to = bound(&request.to, "to")?;
-        let range = InputRange::new(&format, &from, &to)?;
+        let range = InputRange::between(&format, &from, &to)?;
         if let Some(func) = target.function() {
             range.check_domain(func.domain(), func.name())?;
         }

@@ -1,7 +1,53 @@
 //! Input ranges: every format number x with A <= x < B, as a half-open range of ordinals.
 
+use tmd_core::number::parse_rounded;
 use tmd_core::registry::Domain;
 use tmd_core::{Format, FormatNumber, InputError};
+
+/// An end of a search range as given: a number of the format, or an infinity. Infinities are
+/// no inputs: `-inf` starts the range at the most negative finite number, `inf` ends it after
+/// the largest, so `--from -inf --to inf` is every finite number.
+#[derive(Clone, Debug, PartialEq)]
+pub enum RangeEnd {
+    Number(FormatNumber),
+    Infinity { negative: bool },
+}
+
+impl RangeEnd {
+    /// `inf`, `+inf`, `-inf` (also `infinity`), or a number rounded to the format; the flag
+    /// says whether it was exact (infinities are).
+    pub fn parse(text: &str, format: &Format) -> Result<(RangeEnd, bool), InputError> {
+        let t = text.trim().to_ascii_lowercase();
+        let (negative, magnitude) = match t.strip_prefix('-') {
+            Some(rest) => (true, rest),
+            None => (false, t.strip_prefix('+').unwrap_or(&t)),
+        };
+        if magnitude == "inf" || magnitude == "infinity" {
+            return Ok((RangeEnd::Infinity { negative }, true));
+        }
+        let (x, exact) = parse_rounded(text, format)?;
+        Ok((RangeEnd::Number(x), exact))
+    }
+
+    /// The number in hexadecimal, or `-inf` / `inf`.
+    pub fn to_hex(&self) -> String {
+        match self {
+            RangeEnd::Number(x) => x.to_hex(),
+            RangeEnd::Infinity { negative: true } => "-inf".to_string(),
+            RangeEnd::Infinity { negative: false } => "inf".to_string(),
+        }
+    }
+
+    /// The ordinal this end stands for: the number's own; for -inf the most negative finite
+    /// number's, for inf one past the largest's.
+    fn ordinal(&self, format: &Format) -> i128 {
+        match self {
+            RangeEnd::Number(x) => format.ordinal(x),
+            RangeEnd::Infinity { negative: true } => -format.max_ordinal(),
+            RangeEnd::Infinity { negative: false } => format.max_ordinal() + 1,
+        }
+    }
+}
 
 /// Every number x of `format` with from <= x < to. Zero is one input.
 #[derive(Clone, Debug)]
@@ -20,8 +66,17 @@ impl InputRange {
         from: &FormatNumber,
         to: &FormatNumber,
     ) -> Result<Self, InputError> {
-        let start = format.ordinal(from);
-        let end = format.ordinal(to);
+        Self::between(
+            format,
+            &RangeEnd::Number(from.clone()),
+            &RangeEnd::Number(to.clone()),
+        )
+    }
+
+    /// The range [from, to) between two ends that may be infinities ([`RangeEnd`]).
+    pub fn between(format: &Format, from: &RangeEnd, to: &RangeEnd) -> Result<Self, InputError> {
+        let start = from.ordinal(format);
+        let end = to.ordinal(format);
         if end <= start {
             return Err(InputError::Range(format!(
                 "[{}, {}) holds no {} number (the range must satisfy from < to)",

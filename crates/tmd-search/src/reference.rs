@@ -132,6 +132,7 @@ pub fn reference_search_to(
             progress.fetch_add(result.1.inputs, Ordering::Relaxed);
             result
         },
+        |result| result.0.len() as u64,
         |c, (cases, summary)| {
             total.absorb(&summary);
             cases.iter().for_each(|case| out.case(case));

@@ -120,10 +120,11 @@ pub struct HardnessArgs {
 pub struct SearchArgs {
     /// A registered function (see `tmd functions`) or an expression in x, e.g. 'x*exp(x)'.
     pub function: String,
-    /// First input (included); decimals are rounded to the format.
+    /// First input (included); decimals are rounded to the format; -inf: the most negative
+    /// finite number.
     #[arg(long, allow_hyphen_values = true)]
     pub from: String,
-    /// End of the range (excluded).
+    /// End of the range (excluded); inf: after the largest finite number.
     #[arg(long, allow_hyphen_values = true)]
     pub to: String,
     /// binary16, bfloat16, binary32, binary64 or pN (N <= 64).

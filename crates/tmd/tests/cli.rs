@@ -742,3 +742,63 @@ fn search_memory_stays_bounded_on_a_range_of_2_to_the_59_inputs() {
     assert_eq!(out.status.code(), Some(124), "{stderr}");
     assert!(!stderr.contains("memory allocation"), "{stderr}");
 }
+
+#[test]
+fn search_takes_infinities_as_range_ends() {
+    // inf ends the range after the largest finite number, -inf starts it at the most negative.
+    let out = tmd(&[
+        "search",
+        "exp",
+        "--format",
+        "binary32",
+        "--from",
+        "0x1.fffffcp+127",
+        "--to",
+        "inf",
+        "--bits",
+        "10",
+        "-q",
+        "--stats",
+        "/dev/stdout",
+    ]);
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    assert_eq!(
+        out.status.code(),
+        Some(0),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    assert!(stdout.contains("\"inputs\": 2"), "{stdout}");
+    assert!(stdout.contains("\"overflow\": 2"), "{stdout}");
+    assert!(stdout.contains("\"to\": \"inf\""), "{stdout}");
+    let out = tmd(&[
+        "search",
+        "exp",
+        "--format",
+        "binary32",
+        "--from",
+        "-inf",
+        "--to",
+        "-0x1.fffffcp+127",
+        "-q",
+        "--stats",
+        "/dev/stdout",
+    ]);
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    assert_eq!(
+        out.status.code(),
+        Some(0),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    assert!(stdout.contains("\"inputs\": 1"), "{stdout}");
+    assert!(stdout.contains("\"from\": \"-inf\""), "{stdout}");
+    assert_bad_input(
+        &["search", "exp", "--from", "inf", "--to", "inf"],
+        "holds no",
+    );
+    assert_bad_input(
+        &["search", "exp", "--from", "1", "--to", "-inf"],
+        "holds no",
+    );
+}

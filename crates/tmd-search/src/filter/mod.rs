@@ -192,6 +192,7 @@ pub fn filtered_search(
             let (start, len) = jobs.get(j);
             ctx.search(start, len)
         },
+        |result| result.cases.len() as u64,
         |j, result| {
             // After a device error nothing more is listed or reported finished, so a resumed
             // run redoes every chunk from the first that may be incomplete.
