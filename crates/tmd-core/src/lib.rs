@@ -9,6 +9,7 @@
 //!   detection, plus function-specific exact-value rules.
 //! - [`expr`] and [`interval`]: user expressions in x over the registry, evaluated in rigorous
 //!   interval arithmetic on MPFR.
+//! - [`run_lock`]: one run per journal or checkpoint (an advisory lock naming its holder).
 //! - [`hardness`]: the Ziv loop that places f(x) among the breakpoints of a format and reports
 //!   `exact`, the hardness (`bits`, `k`, kind) and the four correct roundings, or `unresolved`
 //!   at its precision cap.
@@ -26,6 +27,7 @@ pub mod hardness;
 pub mod interval;
 pub mod number;
 pub mod registry;
+pub mod run_lock;
 pub mod taylor;
 
 pub use error::InputError;

@@ -11,6 +11,7 @@ use std::collections::BTreeMap;
 use std::fs::{File, OpenOptions};
 use std::io::{BufRead, BufReader, Seek, SeekFrom, Write};
 use std::path::{Path, PathBuf};
+use tmd_core::run_lock::RunLock;
 
 /// What identifies a run: a checkpoint resumes only the run it belongs to.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
@@ -61,6 +62,21 @@ pub enum CheckpointError {
         path: PathBuf,
         source: std::io::Error,
     },
+    /// Another run appends to it.
+    #[error(transparent)]
+    Locked(#[from] tmd_core::run_lock::LockError),
+}
+
+impl CheckpointError {
+    /// Whether the user is at fault (a file of another run or of no run, a file another run
+    /// holds): exit status 2.
+    pub fn is_bad_input(&self) -> bool {
+        matches!(
+            self,
+            CheckpointError::Bad { .. }
+                | CheckpointError::Locked(tmd_core::run_lock::LockError::Held { .. })
+        )
+    }
 }
 
 fn bad(path: &Path, why: impl Into<String>) -> CheckpointError {
@@ -127,6 +143,8 @@ impl Checkpoint {
 /// An open checkpoint that finished blocks are appended to.
 pub struct CheckpointWriter {
     file: File,
+    /// Held while the checkpoint is open: no second run appends to it.
+    _lock: RunLock,
 }
 
 impl CheckpointWriter {
@@ -140,6 +158,10 @@ impl CheckpointWriter {
             path: path.to_path_buf(),
             source,
         };
+        // One run per checkpoint, before it is read or cut: a lock on `PATH.lock`.
+        let mut lock_path = path.as_os_str().to_owned();
+        lock_path.push(".lock");
+        let lock = RunLock::acquire(Path::new(&lock_path), path)?;
         if path.exists() {
             let existing = Checkpoint::read(path)?;
             if existing.header != *header {
@@ -158,14 +180,14 @@ impl CheckpointWriter {
             let mut file = OpenOptions::new().write(true).open(path).map_err(io)?;
             file.set_len(existing.complete_len).map_err(io)?;
             file.seek(SeekFrom::End(0)).map_err(io)?;
-            Ok((CheckpointWriter { file }, existing.blocks))
+            Ok((CheckpointWriter { file, _lock: lock }, existing.blocks))
         } else {
             let mut file = File::create(path).map_err(io)?;
             let mut text = serde_json::to_string(header).expect("header serialises");
             text.push('\n');
             file.write_all(text.as_bytes()).map_err(io)?;
             file.sync_data().map_err(io)?;
-            Ok((CheckpointWriter { file }, BTreeMap::new()))
+            Ok((CheckpointWriter { file, _lock: lock }, BTreeMap::new()))
         }
     }
 

@@ -13,7 +13,8 @@
 //!
 //! # The file
 //!
-//! One append-only text file, `DIR/journal.tmd`:
+//! One append-only text file, `DIR/journal.tmd`, written by one run at a time (`DIR/journal.lock`,
+//! [`tmd_core::run_lock`]):
 //!
 //! ```text
 //! tmd-journal 1 <fingerprint>
@@ -74,11 +75,14 @@ use std::io::{self, BufRead, BufReader, Write};
 use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
 use thiserror::Error;
+use tmd_core::run_lock::RunLock;
 
 /// The journal's name inside the `--resume` directory.
 const FILE_NAME: &str = "journal.tmd";
 /// Where the first line is written before being renamed to [`FILE_NAME`].
 const NEW_FILE_NAME: &str = "journal.tmd.new";
+/// The lock file of [`tmd_core::run_lock`], beside the journal.
+const LOCK_FILE_NAME: &str = "journal.lock";
 /// First word of the first line: says what the file is.
 const MAGIC: &str = "tmd-journal";
 /// Format version, second word of the first line.
@@ -143,6 +147,9 @@ pub enum JournalError {
     /// A record the rules forbid (out of order, after the end): nothing was written.
     #[error("{0}")]
     Refused(String),
+    /// Another run is writing this journal: bad input, not a failure.
+    #[error(transparent)]
+    Locked(#[from] tmd_core::run_lock::LockError),
     /// An earlier write failed, so nothing more may be appended.
     #[error("{} is unusable after an earlier write error", path.display())]
     Unusable { path: PathBuf },
@@ -151,7 +158,11 @@ pub enum JournalError {
 impl JournalError {
     /// Whether the user is at fault (the journal of another search): exit status 2.
     pub fn is_bad_input(&self) -> bool {
-        matches!(self, JournalError::OtherSearch { .. })
+        matches!(
+            self,
+            JournalError::OtherSearch { .. }
+                | JournalError::Locked(tmd_core::run_lock::LockError::Held { .. })
+        )
     }
 }
 
@@ -431,6 +442,8 @@ pub struct Journal {
     /// Set by a failed write or sync: the file may end in a partial record (which recovery
     /// ignores), so nothing more may be appended after it.
     broken: bool,
+    /// Held while the journal is open: no second run writes it.
+    _lock: RunLock,
 }
 
 impl Journal {
@@ -443,6 +456,8 @@ impl Journal {
             return Err(JournalError::MultiLineFingerprint(fingerprint.to_string()));
         }
         fs::create_dir_all(dir).map_err(io_error("create", dir))?;
+        // One run per directory, before anything is read or truncated.
+        let lock = RunLock::acquire(&dir.join(LOCK_FILE_NAME), dir)?;
         let path = dir.join(FILE_NAME);
 
         let existing = match File::open(&path) {
@@ -502,6 +517,7 @@ impl Journal {
             sync_interval: DEFAULT_SYNC_INTERVAL,
             last_sync: Instant::now(),
             broken: false,
+            _lock: lock,
         };
         Ok((journal, recovered))
     }

@@ -802,3 +802,62 @@ fn search_takes_infinities_as_range_ends() {
         "holds no",
     );
 }
+
+#[test]
+fn a_second_run_on_the_same_journal_or_checkpoint_is_refused_with_the_first_ones_pid() {
+    let dir = scratch("locks");
+    let journal = dir.join("journal");
+    let checkpoint = dir.join("c.jsonl");
+    let long_runs = [
+        vec![
+            "search",
+            "exp",
+            "--from",
+            "1",
+            "--to",
+            "2",
+            "--bits",
+            "40",
+            "-q",
+            "--out",
+            "/dev/null",
+            "--resume",
+            journal.to_str().unwrap(),
+        ],
+        vec![
+            "crunch",
+            "std:exp",
+            "--from",
+            "1",
+            "--to",
+            "2",
+            "-q",
+            "--checkpoint",
+            checkpoint.to_str().unwrap(),
+        ],
+    ];
+    for args in &long_runs {
+        let mut first = Command::new(env!("CARGO_BIN_EXE_tmd"))
+            .args(args)
+            .stdout(Stdio::null())
+            .stderr(Stdio::null())
+            .spawn()
+            .unwrap();
+        // The first run takes its lock at once; give it time to start.
+        std::thread::sleep(std::time::Duration::from_millis(700));
+        let out = tmd(args);
+        let stderr = String::from_utf8_lossy(&out.stderr);
+        first.kill().unwrap();
+        first.wait().unwrap();
+        assert_eq!(out.status.code(), Some(2), "{args:?}: {stderr}");
+        assert_eq!(stderr.lines().count(), 1, "{stderr}");
+        assert!(
+            stderr.contains(&format!(
+                "in use by another tmd run (process {})",
+                first.id()
+            )),
+            "{stderr}"
+        );
+    }
+    std::fs::remove_dir_all(&dir).unwrap();
+}

@@ -7,7 +7,7 @@ use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 use std::io::Write;
 use std::path::Path;
 use tmd_core::{number::parse_rounded, InputError};
-use tmd_crunch::checkpoint::{Checkpoint, CheckpointError};
+use tmd_crunch::checkpoint::Checkpoint;
 use tmd_crunch::driver::{reference_name, CrunchError};
 use tmd_crunch::summary::Summary;
 use tmd_crunch::{CrunchFormat, Plan, Report};
@@ -24,9 +24,7 @@ fn device_failure(line: &str) -> ! {
 fn map_error(e: CrunchError) -> anyhow::Error {
     match e {
         CrunchError::Input(i) => i.into(),
-        CrunchError::Checkpoint(c @ CheckpointError::Bad { .. }) => {
-            InputError::Usage(c.to_string()).into()
-        }
+        CrunchError::Checkpoint(c) if c.is_bad_input() => InputError::Usage(c.to_string()).into(),
         other => anyhow::Error::new(other),
     }
 }
@@ -368,7 +366,7 @@ fn list() -> anyhow::Result<()> {
 
 fn read_checkpoint(file: &Path) -> anyhow::Result<Checkpoint> {
     Checkpoint::read(file).map_err(|e| match e {
-        CheckpointError::Bad { .. } => InputError::Usage(e.to_string()).into(),
+        e if e.is_bad_input() => InputError::Usage(e.to_string()).into(),
         other => anyhow::Error::new(other),
     })
 }
