@@ -765,7 +765,7 @@ fn square_coefficient(g: &[Ival], k: usize, prec: u32) -> Result<Ival, NoModel> 
         }
     }
     let mut sum = pairs.mul_int(2, prec)?;
-    if k % 2 == 0 {
+    if k.is_multiple_of(2) {
         sum = sum.add(&g[k / 2].square(prec)?, prec)?;
     }
     Ok(sum)

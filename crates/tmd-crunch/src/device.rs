@@ -132,9 +132,9 @@ mod tests {
     fn planted(x: f64) -> f64 {
         let y = libm::exp(x);
         let o = x.to_bits();
-        if o % 97 == 0 {
+        if o.is_multiple_of(97) {
             f64::NAN
-        } else if o % 7 == 0 && y.is_finite() && y > 0.0 {
+        } else if o.is_multiple_of(7) && y.is_finite() && y > 0.0 {
             f64::from_bits(y.to_bits() + 1 + o % 3)
         } else {
             y

@@ -56,7 +56,7 @@ pub const LB_REGULAR: usize = 2;
 pub const LB_REGULAR_UNROLLED: usize = 3;
 
 const _: () = assert!(FOLD_GROUP.is_power_of_two() && SCAN_GROUP.is_power_of_two());
-const _: () = assert!(WARP_NMDM_GROUP.is_power_of_two() && NMDM_GROUP % 32 == 0);
+const _: () = assert!(WARP_NMDM_GROUP.is_power_of_two() && NMDM_GROUP.is_multiple_of(32));
 
 /// Every layout constant as a `-D` fact, in the order of this module: the names the kernels
 /// use and that `kernels/vendor.h` requires.

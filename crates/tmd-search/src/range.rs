@@ -66,11 +66,7 @@ impl InputRange {
         from: &FormatNumber,
         to: &FormatNumber,
     ) -> Result<Self, InputError> {
-        Self::between(
-            format,
-            &RangeEnd::Number(from.clone()),
-            &RangeEnd::Number(to.clone()),
-        )
+        Self::between(format, &RangeEnd::Number(*from), &RangeEnd::Number(*to))
     }
 
     /// The range [from, to) between two ends that may be infinities ([`RangeEnd`]).

@@ -53,7 +53,7 @@ pub(crate) const fn taylor_terms(bound: f64, precision: u32, step: usize, first:
     let mut n = 0;
     let mut term = 1.0; // bound^n / n!
     loop {
-        if n >= first && (n - first) % step == 0 && term < target {
+        if n >= first && (n - first).is_multiple_of(step) && term < target {
             return n;
         }
         n += 1;
