@@ -1,16 +1,19 @@
 //! Summaries from a device that analyses as well as evaluates (`kernels/crunch_analyse.cl`).
 //!
 //! On a GPU the host's references would bound the throughput (a double-double exp per input
-//! costs more than the target), so for binary64 functions with a device reference the device
-//! runs the target, the reference and [`crate::analysis::classify_fast`] itself, and returns
-//! per launch: counters (classes, special classes, histogram), the inputs it could not decide
+//! costs more than the target), so for functions with a device reference (binary64: the
+//! table's `Crunch::device`, binary32: `Crunch::binary32_device`) the device runs the target,
+//! the reference and [`crate::analysis::classify_fast`] itself, and returns per launch: counters (classes, special classes, histogram), the inputs it could not decide
 //! (with their results), and every input whose fast error may lie within the near-max window
 //! of the maximum. This module turns that into the [`Summary`] the cores would have made:
 //!
-//! * counts and histogram add (the device's decisions are the CPU's: same reference bits, same
-//!   f64 operations, tested on PoCL against the cores);
+//! * counts and histogram add (the device's decisions are the CPU's: for binary64 the same
+//!   reference bits and f64 operations; for binary32 exact decisions from another reference,
+//!   docs/error-analysis.md; tested on PoCL against the cores);
 //! * undecided inputs take the CPU's path ([`verdict_binary64`]: saturation rules, reference,
-//!   MPFR), so `mpfr_inputs` is the CPU's too;
+//!   MPFR; [`verdict_binary32`]: quick_special's rules, libm reference, MPFR), so for binary64
+//!   `mpfr_inputs` is the CPU's too (for binary32 it counts the inputs the CPU's path sends
+//!   to MPFR among those the device left undecided);
 //! * the maximum and the near-max list come from the candidates and the host verdicts, merged
 //!   in ordinal order. The device emits an input when its error is within twice the window of
 //!   the largest error seen so far; that running maximum never exceeds the final one and the
@@ -18,7 +21,7 @@
 //!   final maximum is emitted. After `prune_near_max` the list equals the cores' list.
 
 use crate::analysis::HISTOGRAM_BINS;
-use crate::driver::verdict_binary64;
+use crate::driver::{verdict_binary32, verdict_binary64};
 use crate::format::CrunchFormat;
 use crate::function::RefFunc;
 use crate::summary::{Summary, NEAR_MAX_CAP};
@@ -38,9 +41,15 @@ pub struct DeviceAnalysis {
     pub undecided: Vec<(i64, f64)>,
 }
 
-/// The summary of ordinals `[lo, hi)` of a binary64 target of `func` from a device's
+/// The summary of ordinals `[lo, hi)` of a target of `func` in format `fmt` from a device's
 /// analysis (see the module documentation).
-pub fn summary_from_device(func: RefFunc, lo: i64, hi: i64, dev: &DeviceAnalysis) -> Summary {
+pub fn summary_from_device(
+    func: RefFunc,
+    fmt: CrunchFormat,
+    lo: i64,
+    hi: i64,
+    dev: &DeviceAnalysis,
+) -> Summary {
     let c = &dev.counts;
     assert_eq!(c.len(), COUNT_WORDS, "device counter words");
     let mut s = Summary {
@@ -58,15 +67,16 @@ pub fn summary_from_device(func: RefFunc, lo: i64, hi: i64, dev: &DeviceAnalysis
     s.specials.subnormal = c[7];
     s.specials.subnormal_wrong = c[8];
     let saturated = crate::saturation::saturation(func);
-    let fmt = CrunchFormat::Binary64;
     let mut host: Vec<_> = dev
         .undecided
         .par_iter()
         .map(|&(ord, a)| {
-            (
-                ord,
-                verdict_binary64(func, &saturated, fmt.from_ordinal(ord), a),
-            )
+            let x = fmt.from_ordinal(ord);
+            let verdict = match fmt {
+                CrunchFormat::Binary32 => verdict_binary32(func, x, a),
+                CrunchFormat::Binary64 => verdict_binary64(func, &saturated, x, a),
+            };
+            (ord, verdict)
         })
         .collect();
     host.sort_unstable_by_key(|h| h.0);
@@ -235,6 +245,7 @@ mod tests {
             let dev = simulated_device(lo, hi, k as u64);
             let rebuilt = summary_from_device(
                 RefFunc::Registry(tmd_core::registry::Func::Exp),
+                fmt,
                 lo,
                 hi,
                 &dev,
