@@ -387,8 +387,7 @@ static DD32_RECIP: Binary32DeviceReference = Binary32DeviceReference {
 };
 static DD32_EXPM1: Binary32DeviceReference = dd32("mf_dd_expm1(dd_make(x, 0.0))", "0");
 static DD32_LOG: Binary32DeviceReference = dd32("dd_table_log(dd_make(x, 0.0))", "(x < 0.0)");
-static DD32_LOG1P: Binary32DeviceReference =
-    dd32("mf_dd_log1p(dd_make(x, 0.0))", "(x < -1.0)");
+static DD32_LOG1P: Binary32DeviceReference = dd32("mf_dd_log1p(dd_make(x, 0.0))", "(x < -1.0)");
 static DD32_SIN: Binary32DeviceReference = dd32("dd_table_sin(dd_make(x, 0.0))", "0");
 static DD32_COS: Binary32DeviceReference = dd32("dd_table_cos(dd_make(x, 0.0))", "0");
 static DD32_TAN: Binary32DeviceReference = dd32("mf_dd_tan(dd_make(x, 0.0))", "0");
@@ -402,10 +401,9 @@ static DD32_TANH: Binary32DeviceReference = dd32("mf_dd_tanh(dd_make(x, 0.0))", 
 pub const RECIP_NAME: &str = "recip";
 
 /// The crunch facts of the reciprocal 1/x ([`RECIP_NAME`]).
-pub static RECIP_CRUNCH: Crunch =
-    Crunch::new(LibmBound::Ieee, Binary64Reference::DoubleDouble)
-        .device(&DD_RECIP)
-        .device32(&DD32_RECIP);
+pub static RECIP_CRUNCH: Crunch = Crunch::new(LibmBound::Ieee, Binary64Reference::DoubleDouble)
+    .device(&DD_RECIP)
+    .device32(&DD32_RECIP);
 
 /// The crunch facts of a crunch function by its canonical name (a registered function's
 /// name, not an alias, or [`RECIP_NAME`]).
@@ -948,8 +946,14 @@ mod tests {
         assert_eq!(crunch_facts("exp").unwrap().device, Some(&DD_EXP));
         assert_eq!(crunch_facts("sqrt").unwrap().device, Some(&DD_SQRT));
         assert_eq!(crunch_facts("log").unwrap().device, None);
-        assert_eq!(crunch_facts("log").unwrap().binary32_device, Some(&DD32_LOG));
-        assert_eq!(crunch_facts("recip").unwrap().binary32_device, Some(&DD32_RECIP));
+        assert_eq!(
+            crunch_facts("log").unwrap().binary32_device,
+            Some(&DD32_LOG)
+        );
+        assert_eq!(
+            crunch_facts("recip").unwrap().binary32_device,
+            Some(&DD32_RECIP)
+        );
         assert_eq!(crunch_facts("exp2").unwrap().binary32_device, None);
         assert_eq!(crunch_facts("ln"), None);
         assert_eq!(crunch_facts("gamma"), None);

@@ -173,7 +173,9 @@ fn binary32_device_references_are_within_their_bound() {
         if func.facts().binary32_device.is_none() {
             continue;
         }
-        let dd = func.dd().expect("a binary32 device reference is a Dd function's twin");
+        let dd = func
+            .dd()
+            .expect("a binary32 device reference is a Dd function's twin");
         let mut worst = 0f64;
         for i in 0..n {
             let bits: u32 = if i < 64 {
@@ -231,11 +233,16 @@ fn binary32_device_references_are_within_their_bound() {
     let mut tiny = 0;
     let mut inputs: Vec<f64> = (0..n).map(|_| rng.gen_range(-1100.0..-600.0)).collect();
     // binary32 numbers from -600 (0xc416_0000) to the most negative
-    inputs.extend((0..n).map(|_| -(f32::from_bits(rng.gen_range(0x4416_0000..0x7f80_0000)) as f64)));
+    inputs
+        .extend((0..n).map(|_| -(f32::from_bits(rng.gen_range(0x4416_0000..0x7f80_0000)) as f64)));
     for x in inputs {
         let y = dd_exp(Dd::from(x));
         if y.hi() < 2f64.powi(-960) {
-            assert!(exp.mpfr(x, 256).0 < limit, "exp({x:e}): leading word {:e}", y.hi());
+            assert!(
+                exp.mpfr(x, 256).0 < limit,
+                "exp({x:e}): leading word {:e}",
+                y.hi()
+            );
             tiny += 1;
         }
     }

@@ -164,7 +164,13 @@ impl DeviceTarget {
             candidates: out.candidates,
             undecided: out.host,
         };
-        Some(summary_from_device(self.function, self.format, lo, hi, &dev))
+        Some(summary_from_device(
+            self.function,
+            self.format,
+            lo,
+            hi,
+            &dev,
+        ))
     }
 }
 

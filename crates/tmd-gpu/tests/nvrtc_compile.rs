@@ -50,14 +50,36 @@ fn crunch_kernel_compiles_under_nvrtc() {
 fn crunch_analyse_compiles_under_nvrtc() {
     load_nvrtc().unwrap_or_else(|e| panic!("{e}"));
     let mut programs = vec![
-        ("exp", "double", tmd_kernels::crunch_call_target("double", "exp(x)")),
-        ("recip", "double", tmd_kernels::crunch_vrecpe_target("double", 3)),
-        ("sqrt", "double", tmd_kernels::crunch_call_target("double", "sqrt(x)")),
-        ("recip", "float", tmd_kernels::crunch_vrecpe_target("float", 3)),
+        (
+            "exp",
+            "double",
+            tmd_kernels::crunch_call_target("double", "exp(x)"),
+        ),
+        (
+            "recip",
+            "double",
+            tmd_kernels::crunch_vrecpe_target("double", 3),
+        ),
+        (
+            "sqrt",
+            "double",
+            tmd_kernels::crunch_call_target("double", "sqrt(x)"),
+        ),
+        (
+            "recip",
+            "float",
+            tmd_kernels::crunch_vrecpe_target("float", 3),
+        ),
     ];
-    for name in ["exp", "log", "sin", "cos", "tan", "sqrt", "expm1", "log1p", "atan", "tanh"] {
+    for name in [
+        "exp", "log", "sin", "cos", "tan", "sqrt", "expm1", "log1p", "atan", "tanh",
+    ] {
         let call = format!("{name}f(x)");
-        programs.push((name, "float", tmd_kernels::crunch_call_target("float", &call)));
+        programs.push((
+            name,
+            "float",
+            tmd_kernels::crunch_call_target("float", &call),
+        ));
     }
     for (function, real, target) in programs {
         let source = tmd_kernels::crunch_analyse_source(function, &target, real).unwrap();
