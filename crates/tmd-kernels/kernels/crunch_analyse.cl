@@ -10,8 +10,8 @@
  * For binary64 every decision and every error value is the CPU's bit for bit (the reference
  * is the CPU's). For binary32 the CPU's reference is the binary64 libm value and the device's
  * a double-double one, so the error values differ in their last bits; the decisions (class,
- * special class, histogram bin) are exact either way and so the same (docs/error-analysis.md,
- * "Binary32 analysis on a device").
+ * special class, histogram bin) are exact either way and so the same (docs/error-analysis.md
+ * section 11).
  *
  * Appended after crunch.cl and the target. The host defines:
  *   CRUNCH_REFERENCE(x)       the double-double reference of f at x (dd_t): for binary64 the
@@ -26,8 +26,9 @@
  *
  * Each work-item crunches inputs lo + i for i = id, id + stride, ... and keeps its counts in
  * registers; at the end it adds them to the global counters (64-bit atomics). An input goes to
- * the host list (ordinal and result) when the device cannot decide it: a NaN or infinite
- * result, a reference below 2^-960 or near overflow, or a result within the reference's bound
+ * the host list (ordinal and result) when the device cannot decide it: a NaN result, an
+ * infinite one the overflow rules do not decide, a reference below 2^-960 or near overflow
+ * (outside the saturation rules), or a result within the reference's bound
  * of a rounding boundary (those go to MPFR on the host, as on the CPU). Inputs whose error may
  * be within the near-max window of the largest error seen so far go to the candidate list;
  * since the running maximum never exceeds the final one, the list holds every input the CPU's
