@@ -352,7 +352,8 @@ static DD_RECIP: DeviceReference = DeviceReference {
 /// A device-side reference of binary32 analyses: a C expression in `x` (the binary32 input,
 /// exactly, as a double) for the double-double value of f, and one for "f(x) is NaN". The
 /// values are tmd-kernels' double-double kernels (twins of tmd-xfloat's `Dd` functions, bit
-/// for bit); their relative bound is tmd-crunch's `EPS_DD_BINARY32`. `multi_word`: the kernel
+/// for bit: tmd-crunch's `RefFunc::binary32_device_twin`); their relative bound is
+/// tmd-crunch's `EPS_DD_BINARY32`. `multi_word`: the kernel
 /// needs the quad-word and table-driven double-word functions (`mf_dd_*`, `dd_table_*`), not
 /// only the double-word arithmetic and exp.
 #[derive(Debug, PartialEq, Eq)]
@@ -370,11 +371,9 @@ const fn dd32(value: &'static str, outside_domain: &'static str) -> Binary32Devi
     }
 }
 
-static DD32_EXP: Binary32DeviceReference = Binary32DeviceReference {
-    value: "dd_exp(dd_make(x, 0.0))",
-    outside_domain: "0",
-    multi_word: false,
-};
+// exp and tan: the table-driven kernels (tan as sin / cos), cheaper than the generic ones the
+// binary64 analysis needs for bit identity with the CPU's `Dd` functions.
+static DD32_EXP: Binary32DeviceReference = dd32("dd_table_exp(dd_make(x, 0.0))", "0");
 static DD32_SQRT: Binary32DeviceReference = Binary32DeviceReference {
     value: "dd_sqrt(dd_make(x, 0.0))",
     outside_domain: "(x < 0.0)",
@@ -390,7 +389,7 @@ static DD32_LOG: Binary32DeviceReference = dd32("dd_table_log(dd_make(x, 0.0))",
 static DD32_LOG1P: Binary32DeviceReference = dd32("mf_dd_log1p(dd_make(x, 0.0))", "(x < -1.0)");
 static DD32_SIN: Binary32DeviceReference = dd32("dd_table_sin(dd_make(x, 0.0))", "0");
 static DD32_COS: Binary32DeviceReference = dd32("dd_table_cos(dd_make(x, 0.0))", "0");
-static DD32_TAN: Binary32DeviceReference = dd32("mf_dd_tan(dd_make(x, 0.0))", "0");
+static DD32_TAN: Binary32DeviceReference = dd32("dd_table_tan(dd_make(x, 0.0))", "0");
 static DD32_ATAN: Binary32DeviceReference = dd32("mf_dd_atan(dd_make(x, 0.0))", "0");
 static DD32_SINH: Binary32DeviceReference = dd32("mf_dd_sinh(dd_make(x, 0.0))", "0");
 static DD32_COSH: Binary32DeviceReference = dd32("mf_dd_cosh(dd_make(x, 0.0))", "0");

@@ -126,6 +126,13 @@ fn dd_of(func: RefFunc) -> Option<fn(Dd) -> Dd> {
     })
 }
 
+/// tan x as sin x / cos x with one reduction: the CPU twin of the device's `dd_table_tan`
+/// (tmd-kernels/kernels/dd_trig.cl).
+fn tan_by_sin_cos(x: Dd) -> Dd {
+    let (s, c) = x.sin_cos();
+    s / c
+}
+
 fn recip64(x: f64) -> f64 {
     1.0 / x
 }
@@ -186,6 +193,18 @@ impl RefFunc {
             Binary64Reference::Mpfr => None,
             _ => Some(dd_of(self).expect("the table's double-double references exist")),
         }
+    }
+
+    /// The CPU twin (same operations, same bits) of the device's binary32 reference
+    /// (the table's `Crunch::binary32_device`), for checking its bound: the table-driven exp
+    /// and tan as sin / cos, the double-double reference of binary64 otherwise.
+    pub fn binary32_device_twin(self) -> Option<fn(Dd) -> Dd> {
+        self.facts().binary32_device?;
+        Some(match self {
+            RefFunc::Registry(Func::Exp) => Dd::exp,
+            RefFunc::Registry(Func::Tan) => tan_by_sin_cos,
+            _ => dd_of(self).expect("a binary32 device reference has a double-double twin"),
+        })
     }
 
     /// Whether f(x) is NaN (x outside the domain), decided exactly from x: below or above the

@@ -158,7 +158,7 @@ fn fast_exp_reference_is_within_its_bound() {
 
 /// The double-double references of binary32 analyses on a device (the table's
 /// `Crunch::binary32_device`; the kernels are bit-for-bit twins of xfloat's `Dd` functions,
-/// `RefFunc::dd`, tmd-gpu's tests/xfloat_opencl.rs): within `EPS_DD_BINARY32` of MPFR at
+/// `RefFunc::binary32_device_twin`, tmd-gpu's tests/xfloat_opencl.rs): within `EPS_DD_BINARY32` of MPFR at
 /// binary32 inputs over every binade of the domain (trig arguments up to 2^128 included),
 /// never NaN inside the domain, and where the leading word is below 2^-960 (the kernel's
 /// zero-result rule, `analysis::quick_special`) f is below 2^-959: exp over [-1100, -600] and
@@ -174,8 +174,8 @@ fn binary32_device_references_are_within_their_bound() {
             continue;
         }
         let dd = func
-            .dd()
-            .expect("a binary32 device reference is a Dd function's twin");
+            .binary32_device_twin()
+            .expect("the twin of the device reference");
         let mut worst = 0f64;
         for i in 0..n {
             let bits: u32 = if i < 64 {
@@ -228,7 +228,7 @@ fn binary32_device_references_are_within_their_bound() {
     assert!(checked > 10 * n, "only {checked} inputs checked");
     // exp's zero-result rule, at binary64 inputs in [-1100, -600] and at binary32 ones below.
     let exp = RefFunc::Registry(tmd_core::registry::Func::Exp);
-    let dd_exp = exp.dd().unwrap();
+    let dd_exp = exp.binary32_device_twin().unwrap();
     let limit = Float::with_val(64, 2f64.powi(-959));
     let mut tiny = 0;
     let mut inputs: Vec<f64> = (0..n).map(|_| rng.gen_range(-1100.0..-600.0)).collect();
