@@ -1118,6 +1118,26 @@ mod tests {
             );
         }
         assert!(crunch_fast_reference("recip").is_none());
+        // Binary32: the table's second device reference, its own program.
+        let binary32: Vec<&str> = tmd_core::FUNCTIONS
+            .iter()
+            .map(|i| i.name)
+            .filter(|n| crunch_reference_binary32(n).is_some())
+            .collect();
+        assert_eq!(
+            binary32,
+            [
+                "exp", "expm1", "log", "log1p", "sqrt", "sin", "cos", "tan", "atan", "sinh",
+                "cosh", "tanh"
+            ]
+        );
+        assert!(crunch_reference_binary32("recip").is_some());
+        let float = crunch_analyse_source("log", "", "float").expect("log has one");
+        assert!(float.contains("#define CRUNCH_BINARY32") && float.contains("dd_table_log"));
+        let double = crunch_analyse_source("exp", "", "double").expect("exp has one");
+        assert!(!double.contains("#define CRUNCH_BINARY32"));
+        assert!(crunch_analyse_source("log", "", "double").is_none());
+        assert!(crunch_analyse_source("exp2", "", "float").is_none());
     }
 
     #[test]

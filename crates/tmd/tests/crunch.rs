@@ -351,7 +351,8 @@ fn device_analysis_equals_host_analysis() {
 /// the reports are otherwise equal. Windows where every rule fires: overflow (exp beyond
 /// 88.72, and results the fast path leaves to MPFR just below), subnormal and zero results
 /// (exp below -87.3 and at -2^127), log's NaN domain, its pole at 0 and subnormal inputs,
-/// arguments around 1, pi/2 and 2^-4, and huge ones (Payne-Hanek for 2^100 and 2^127).
+/// arguments around 1, pi/2 and 2^-4, and huge ones (Payne-Hanek for 2^100 and 2^127); expm1's
+/// overflow, log1p's NaN domain and pole at -1, atan, sinh just below its overflow.
 #[test]
 fn binary32_device_analysis_equals_host_analysis() {
     let windows: &[(&str, &str, &str)] = &[
@@ -380,6 +381,11 @@ fn binary32_device_analysis_equals_host_analysis() {
         ("opencl:native_sinf", "0x1.8p+1", "0x1.84p+1"),
         ("opencl:sqrtf", "-0x1p-140", "0x1p-140"),
         ("emul:vrecpe-nr1f", "0x1.fcp-1", "0x1.04p+0"),
+        // the quad-word-based references
+        ("opencl:expm1f", "0x1.fep+6", "0x1.02p+7"),
+        ("opencl:log1pf", "-0x1.0000fep+0", "-0x1.fffffep-1"),
+        ("opencl:atanf", "0x1p+0", "0x1.02p+0"),
+        ("opencl:sinhf", "0x1.62p+6", "0x1.63p+6"),
     ];
     for &(target, from, to) in windows {
         let args = [
