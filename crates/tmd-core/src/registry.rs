@@ -60,11 +60,11 @@ macro_rules! registry {
 registry! {
     Exp => "exp" [] All Increasing "e^x", mpfr::exp, Some(Model::Exp(Base::E)),
         Some(Crunch::new(LibmBound::Libm, Binary64Reference::FastThenDoubleDouble)
-            .saturates(Saturates::OverflowAndTiny).device(&DD_EXP)
+            .saturates(Saturates::OverflowAndTiny).device(&DD_EXP).device32(&DD32_EXP)
             .builtin("exp").native("exp").intrinsic("exp"));
     Expm1 => "expm1" [] All Increasing "e^x - 1", mpfr::expm1, Some(Model::Expm1(Base::E)),
         Some(Crunch::new(LibmBound::Libm, Binary64Reference::DoubleDouble)
-            .saturates(Saturates::Overflow).builtin("expm1"));
+            .saturates(Saturates::Overflow).device32(&DD32_EXPM1).builtin("expm1"));
     Exp2 => "exp2" [] All Increasing "2^x", mpfr::exp2, Some(Model::Exp(Base::Two)),
         Some(Crunch::new(LibmBound::Libm, Binary64Reference::Mpfr)
             .saturates(Saturates::OverflowAndTiny).builtin("exp2").native("exp2"));
@@ -75,10 +75,11 @@ registry! {
             .builtin("exp10").native("exp10").intrinsic("exp10"));
     Exp10m1 => "exp10m1" [] All Increasing "10^x - 1", mpfr::exp10m1, Some(Model::Expm1(Base::Ten)), None;
     Log => "log" ["ln"] Positive Increasing "natural logarithm", mpfr::log, Some(Model::Log(Base::E)),
-        Some(Crunch::new(LibmBound::Libm, Binary64Reference::DoubleDouble)
+        Some(Crunch::new(LibmBound::Libm, Binary64Reference::DoubleDouble).device32(&DD32_LOG)
             .builtin("log").native("log").intrinsic("log"));
     Log1p => "log1p" ["lnp1"] AboveMinusOne Increasing "log(1 + x)", mpfr::log1p, Some(Model::Log1p(Base::E)),
-        Some(Crunch::new(LibmBound::Libm, Binary64Reference::DoubleDouble).builtin("log1p"));
+        Some(Crunch::new(LibmBound::Libm, Binary64Reference::DoubleDouble).device32(&DD32_LOG1P)
+            .builtin("log1p"));
     Log2 => "log2" [] Positive Increasing "base-2 logarithm", mpfr::log2, Some(Model::Log(Base::Two)),
         Some(Crunch::new(LibmBound::Libm, Binary64Reference::Mpfr)
             .builtin("log2").native("log2").intrinsic("log2"));
@@ -89,18 +90,18 @@ registry! {
     Log10p1 => "log10p1" [] AboveMinusOne Increasing "log10(1 + x)", mpfr::log10p1, Some(Model::Log1p(Base::Ten)), None;
     Sqrt => "sqrt" [] NonNegative Increasing "square root", mpfr::sqrt, Some(Model::Power { p: 1, q: 2 }),
         Some(Crunch::new(LibmBound::Ieee, Binary64Reference::DoubleDouble).device(&DD_SQRT)
-            .builtin("sqrt").native("sqrt"));
+            .device32(&DD32_SQRT).builtin("sqrt").native("sqrt"));
     Rsqrt => "rsqrt" ["rec_sqrt", "rootn_m2"] Positive Decreasing "1 / sqrt(x)", mpfr::rec_sqrt, Some(Model::Power { p: -1, q: 2 }), None;
     Cbrt => "cbrt" [] All Increasing "cube root", mpfr::cbrt, Some(Model::Power { p: 1, q: 3 }),
         Some(Crunch::new(LibmBound::Libm, Binary64Reference::Mpfr).builtin("cbrt"));
     Sin => "sin" [] All LipschitzOne "sine", mpfr::sin, Some(Model::SinCos),
-        Some(Crunch::new(LibmBound::Libm, Binary64Reference::DoubleDouble)
+        Some(Crunch::new(LibmBound::Libm, Binary64Reference::DoubleDouble).device32(&DD32_SIN)
             .builtin("sin").native("sin").intrinsic("sin"));
     Cos => "cos" [] All LipschitzOne "cosine", mpfr::cos, Some(Model::SinCos),
-        Some(Crunch::new(LibmBound::Libm, Binary64Reference::DoubleDouble)
+        Some(Crunch::new(LibmBound::Libm, Binary64Reference::DoubleDouble).device32(&DD32_COS)
             .builtin("cos").native("cos").intrinsic("cos"));
     Tan => "tan" [] All TanLike "tangent", mpfr::tan, Some(Model::Tan),
-        Some(Crunch::new(LibmBound::Libm, Binary64Reference::DoubleDouble)
+        Some(Crunch::new(LibmBound::Libm, Binary64Reference::DoubleDouble).device32(&DD32_TAN)
             .builtin("tan").native("tan").intrinsic("tan"));
     Sinpi => "sinpi" [] All LipschitzPi "sin(pi x)", mpfr::sinpi, Some(Model::SinCos), None;
     Cospi => "cospi" [] All LipschitzPi "cos(pi x)", mpfr::cospi, Some(Model::SinCos), None;
@@ -110,18 +111,20 @@ registry! {
     Acos => "acos" [] UnitClosed Decreasing "arccosine", mpfr::acos, Some(Model::AsinAcos),
         Some(Crunch::new(LibmBound::Libm, Binary64Reference::Mpfr).builtin("acos"));
     Atan => "atan" [] All Increasing "arctangent", mpfr::atan, Some(Model::Atan),
-        Some(Crunch::new(LibmBound::Libm, Binary64Reference::DoubleDouble).builtin("atan"));
+        Some(Crunch::new(LibmBound::Libm, Binary64Reference::DoubleDouble).device32(&DD32_ATAN)
+            .builtin("atan"));
     Asinpi => "asinpi" [] UnitClosed Increasing "asin(x) / pi", mpfr::asinpi, Some(Model::AsinAcos), None;
     Acospi => "acospi" [] UnitClosed Decreasing "acos(x) / pi", mpfr::acospi, Some(Model::AsinAcos), None;
     Atanpi => "atanpi" [] All Increasing "atan(x) / pi", mpfr::atanpi, Some(Model::Atan), None;
     Sinh => "sinh" [] All Increasing "hyperbolic sine", mpfr::sinh, Some(Model::SinCos),
         Some(Crunch::new(LibmBound::LibmWide, Binary64Reference::DoubleDouble)
-            .saturates(Saturates::OverflowOdd).builtin("sinh"));
+            .saturates(Saturates::OverflowOdd).device32(&DD32_SINH).builtin("sinh"));
     Cosh => "cosh" [] All EvenIncreasing "hyperbolic cosine", mpfr::cosh, Some(Model::SinCos),
         Some(Crunch::new(LibmBound::LibmWide, Binary64Reference::DoubleDouble)
-            .saturates(Saturates::OverflowEven).builtin("cosh"));
+            .saturates(Saturates::OverflowEven).device32(&DD32_COSH).builtin("cosh"));
     Tanh => "tanh" [] All Increasing "hyperbolic tangent", mpfr::tanh, Some(Model::Tan),
-        Some(Crunch::new(LibmBound::LibmWide, Binary64Reference::DoubleDouble).builtin("tanh"));
+        Some(Crunch::new(LibmBound::LibmWide, Binary64Reference::DoubleDouble).device32(&DD32_TANH)
+            .builtin("tanh"));
     Asinh => "asinh" [] All Increasing "inverse hyperbolic sine", mpfr::asinh, Some(Model::Asinh),
         Some(Crunch::new(LibmBound::LibmWide, Binary64Reference::Mpfr).builtin("asinh"));
     Acosh => "acosh" [] AtLeastOne Increasing "inverse hyperbolic cosine", mpfr::acosh, Some(Model::Acosh),
@@ -221,6 +224,10 @@ pub struct Crunch {
     /// The device-side double-double reference of binary64 analyses (tmd-kernels'
     /// `crunch_reference`), when its kernel is written.
     pub device: Option<&'static DeviceReference>,
+    /// The device-side double-double reference of binary32 analyses (tmd-kernels'
+    /// `crunch_reference_binary32`): unlike [`Crunch::device`] it need not equal the CPU's
+    /// binary32 reference bit for bit, only be within its stated bound.
+    pub binary32_device: Option<&'static Binary32DeviceReference>,
     /// The C name stem of the function in OpenCL C's built-ins and CUDA's math library (`exp`:
     /// `exp` for double, `expf` for float).
     pub device_builtin: Option<&'static str>,
@@ -238,6 +245,7 @@ impl Crunch {
             binary64,
             saturates: Saturates::Never,
             device: None,
+            binary32_device: None,
             device_builtin: None,
             opencl_native: None,
             cuda_intrinsic: None,
@@ -249,6 +257,12 @@ impl Crunch {
     const fn device(self, device: &'static DeviceReference) -> Crunch {
         Crunch {
             device: Some(device),
+            ..self
+        }
+    }
+    const fn device32(self, device: &'static Binary32DeviceReference) -> Crunch {
+        Crunch {
+            binary32_device: Some(device),
             ..self
         }
     }
@@ -335,13 +349,60 @@ static DD_RECIP: DeviceReference = DeviceReference {
     overflow_sign: "1.0",
 };
 
+/// A device-side reference of binary32 analyses: a C expression in `x` (the binary32 input,
+/// exactly, as a double) for the double-double value of f, and one for "f(x) is NaN". The
+/// values are tmd-kernels' double-double kernels (twins of tmd-xfloat's `Dd` functions, bit
+/// for bit: tmd-crunch's `RefFunc::binary32_device_twin`); their relative bound is
+/// tmd-crunch's `EPS_DD_BINARY32`. `multi_word`: the kernel
+/// needs the quad-word and table-driven double-word functions (`mf_dd_*`, `dd_table_*`), not
+/// only the double-word arithmetic and exp.
+#[derive(Debug, PartialEq, Eq)]
+pub struct Binary32DeviceReference {
+    pub value: &'static str,
+    pub outside_domain: &'static str,
+    pub multi_word: bool,
+}
+
+const fn dd32(value: &'static str, outside_domain: &'static str) -> Binary32DeviceReference {
+    Binary32DeviceReference {
+        value,
+        outside_domain,
+        multi_word: true,
+    }
+}
+
+// exp and tan: the table-driven kernels (tan as sin / cos), cheaper than the generic ones the
+// binary64 analysis needs for bit identity with the CPU's `Dd` functions.
+static DD32_EXP: Binary32DeviceReference = dd32("dd_table_exp(dd_make(x, 0.0))", "0");
+static DD32_SQRT: Binary32DeviceReference = Binary32DeviceReference {
+    value: "dd_sqrt(dd_make(x, 0.0))",
+    outside_domain: "(x < 0.0)",
+    multi_word: false,
+};
+static DD32_RECIP: Binary32DeviceReference = Binary32DeviceReference {
+    value: "dd_recip(dd_make(x, 0.0))",
+    outside_domain: "0",
+    multi_word: false,
+};
+static DD32_EXPM1: Binary32DeviceReference = dd32("mf_dd_expm1(dd_make(x, 0.0))", "0");
+static DD32_LOG: Binary32DeviceReference = dd32("dd_table_log(dd_make(x, 0.0))", "(x < 0.0)");
+static DD32_LOG1P: Binary32DeviceReference = dd32("mf_dd_log1p(dd_make(x, 0.0))", "(x < -1.0)");
+static DD32_SIN: Binary32DeviceReference = dd32("dd_table_sin(dd_make(x, 0.0))", "0");
+static DD32_COS: Binary32DeviceReference = dd32("dd_table_cos(dd_make(x, 0.0))", "0");
+static DD32_TAN: Binary32DeviceReference = dd32("dd_table_tan(dd_make(x, 0.0))", "0");
+static DD32_ATAN: Binary32DeviceReference = dd32("mf_dd_atan(dd_make(x, 0.0))", "0");
+static DD32_SINH: Binary32DeviceReference = dd32("mf_dd_sinh(dd_make(x, 0.0))", "0");
+static DD32_COSH: Binary32DeviceReference = dd32("mf_dd_cosh(dd_make(x, 0.0))", "0");
+static DD32_TANH: Binary32DeviceReference = dd32("mf_dd_tanh(dd_make(x, 0.0))", "0");
+
 /// The name of crunch's one target outside the table: the reciprocal 1/x, an IEEE operation
 /// (the ARM VRECPE and x86 RCPPS emulations approximate it), not a registered function.
 pub const RECIP_NAME: &str = "recip";
 
 /// The crunch facts of the reciprocal 1/x ([`RECIP_NAME`]).
-pub static RECIP_CRUNCH: Crunch =
-    Crunch::new(LibmBound::Ieee, Binary64Reference::DoubleDouble).device(&DD_RECIP);
+pub static RECIP_CRUNCH: Crunch = Crunch::new(LibmBound::Ieee, Binary64Reference::DoubleDouble)
+    .device(&DD_RECIP)
+    .device32(&DD32_RECIP);
 
 /// The crunch facts of a crunch function by its canonical name (a registered function's
 /// name, not an alias, or [`RECIP_NAME`]).
@@ -884,6 +945,15 @@ mod tests {
         assert_eq!(crunch_facts("exp").unwrap().device, Some(&DD_EXP));
         assert_eq!(crunch_facts("sqrt").unwrap().device, Some(&DD_SQRT));
         assert_eq!(crunch_facts("log").unwrap().device, None);
+        assert_eq!(
+            crunch_facts("log").unwrap().binary32_device,
+            Some(&DD32_LOG)
+        );
+        assert_eq!(
+            crunch_facts("recip").unwrap().binary32_device,
+            Some(&DD32_RECIP)
+        );
+        assert_eq!(crunch_facts("exp2").unwrap().binary32_device, None);
         assert_eq!(crunch_facts("ln"), None);
         assert_eq!(crunch_facts("gamma"), None);
         assert_eq!(crunch_facts("nope"), None);

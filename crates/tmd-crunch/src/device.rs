@@ -1,16 +1,19 @@
 //! Summaries from a device that analyses as well as evaluates (`kernels/crunch_analyse.cl`).
 //!
 //! On a GPU the host's references would bound the throughput (a double-double exp per input
-//! costs more than the target), so for binary64 functions with a device reference the device
-//! runs the target, the reference and [`crate::analysis::classify_fast`] itself, and returns
-//! per launch: counters (classes, special classes, histogram), the inputs it could not decide
+//! costs more than the target), so for functions with a device reference (binary64: the
+//! table's `Crunch::device`, binary32: `Crunch::binary32_device`) the device runs the target,
+//! the reference and [`crate::analysis::classify_fast`] itself, and returns per launch: counters (classes, special classes, histogram), the inputs it could not decide
 //! (with their results), and every input whose fast error may lie within the near-max window
 //! of the maximum. This module turns that into the [`Summary`] the cores would have made:
 //!
-//! * counts and histogram add (the device's decisions are the CPU's: same reference bits, same
-//!   f64 operations, tested on PoCL against the cores);
+//! * counts and histogram add (the device's decisions are the CPU's: for binary64 the same
+//!   reference bits and f64 operations; for binary32 exact decisions from another reference,
+//!   docs/error-analysis.md; tested on PoCL against the cores);
 //! * undecided inputs take the CPU's path ([`verdict_binary64`]: saturation rules, reference,
-//!   MPFR), so `mpfr_inputs` is the CPU's too;
+//!   MPFR; [`verdict_binary32`]: quick_special's rules, libm reference, MPFR), so for binary64
+//!   `mpfr_inputs` is the CPU's too (for binary32 it counts the inputs the CPU's path sends
+//!   to MPFR among those the device left undecided);
 //! * the maximum and the near-max list come from the candidates and the host verdicts, merged
 //!   in ordinal order. The device emits an input when its error is within twice the window of
 //!   the largest error seen so far; that running maximum never exceeds the final one and the
@@ -18,7 +21,7 @@
 //!   final maximum is emitted. After `prune_near_max` the list equals the cores' list.
 
 use crate::analysis::HISTOGRAM_BINS;
-use crate::driver::verdict_binary64;
+use crate::driver::{verdict_binary32, verdict_binary64};
 use crate::format::CrunchFormat;
 use crate::function::RefFunc;
 use crate::summary::{Summary, NEAR_MAX_CAP};
@@ -38,9 +41,15 @@ pub struct DeviceAnalysis {
     pub undecided: Vec<(i64, f64)>,
 }
 
-/// The summary of ordinals `[lo, hi)` of a binary64 target of `func` from a device's
+/// The summary of ordinals `[lo, hi)` of a target of `func` in format `fmt` from a device's
 /// analysis (see the module documentation).
-pub fn summary_from_device(func: RefFunc, lo: i64, hi: i64, dev: &DeviceAnalysis) -> Summary {
+pub fn summary_from_device(
+    func: RefFunc,
+    fmt: CrunchFormat,
+    lo: i64,
+    hi: i64,
+    dev: &DeviceAnalysis,
+) -> Summary {
     let c = &dev.counts;
     assert_eq!(c.len(), COUNT_WORDS, "device counter words");
     let mut s = Summary {
@@ -58,15 +67,16 @@ pub fn summary_from_device(func: RefFunc, lo: i64, hi: i64, dev: &DeviceAnalysis
     s.specials.subnormal = c[7];
     s.specials.subnormal_wrong = c[8];
     let saturated = crate::saturation::saturation(func);
-    let fmt = CrunchFormat::Binary64;
     let mut host: Vec<_> = dev
         .undecided
         .par_iter()
         .map(|&(ord, a)| {
-            (
-                ord,
-                verdict_binary64(func, &saturated, fmt.from_ordinal(ord), a),
-            )
+            let x = fmt.from_ordinal(ord);
+            let verdict = match fmt {
+                CrunchFormat::Binary32 => verdict_binary32(func, x, a),
+                CrunchFormat::Binary64 => verdict_binary64(func, &saturated, x, a),
+            };
+            (ord, verdict)
         })
         .collect();
     host.sort_unstable_by_key(|h| h.0);
@@ -170,32 +180,8 @@ mod tests {
                 undecided.push((ord, a));
                 continue;
             };
-            counts[9] += 1;
-            counts[match v.class {
-                Class::CorrectlyRounded => 0,
-                Class::Faithful => 1,
-                Class::Worse => 2,
-            }] += 1;
-            let wrong = u64::from(v.class != Class::CorrectlyRounded);
-            match v.special {
-                Special::Overflow => {
-                    counts[5] += 1;
-                    counts[6] += wrong;
-                }
-                Special::Subnormal => {
-                    counts[7] += 1;
-                    counts[8] += wrong;
-                }
-                Special::None => {}
-                other => panic!("the device never decides {other:?}"),
-            }
+            tally(&mut counts, &v);
             let Some(err) = v.err else { continue };
-            let bin = if v.class == Class::CorrectlyRounded {
-                0
-            } else {
-                crate::analysis::histogram_bin_of(err)
-            };
-            counts[10 + bin] += 1;
             seen_max = seen_max.max(err);
             if err >= seen_max - 2.0 * near_max_window(seen_max) {
                 candidates.push((ord, err));
@@ -235,6 +221,7 @@ mod tests {
             let dev = simulated_device(lo, hi, k as u64);
             let rebuilt = summary_from_device(
                 RefFunc::Registry(tmd_core::registry::Func::Exp),
+                fmt,
                 lo,
                 hi,
                 &dev,
@@ -250,6 +237,154 @@ mod tests {
         assert!(
             undecided > 0 && candidates > 100 && overflow > 0 && subnormal > 0,
             "undecided {undecided} candidates {candidates} overflow {overflow} subnormal {subnormal}"
+        );
+    }
+
+    /// expf with planted errors: 1-3 ulps off on some inputs, NaN on others, the largest
+    /// finite number or infinity on others.
+    fn planted_f32(x: f32) -> f32 {
+        let y = libm::expf(x);
+        let o = x.to_bits();
+        if o % 89 == 0 {
+            f32::NAN
+        } else if o % 61 == 0 {
+            if o % 2 == 0 {
+                f32::MAX
+            } else {
+                f32::INFINITY
+            }
+        } else if o % 7 == 0 && y.is_finite() && y > 0.0 {
+            f32::from_bits(y.to_bits() + 1 + o % 3)
+        } else {
+            y
+        }
+    }
+
+    /// The kernel's binary32 branch on the CPU: domain, NaN to the host, the rules of
+    /// `ca_binary32_rule` from the double-double reference, then `classify_fast` with
+    /// `EPS_DD_BINARY32`.
+    fn simulated_binary32_device(lo: i64, hi: i64, seed: u64) -> DeviceAnalysis {
+        use crate::analysis::{overflow_verdict, zero_result_verdict};
+        use crate::format::pow2;
+        use crate::function::EPS_DD_BINARY32;
+        let func = RefFunc::Registry(tmd_core::registry::Func::Exp);
+        let fmt = CrunchFormat::Binary32;
+        let mut counts = vec![0u64; COUNT_WORDS];
+        let mut order: Vec<i64> = (lo..hi).collect();
+        order.shuffle(&mut rand_chacha::ChaCha8Rng::seed_from_u64(seed));
+        let (mut candidates, mut undecided) = (Vec::new(), Vec::new());
+        let mut seen_max = 0.0f64;
+        for ord in order {
+            let x = fmt.from_ordinal(ord);
+            let a = planted_f32(x as f32) as f64;
+            let verdict = if a.is_nan() {
+                None
+            } else {
+                let r = func.binary32_device_twin().unwrap()(Dd::from(x));
+                let mag = r.hi().abs();
+                let pole_candidate = x == 0.0 || x.abs() == 1.0;
+                if a.is_infinite() && mag < fmt.max_finite() * 0.5 {
+                    None
+                } else if !pole_candidate
+                    && (mag.is_infinite()
+                        || mag * (1.0 - 4.0 * f64::EPSILON) > fmt.max_finite() + pow2(103))
+                {
+                    Some(overflow_verdict(fmt, r.hi().signum(), a))
+                } else if !pole_candidate && mag < pow2(-960) && a == 0.0 {
+                    Some(zero_result_verdict())
+                } else {
+                    classify_fast(fmt, a, r.hi(), r.lo(), EPS_DD_BINARY32)
+                }
+            };
+            let Some(v) = verdict else {
+                undecided.push((ord, a));
+                continue;
+            };
+            tally(&mut counts, &v);
+            let Some(err) = v.err else { continue };
+            seen_max = seen_max.max(err);
+            if err >= seen_max - 2.0 * near_max_window(seen_max) {
+                candidates.push((ord, err));
+            }
+        }
+        DeviceAnalysis {
+            counts,
+            candidates,
+            undecided,
+        }
+    }
+
+    /// The kernel's counter words for one decided verdict.
+    fn tally(counts: &mut [u64], v: &crate::analysis::Verdict) {
+        counts[9] += 1;
+        counts[match v.class {
+            Class::CorrectlyRounded => 0,
+            Class::Faithful => 1,
+            Class::Worse => 2,
+        }] += 1;
+        let wrong = u64::from(v.class != Class::CorrectlyRounded);
+        match v.special {
+            Special::Overflow => {
+                counts[5] += 1;
+                counts[6] += wrong;
+            }
+            Special::Subnormal => {
+                counts[7] += 1;
+                counts[8] += wrong;
+            }
+            Special::None => {}
+            other => panic!("the device never decides {other:?}"),
+        }
+        if let Some(err) = v.err {
+            let bin = if v.class == Class::CorrectlyRounded {
+                0
+            } else {
+                crate::analysis::histogram_bin_of(err)
+            };
+            counts[10 + bin] += 1;
+        }
+    }
+
+    /// The binary32 rules with another reference than the cores' (double-double against
+    /// binary64 libm) rebuild the cores' summary, except `mpfr_inputs` and the fast error
+    /// values: windows at overflow, just below it, at subnormal and zero results, around 1.
+    #[test]
+    fn binary32_summary_from_device_has_the_cores_decisions() {
+        let func = RefFunc::Registry(tmd_core::registry::Func::Exp);
+        let target = ClosureTarget::binary32("planted-expf", func, planted_f32);
+        let fmt = CrunchFormat::Binary32;
+        let (mut undecided, mut overflow, mut subnormal) = (0, 0, 0);
+        for (k, from) in [88.7f32, 88.0, -87.5, -103.5, -700.0, -3e38, 1.0, 0.0]
+            .into_iter()
+            .enumerate()
+        {
+            let lo = fmt.ordinal(from as f64);
+            let hi = lo + 6000;
+            let cores = crunch_range_on_cores(&target, lo, hi);
+            let dev = simulated_binary32_device(lo, hi, k as u64);
+            let rebuilt = summary_from_device(func, fmt, lo, hi, &dev);
+            let decisions = |s: &Summary| {
+                (
+                    s.inputs,
+                    s.correctly_rounded,
+                    s.faithful,
+                    s.worse,
+                    s.specials.clone(),
+                    s.histogram.clone(),
+                )
+            };
+            assert_eq!(
+                decisions(&rebuilt),
+                decisions(&cores),
+                "window {k} at {from}"
+            );
+            undecided += dev.undecided.len();
+            overflow += dev.counts[5];
+            subnormal += dev.counts[7];
+        }
+        assert!(
+            undecided > 0 && overflow > 0 && subnormal > 0,
+            "undecided {undecided} overflow {overflow} subnormal {subnormal}"
         );
     }
 

@@ -206,15 +206,8 @@ pub fn crunch_chunk(target: &dyn Target, lo: i64, hi: i64) -> Summary {
             let xs: Vec<f32> = (lo..hi).map(|o| fmt.from_ordinal(o) as f32).collect();
             let mut out = vec![0f32; xs.len()];
             target.eval_f32(&xs, &mut out);
-            let eps = func.eps_f64();
             for (i, (&x, &a)) in xs.iter().zip(&out).enumerate() {
-                let x = x as f64;
-                let r = Reference::Value {
-                    hi: func.libm_f64(x),
-                    lo: 0.0,
-                    eps,
-                };
-                let (v, mpfr) = classify(func, fmt, x, a as f64, r);
+                let (v, mpfr) = verdict_binary32(func, x as f64, a as f64);
                 summary.record(lo + i as i64, v, mpfr);
             }
         }
@@ -231,6 +224,18 @@ pub fn crunch_chunk(target: &dyn Target, lo: i64, hi: i64) -> Summary {
     }
     summary.prune_near_max();
     summary
+}
+
+/// The verdict on a binary32 result `a` (widened) at the binary32 input `x`: the binary64
+/// `libm` value as the reference ([`RefFunc::eps_f64`]), MPFR where it does not decide.
+/// Returns whether MPFR was used.
+pub fn verdict_binary32(func: RefFunc, x: f64, a: f64) -> (crate::analysis::Verdict, bool) {
+    let r = Reference::Value {
+        hi: func.libm_f64(x),
+        lo: 0.0,
+        eps: func.eps_f64(),
+    };
+    classify(func, CrunchFormat::Binary32, x, a, r)
 }
 
 /// The verdict on a binary64 result `a` at `x`: the saturation rules, then the cheap first

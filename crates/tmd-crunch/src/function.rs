@@ -39,6 +39,15 @@ pub const EPS_IEEE_F64: f64 = 1.0 / (1u64 << 53) as f64;
 /// Bound of the double-double references, relative.
 pub const EPS_DD: f64 = 1.0 / (1u128 << 96) as f64;
 
+/// Bound of the double-double references of binary32 analyses on a device (the table's
+/// `Crunch::binary32_device`, tmd-kernels' twins of xfloat's `Dd` functions), relative: 2^6
+/// looser than [`EPS_DD`], which the binary64 analysis relies on and `tests/reference_bounds.rs`
+/// checks, because binary32 gains nothing from a tighter one (its decisions need `eps <=
+/// 2^-48`, `crate::analysis::fast_error_tolerance`) and the margin covers the functions whose
+/// double-double accuracy is stated in ulps of 106 bits (tan, cosh: up to 4) rather than
+/// proven. `tests/reference_bounds.rs` checks it at binary32 inputs.
+pub const EPS_DD_BINARY32: f64 = 1.0 / (1u128 << 90) as f64;
+
 /// A cheap first reference of a binary64 function: `(hi, lo)` with a stated relative bound.
 pub type FastReference = fn(f64) -> (f64, f64);
 
@@ -117,6 +126,13 @@ fn dd_of(func: RefFunc) -> Option<fn(Dd) -> Dd> {
     })
 }
 
+/// tan x as sin x / cos x with one reduction: the CPU twin of the device's `dd_table_tan`
+/// (tmd-kernels/kernels/dd_trig.cl).
+fn tan_by_sin_cos(x: Dd) -> Dd {
+    let (s, c) = x.sin_cos();
+    s / c
+}
+
 fn recip64(x: f64) -> f64 {
     1.0 / x
 }
@@ -177,6 +193,18 @@ impl RefFunc {
             Binary64Reference::Mpfr => None,
             _ => Some(dd_of(self).expect("the table's double-double references exist")),
         }
+    }
+
+    /// The CPU twin (same operations, same bits) of the device's binary32 reference
+    /// (the table's `Crunch::binary32_device`), for checking its bound: the table-driven exp
+    /// and tan as sin / cos, the double-double reference of binary64 otherwise.
+    pub fn binary32_device_twin(self) -> Option<fn(Dd) -> Dd> {
+        self.facts().binary32_device?;
+        Some(match self {
+            RefFunc::Registry(Func::Exp) => Dd::exp,
+            RefFunc::Registry(Func::Tan) => tan_by_sin_cos,
+            _ => dd_of(self).expect("a binary32 device reference has a double-double twin"),
+        })
     }
 
     /// Whether f(x) is NaN (x outside the domain), decided exactly from x: below or above the

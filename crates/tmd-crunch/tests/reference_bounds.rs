@@ -155,3 +155,96 @@ fn fast_exp_reference_is_within_its_bound() {
         );
     }
 }
+
+/// The double-double references of binary32 analyses on a device (the table's
+/// `Crunch::binary32_device`; the kernels are bit-for-bit twins of xfloat's `Dd` functions,
+/// `RefFunc::binary32_device_twin`, tmd-gpu's tests/xfloat_opencl.rs): within `EPS_DD_BINARY32` of MPFR at
+/// binary32 inputs over every binade of the domain (trig arguments up to 2^128 included),
+/// never NaN inside the domain, and where the leading word is below 2^-960 (the kernel's
+/// zero-result rule, `analysis::quick_special`) f is below 2^-959: exp over [-1100, -600] and
+/// every binary32 input below -600.
+#[test]
+fn binary32_device_references_are_within_their_bound() {
+    use tmd_crunch::function::EPS_DD_BINARY32;
+    let n = if extensive() { 1 << 18 } else { 1 << 12 };
+    let mut rng = ChaCha8Rng::seed_from_u64(90);
+    let mut checked = 0;
+    for func in ref_funcs() {
+        if func.facts().binary32_device.is_none() {
+            continue;
+        }
+        let dd = func
+            .binary32_device_twin()
+            .expect("the twin of the device reference");
+        let mut worst = 0f64;
+        for i in 0..n {
+            let bits: u32 = if i < 64 {
+                [0u32, 1, 0x3f80_0000, 0x3f7f_ffff, 0x7f7f_ffff, 0x42b1_7218][i % 6]
+                    ^ ((i as u32 / 6 % 2) << 31)
+            } else {
+                rng.gen::<u32>() & 0xff7f_ffff // no NaN or infinity
+            };
+            let x = f32::from_bits(bits) as f64;
+            if func.outside_domain(x) {
+                continue;
+            }
+            let y = dd(Dd::from(x));
+            assert!(!y.hi().is_nan(), "{} at {x:e}: NaN", func.name());
+            let (f, _) = func.mpfr(x, 256);
+            if y.hi().abs() < 2f64.powi(-960) {
+                assert!(
+                    f.is_finite() && f.clone().abs() < Float::with_val(64, 2f64.powi(-959)),
+                    "{} at {x:e}: leading word {:e} below 2^-960, f = {f}",
+                    func.name(),
+                    y.hi()
+                );
+                continue;
+            }
+            if !y.hi().is_finite() {
+                assert!(
+                    !f.is_finite() || f.clone().abs() > Float::with_val(64, f64::MAX),
+                    "{} at {x:e}: infinite reference, f = {f}",
+                    func.name()
+                );
+                continue;
+            }
+            let r = Float::with_val(120, y.hi()) + y.lo();
+            if let Some(err) = relative_error(func, x, &r) {
+                assert!(
+                    err <= EPS_DD_BINARY32,
+                    "{} at {x:e}: relative error {err:e} > 2^-90",
+                    func.name()
+                );
+                worst = worst.max(err);
+                checked += 1;
+            }
+        }
+        eprintln!(
+            "{}: worst relative error of the binary32 device reference 2^{:.1}",
+            func.name(),
+            worst.log2()
+        );
+    }
+    assert!(checked > 10 * n, "only {checked} inputs checked");
+    // exp's zero-result rule, at binary64 inputs in [-1100, -600] and at binary32 ones below.
+    let exp = RefFunc::Registry(tmd_core::registry::Func::Exp);
+    let dd_exp = exp.binary32_device_twin().unwrap();
+    let limit = Float::with_val(64, 2f64.powi(-959));
+    let mut tiny = 0;
+    let mut inputs: Vec<f64> = (0..n).map(|_| rng.gen_range(-1100.0..-600.0)).collect();
+    // binary32 numbers from -600 (0xc416_0000) to the most negative
+    inputs
+        .extend((0..n).map(|_| -(f32::from_bits(rng.gen_range(0x4416_0000..0x7f80_0000)) as f64)));
+    for x in inputs {
+        let y = dd_exp(Dd::from(x));
+        if y.hi() < 2f64.powi(-960) {
+            assert!(
+                exp.mpfr(x, 256).0 < limit,
+                "exp({x:e}): leading word {:e}",
+                y.hi()
+            );
+            tiny += 1;
+        }
+    }
+    assert!(tiny > n, "only {tiny} inputs below 2^-960");
+}

@@ -1,5 +1,5 @@
 //! The crunch kernels for any [`Backend`]: `crunch_eval` (a target on every input) and
-//! `crunch_analyse` (a binary64 target and its error analysis on the device,
+//! `crunch_analyse` (a binary64 or binary32 target and its error analysis on the device,
 //! kernels/crunch_analyse.cl).
 
 use crate::backend::{Arg, Backend, Grid, Word};
@@ -25,14 +25,16 @@ impl CrunchReal for f64 {
     const C_TYPE: &'static str = "double";
 }
 
-/// One launch of `crunch_analyse` over the binary64 ordinals `lo..lo + n`.
+/// One launch of `crunch_analyse` over the ordinals `lo..lo + n` of a format.
 #[derive(Clone, Copy, Debug)]
 pub struct AnalysePlan {
+    pub format: tmd_crunch::CrunchFormat,
     pub lo: i64,
     pub n: u64,
     /// Relative bound of the double-double reference.
     pub eps: f64,
-    /// The saturation thresholds of `tmd_crunch::saturation` (binary64).
+    /// The saturation thresholds of `tmd_crunch::saturation` (binary64 only: binary32 has
+    /// its own rules in the kernel).
     pub overflow_from: Option<f64>,
     pub overflow_symmetric: bool,
     pub tiny_until: Option<f64>,
@@ -128,16 +130,20 @@ pub(crate) fn eval_source<B: Backend, T: CrunchReal>(
     })
 }
 
-/// Runs `crunch_analyse` for a binary64 target of `function` over one range of ordinals: the
-/// target, the double-double reference and the fast decisions on the device. `None` when
-/// the function has no device reference.
+/// Runs `crunch_analyse` for a target of `function` in the plan's format over one range of
+/// ordinals: the target, the double-double reference and the fast decisions on the device.
+/// `None` when the function has no device reference for the format.
 pub(crate) fn analyse<B: Backend>(
     b: &B,
     function: &str,
     target: &str,
     plan: &AnalysePlan,
 ) -> Result<Option<AnalyseOutput>, GpuError> {
-    let Some(source) = tmd_kernels::crunch_analyse_source(function, target) else {
+    let real = match plan.format {
+        tmd_crunch::CrunchFormat::Binary32 => f32::C_TYPE,
+        tmd_crunch::CrunchFormat::Binary64 => f64::C_TYPE,
+    };
+    let Some(source) = tmd_kernels::crunch_analyse_source(function, target, real) else {
         return Ok(None);
     };
     let program = b.source_program(source, "crunch_analyse")?;

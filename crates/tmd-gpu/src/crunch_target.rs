@@ -2,12 +2,14 @@
 //! library (`opencl:expf`, `opencl:native_sinf`, `cuda:exp`, `cuda:__expf`), the ARM VRECPE
 //! emulation (`emul:vrecpe-nrN[f]`, the same target as on the CPU, bit for bit), and user
 //! snippets (`file:PATH`, a C definition of `crunch_target` in the portable dialect of
-//! `tmd-kernels/kernels/crunch.cl`). The device evaluates the target; for binary64 targets of
-//! functions with a device reference (exp, recip, sqrt: `tmd_kernels::crunch_reference`) it
-//! also analyses the errors (`kernels/crunch_analyse.cl`, `tmd_crunch::device`), and the host
-//! sees only the inputs the fast path leaves undecided. Otherwise (or with `--host-analysis`)
-//! the analysis stays on the host. Either way the reports equal the cores' exactly when the
-//! results do.
+//! `tmd-kernels/kernels/crunch.cl`). The device evaluates the target; for targets of functions
+//! with a device reference for their format (binary64: exp, recip, sqrt,
+//! `tmd_kernels::crunch_reference`; binary32: exp, log, sin, cos, tan, sqrt, recip and more,
+//! `tmd_kernels::crunch_reference_binary32`) it also analyses the errors
+//! (`kernels/crunch_analyse.cl`, `tmd_crunch::device`), and the host sees only the inputs the
+//! fast path leaves undecided. Otherwise (or with `--host-analysis`) the analysis stays on the
+//! host. Either way the reports equal the cores' exactly when the results do (for binary32
+//! except `mpfr_inputs`: the device's reference leaves other inputs to MPFR than the CPU's).
 //!
 //! The `Target` trait's evaluations return no error, so a device that fails in the middle of
 //! a run is handed to the caller's [`DeviceChoice::on_failure`] (the CLI prints one line and
@@ -103,14 +105,27 @@ impl DeviceTarget {
     /// near-max window (exp for |x| < 2^-54, every error far below 2^-22 ulp) every input is a
     /// candidate, and the batch had gone to the host's analysis whole.
     fn analyse_batch(&self, lo: i64, hi: i64) -> Option<Summary> {
-        let saturation = tmd_crunch::saturation::saturation(self.function);
+        // Binary32 has no saturation thresholds: the kernel applies its own rules
+        // (analysis::quick_special's) from the reference.
+        let (overflow_from, overflow_symmetric, tiny_until) = match self.format {
+            CrunchFormat::Binary64 => {
+                let saturation = tmd_crunch::saturation::saturation(self.function);
+                (
+                    saturation.overflow_from(),
+                    saturation.symmetric(),
+                    saturation.tiny_until(),
+                )
+            }
+            CrunchFormat::Binary32 => (None, false, None),
+        };
         let mut plan = AnalysePlan {
+            format: self.format,
             lo,
             n: (hi - lo) as u64,
-            eps: tmd_crunch::function::EPS_DD,
-            overflow_from: saturation.overflow_from(),
-            overflow_symmetric: saturation.symmetric(),
-            tiny_until: saturation.tiny_until(),
+            eps: self.analysis_eps(),
+            overflow_from,
+            overflow_symmetric,
+            tiny_until,
             candidate_capacity: CANDIDATE_ROOM,
             host_capacity: UNDECIDED_ROOM,
             candidate_floor: f64::NEG_INFINITY,
@@ -149,7 +164,13 @@ impl DeviceTarget {
             candidates: out.candidates,
             undecided: out.host,
         };
-        Some(summary_from_device(self.function, lo, hi, &dev))
+        Some(summary_from_device(
+            self.function,
+            self.format,
+            lo,
+            hi,
+            &dev,
+        ))
     }
 }
 
@@ -200,9 +221,10 @@ impl Target for DeviceTarget {
             Some(why) => format!(
                 "errors analysed on the host (the analysis kernel does not build there: {why})"
             ),
-            None if self.analyses_on_device() => {
-                "errors analysed there against a double-double reference".to_string()
-            }
+            None if self.analyses_on_device() => format!(
+                "errors analysed there against a double-double reference (relative bound 2^{})",
+                self.analysis_eps().log2()
+            ),
             None => "errors analysed on the host".to_string(),
         };
         Some(format!("evaluated on {}; {analysis}", self.device.name()))
@@ -231,10 +253,20 @@ impl Target for DeviceTarget {
 
 impl DeviceTarget {
     fn analyses_on_device(&self) -> bool {
-        self.device_analysis
-            && self.analysis_unavailable.get().is_none()
-            && self.format == CrunchFormat::Binary64
-            && tmd_kernels::crunch_reference(self.function.name()).is_some()
+        let name = self.function.name();
+        let has_reference = match self.format {
+            CrunchFormat::Binary32 => tmd_kernels::crunch_reference_binary32(name).is_some(),
+            CrunchFormat::Binary64 => tmd_kernels::crunch_reference(name).is_some(),
+        };
+        self.device_analysis && self.analysis_unavailable.get().is_none() && has_reference
+    }
+
+    /// The relative bound of the device's reference.
+    fn analysis_eps(&self) -> f64 {
+        match self.format {
+            CrunchFormat::Binary32 => tmd_crunch::function::EPS_DD_BINARY32,
+            CrunchFormat::Binary64 => tmd_crunch::function::EPS_DD,
+        }
     }
 }
 

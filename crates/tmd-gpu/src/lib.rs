@@ -178,10 +178,10 @@ macro_rules! device_operations {
                 $crate::crunch::eval_source(self, source, xs)
             }
 
-            /// Runs `crunch_analyse` (kernels/crunch_analyse.cl) for a binary64 target of
-            /// `function` over one range of ordinals: the target, the double-double
-            /// reference and the fast decisions on the device. `None` when the function has
-            /// no device reference.
+            /// Runs `crunch_analyse` (kernels/crunch_analyse.cl) for a target of `function`
+            /// in the plan's format over one range of ordinals: the target, the
+            /// double-double reference and the fast decisions on the device. `None` when the
+            /// function has no device reference for the format.
             pub fn crunch_analyse(
                 &self,
                 function: &str,

@@ -44,16 +44,45 @@ fn crunch_kernel_compiles_under_nvrtc() {
 }
 
 /// The crunch program that analyses on the device (kernels/crunch_analyse.cl, with
-/// the double-double references of exp, recip and sqrt) compiles under NVRTC for sm_90.
+/// the double-double references of exp, recip and sqrt for binary64, and of every function
+/// with a binary32 device reference for binary32) compiles under NVRTC for sm_90.
 #[test]
 fn crunch_analyse_compiles_under_nvrtc() {
     load_nvrtc().unwrap_or_else(|e| panic!("{e}"));
-    for (function, target) in [
-        ("exp", tmd_kernels::crunch_call_target("double", "exp(x)")),
-        ("recip", tmd_kernels::crunch_vrecpe_target("double", 3)),
-        ("sqrt", tmd_kernels::crunch_call_target("double", "sqrt(x)")),
+    let mut programs = vec![
+        (
+            "exp",
+            "double",
+            tmd_kernels::crunch_call_target("double", "exp(x)"),
+        ),
+        (
+            "recip",
+            "double",
+            tmd_kernels::crunch_vrecpe_target("double", 3),
+        ),
+        (
+            "sqrt",
+            "double",
+            tmd_kernels::crunch_call_target("double", "sqrt(x)"),
+        ),
+        (
+            "recip",
+            "float",
+            tmd_kernels::crunch_vrecpe_target("float", 3),
+        ),
+    ];
+    for name in [
+        "exp", "log", "sin", "cos", "tan", "sqrt", "expm1", "log1p", "atan", "tanh",
     ] {
-        let source = tmd_kernels::crunch_analyse_source(function, &target).unwrap();
+        let call = format!("{name}f(x)");
+        programs.push((
+            name,
+            "float",
+            tmd_kernels::crunch_call_target("float", &call),
+        ));
+    }
+    for (function, real, target) in programs {
+        let source = tmd_kernels::crunch_analyse_source(function, &target, real).unwrap();
         let cubin = compile_source_cubin("crunch_analyse", &source, 9, 0)
             .unwrap_or_else(|e| panic!("{function}: {e}"));
         assert_eq!(
@@ -62,7 +91,8 @@ fn crunch_analyse_compiles_under_nvrtc() {
             "crunch_analyse {function}: not a cubin"
         );
     }
-    assert!(tmd_kernels::crunch_analyse_source("cbrt", "").is_none());
+    assert!(tmd_kernels::crunch_analyse_source("cbrt", "", "double").is_none());
+    assert!(tmd_kernels::crunch_analyse_source("cbrt", "", "float").is_none());
 }
 
 /// On a machine without the NVIDIA driver, opening a CUDA device is a clear error, not a panic

@@ -320,6 +320,7 @@ fn fast_exp_kernel_equals_cpu_bit_for_bit() {
             &format!(
                 "DEVICE_FN double crunch_target(double x) {{ return crunch_exp_fast(x).{word}; }}"
             ),
+            "double",
         )
         .expect("exp has a device reference")
     };

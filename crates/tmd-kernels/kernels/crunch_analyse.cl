@@ -1,14 +1,23 @@
 /*
- * crunch_analyse.cl: the binary64 target AND its error analysis on the device, so
+ * crunch_analyse.cl: a binary64 or binary32 target AND its error analysis on the device, so
  * that only the inputs the fast path cannot decide cross the bus. The kernel twin of
- * tmd_crunch::analysis::classify_fast and of the saturation rules of tmd_crunch::saturation,
- * written with the same f64 operations in the same order (contraction is off), so every
- * decision and every error value is the CPU's bit for bit.
+ * tmd_crunch::analysis::classify_fast, of the saturation rules of tmd_crunch::saturation
+ * (binary64) and of the binary32 rules of tmd_crunch::analysis::quick_special, written with
+ * the same f64 operations in the same order (contraction is off).
+ *
+ * The format: CRUNCH_REAL is double (binary64) or float (binary32, with CRUNCH_BINARY32
+ * defined); the analysis arithmetic is in double either way (a float result widened exactly).
+ * For binary64 every decision and every error value is the CPU's bit for bit (the reference
+ * is the CPU's). For binary32 the CPU's reference is the binary64 libm value and the device's
+ * a double-double one, so the error values differ in their last bits; the decisions (class,
+ * special class, histogram bin) are exact either way and so the same (docs/error-analysis.md
+ * section 11).
  *
  * Appended after crunch.cl and the target. The host defines:
- *   CRUNCH_REFERENCE(x)       the double-double reference of f at x (dd_t), the very function
- *                             tmd-crunch uses on the CPU (RefFunc::dd), with relative bound
- *                             CRUNCH_EPS (2^-96);
+ *   CRUNCH_REFERENCE(x)       the double-double reference of f at x (dd_t): for binary64 the
+ *                             very function tmd-crunch uses on the CPU (RefFunc::dd), for
+ *                             binary32 the table's Crunch::binary32_device; its relative bound
+ *                             is the kernel's argument eps;
  *   CRUNCH_OUTSIDE_DOMAIN(x)  1 where f(x) is NaN (RefFunc::outside_domain);
  *   CRUNCH_OVERFLOW_SIGN(x)   the sign of f beyond the overflow threshold (sinh: sign of x);
  *   CRUNCH_FAST_REFERENCE(x), CRUNCH_FAST_EPS   optionally, a cheaper first reference (dd_t)
@@ -17,8 +26,9 @@
  *
  * Each work-item crunches inputs lo + i for i = id, id + stride, ... and keeps its counts in
  * registers; at the end it adds them to the global counters (64-bit atomics). An input goes to
- * the host list (ordinal and result) when the device cannot decide it: a NaN or infinite
- * result, a reference below 2^-960 or near overflow, or a result within the reference's bound
+ * the host list (ordinal and result) when the device cannot decide it: a NaN result, an
+ * infinite one the overflow rules do not decide, a reference below 2^-960 or near overflow
+ * (outside the saturation rules), or a result within the reference's bound
  * of a rounding boundary (those go to MPFR on the host, as on the CPU). Inputs whose error may
  * be within the near-max window of the largest error seen so far go to the candidate list;
  * since the running maximum never exceeds the final one, the list holds every input the CPU's
@@ -42,8 +52,19 @@
 #define CW_HISTOGRAM CRUNCH_HISTOGRAM_OFFSET
 #define HISTOGRAM_BINS CRUNCH_HISTOGRAM_BINS
 
-#define B64_PRECISION 53
-#define B64_EMIN (-1022)
+/* The format's precision, smallest normal exponent, largest finite number and its ordinal
+ * (tmd_crunch::format::CrunchFormat). */
+#ifdef CRUNCH_BINARY32
+#define CA_PRECISION 24
+#define CA_EMIN (-126)
+#define CA_MAX_FINITE 0x1.fffffep+127
+#define CA_MAX_ORDINAL ((i64)0x7f7fffff)
+#else
+#define CA_PRECISION 53
+#define CA_EMIN (-1022)
+#define CA_MAX_FINITE 0x1.fffffffffffffp+1023
+#define CA_MAX_ORDINAL ((i64)0x7fefffffffffffff)
+#endif
 
 /* format::pow2 */
 DEVICE_FN double ca_pow2(i32 e) {
@@ -63,15 +84,24 @@ DEVICE_FN i32 ca_exponent(double x) {
     return biased - 1023;
 }
 
-/* CrunchFormat::from_ordinal for binary64 */
+/* CrunchFormat::from_ordinal: the magnitude is the bit pattern of the format's number. */
 DEVICE_FN double ca_from_ordinal(i64 ord) {
     u64 mag = ord < 0 ? (u64)(-ord) : (u64)ord;
+#ifdef CRUNCH_BINARY32
+    double v = (double)TMD_BITS_FLOAT((u32)mag);
+#else
     double v = TMD_BITS_DOUBLE(mag);
+#endif
     return ord < 0 ? -v : v;
 }
 
+/* CrunchFormat::ordinal of a number of the format (-0 is 0). */
 DEVICE_FN i64 ca_ordinal(double x) {
+#ifdef CRUNCH_BINARY32
+    i64 mag = (i64)TMD_FLOAT_BITS((float)fabs(x));
+#else
     i64 mag = (i64)(TMD_DOUBLE_BITS(x) & (u64)0x7fffffffffffffff);
+#endif
     return x < 0.0 ? -mag : mag;
 }
 
@@ -95,13 +125,12 @@ DEVICE_FN double ca_near_window(double m) {
 #define V_FAITHFUL 2
 #define V_WORSE 3
 
-/* analysis::classify_fast for binary64: the class, *err and *subnormal, or V_UNDECIDED. */
+/* analysis::classify_fast for the format: the class, *err and *subnormal, or V_UNDECIDED. */
 DEVICE_FN int ca_classify_fast(double a, double rh, double rl, double eps, double *err_out,
                                int *subnormal) {
     double mag = fabs(rh);
-    double max_finite = TMD_BITS_DOUBLE((u64)0x7fefffffffffffff);
     if (!(fabs(a) < INFINITY && fabs(rh) < INFINITY && mag > ca_pow2(-960) &&
-          mag < max_finite * 0.5)) {
+          mag < CA_MAX_FINITE * 0.5)) {
         return V_UNDECIDED;
     }
     double slack = 2.0 * eps * mag + fabs(rl);
@@ -110,8 +139,8 @@ DEVICE_FN int ca_classify_fast(double a, double rh, double rl, double eps, doubl
     *subnormal = 0;
     if (ca_exponent(low) != e || ca_exponent(high) != e) {
         i32 k = ca_exponent(high);
-        i32 ke = (k - 1) > B64_EMIN ? (k - 1) : B64_EMIN;
-        double ulp_below = ca_pow2(ke - B64_PRECISION + 1);
+        i32 ke = (k - 1) > CA_EMIN ? (k - 1) : CA_EMIN;
+        double ulp_below = ca_pow2(ke - CA_PRECISION + 1);
         double sign_a = a > 0.0 ? 1.0 : (a < 0.0 ? -1.0 : (TMD_DOUBLE_BITS(a) >> 63 ? -1.0 : 1.0));
         double sign_r = rh > 0.0 ? 1.0 : (rh < 0.0 ? -1.0 : (TMD_DOUBLE_BITS(rh) >> 63 ? -1.0 : 1.0));
         if (fabs(a) != ca_pow2(k) || sign_a != sign_r || slack > ulp_below / 0x1p24) {
@@ -120,8 +149,8 @@ DEVICE_FN int ca_classify_fast(double a, double rh, double rl, double eps, doubl
         *err_out = fabs((rh - a) + rl) / ulp_below;
         return V_CORRECT;
     }
-    i32 ue = e > B64_EMIN ? e : B64_EMIN;
-    double ulp = ca_pow2(ue - B64_PRECISION + 1);
+    i32 ue = e > CA_EMIN ? e : CA_EMIN;
+    double ulp = ca_pow2(ue - CA_PRECISION + 1);
     double d = (rh - a) + rl;
     double tol_abs = 2.0 * eps * mag + fabs(d) * (2.0 * 0x1p-52);
     double err = fabs(d) / ulp;
@@ -133,8 +162,7 @@ DEVICE_FN int ca_classify_fast(double a, double rh, double rl, double eps, doubl
         return V_UNDECIDED;
     } else {
         i64 n = ca_ordinal(a) + (d > 0.0 ? 1 : -1);
-        i64 max_ord = (i64)0x7fefffffffffffff;
-        if (n > max_ord || n < -max_ord) {
+        if (n > CA_MAX_ORDINAL || n < -CA_MAX_ORDINAL) {
             return V_UNDECIDED;
         }
         double gap = fabs(ca_from_ordinal(n) - a);
@@ -149,9 +177,51 @@ DEVICE_FN int ca_classify_fast(double a, double rh, double rl, double eps, doubl
     if (err >= 0.5 && ca_bin(err - tol) != ca_bin(err + tol)) {
         return V_UNDECIDED;
     }
-    *subnormal = e < B64_EMIN;
+    *subnormal = e < CA_EMIN;
     *err_out = err;
     return cls;
+}
+
+/* The binary32 rules of analysis::quick_special that come after the domain and NaN tests,
+ * from the reference's leading word hi (results of binary32 rules) */
+#define Q_NONE 0
+#define Q_HOST 1     /* an infinite result where f is far below overflow: InfSpurious */
+#define Q_OVERFLOW 2 /* RN(f) = +-inf with the sign of hi: overflow_verdict */
+#define Q_ZERO 3     /* a zero result for |f| < 2^-959: zero_result_verdict */
+
+/* The CPU applies these with the binary64 libm value as hi (within 2^-50 relative), the
+ * device with the double-double one (within eps <= 2^-90); each verdict is a function of the
+ * true f, not of hi, wherever the rule fires (docs/error-analysis.md):
+ *   Q_OVERFLOW: |hi| (1 - 2^-50) > MAX + ulp/2 implies |f| > MAX + ulp/2 for either reference,
+ *     so RN(f) = +-inf; the class of overflow_verdict is classify_exact's for the CPU inputs
+ *     whose libm value misses the rule (their f lies below 2^128, so RD or RU is the largest
+ *     finite number). classify_fast never decides such an input: it needs |hi| < MAX / 2.
+ *   Q_ZERO: |hi| < 2^-960 implies |f| < 2^-959; where the CPU's libm value is at or above
+ *     2^-960 classify_fast decides the same class (correctly rounded) and special class
+ *     (subnormal), with an error below 2^-800 where this rule says 0 (the report's maximum
+ *     is recomputed by MPFR, and both fall in the correctly rounded bin).
+ * Pole candidates (x = 0, +-1) skip both, as on the CPU. */
+DEVICE_FN int ca_binary32_rule(double x, double a, double hi) {
+    double mag = fabs(hi);
+    if (fabs(a) == INFINITY && mag < INFINITY && mag < CA_MAX_FINITE * 0.5) {
+        return Q_HOST;
+    }
+    if (x == 0.0 || fabs(x) == 1.0) {
+        return Q_NONE;
+    }
+    /* MAX + ulp/2 = MAX + 2^103, exactly in double */
+    if (mag == INFINITY || mag * (1.0 - 4.0 * 0x1p-52) > CA_MAX_FINITE + 0x1p+103) {
+        return Q_OVERFLOW;
+    }
+    if (mag < ca_pow2(-960) && a == 0.0) {
+        return Q_ZERO;
+    }
+    return Q_NONE;
+}
+
+/* analysis::overflow_verdict */
+DEVICE_FN int ca_overflow_class(double sign, double a) {
+    return a == sign * INFINITY ? V_CORRECT : (a == sign * CA_MAX_FINITE ? V_FAITHFUL : V_WORSE);
 }
 
 /* The counters of one work-item, indexed by constants only (so they stay in registers; the
@@ -188,16 +258,14 @@ KERNEL_FQ void crunch_analyse(const i64 lo, const u64 n, const double eps,
     for (u64 i = GLOBAL_ID0; i < n; i += stride) {
         i64 ord = lo + (i64)i;
         double x = ca_from_ordinal(ord);
-        double a = crunch_target(x);
+        double a = (double)crunch_target((CRUNCH_REAL)x);
         int cls = V_UNDECIDED;
         int subnormal = 0;
         int has_err = 1;
         double err = 0.0;
         /* saturation::Saturation::judge */
         if (has_overflow && (overflow_symmetric ? fabs(x) >= overflow_from : x >= overflow_from)) {
-            double sign = CRUNCH_OVERFLOW_SIGN(x);
-            double max_finite = TMD_BITS_DOUBLE((u64)0x7fefffffffffffff);
-            cls = a == sign * INFINITY ? V_CORRECT : (a == sign * max_finite ? V_FAITHFUL : V_WORSE);
+            cls = ca_overflow_class(CRUNCH_OVERFLOW_SIGN(x), a);
             c.w[CW_OVERFLOW] += 1;
             c.w[CW_OVERFLOW_WRONG] += cls != V_CORRECT;
             has_err = 0;
@@ -210,7 +278,22 @@ KERNEL_FQ void crunch_analyse(const i64 lo, const u64 n, const double eps,
             c.w[CW_NAN_WRONG] += cls != V_CORRECT;
             has_err = 0;
         } else if (a == a) {
-#ifdef CRUNCH_FAST_REFERENCE
+#if defined(CRUNCH_BINARY32)
+            /* analysis::classify for binary32: quick_special's rules, then classify_fast */
+            dd_t r = CRUNCH_REFERENCE(x);
+            int rule = ca_binary32_rule(x, a, r.hi);
+            if (rule == Q_OVERFLOW) {
+                cls = ca_overflow_class(r.hi > 0.0 ? 1.0 : -1.0, a);
+                c.w[CW_OVERFLOW] += 1;
+                c.w[CW_OVERFLOW_WRONG] += cls != V_CORRECT;
+                has_err = 0;
+            } else if (rule == Q_ZERO) {
+                cls = V_CORRECT;
+                subnormal = 1;
+            } else if (rule == Q_NONE) {
+                cls = ca_classify_fast(a, r.hi, r.lo, eps, &err, &subnormal);
+            }
+#elif defined(CRUNCH_FAST_REFERENCE)
             /* the cheap first reference, then the double-double one where it does not decide
              * (tmd_crunch::driver::verdict_binary64) */
             dd_t r1 = CRUNCH_FAST_REFERENCE(x);

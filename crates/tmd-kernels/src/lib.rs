@@ -820,32 +820,69 @@ pub fn crunch_fast_reference(function: &str) -> Option<(String, &'static str, f6
     Some((defines, "crunch_exp_fast(x)", 1.0 / (1u128 << 78) as f64))
 }
 
-/// The source of a binary64 crunch program that also analyses the errors on the device
-/// (`crunch_analyse`, besides `crunch_eval`): the vendor header, the double-double
-/// arithmetic and exp, `crunch.cl`, `target` and `kernels/crunch_analyse.cl` with the
-/// reference of `function` ([`crunch_reference`]). `None` when `function` has none.
-pub fn crunch_analyse_source(function: &str, target: &str) -> Option<String> {
-    let (reference, outside, sign) = crunch_reference(function)?;
-    let fast = match crunch_fast_reference(function) {
-        Some((defines, call, eps)) => format!(
-            "{defines}#define CRUNCH_FAST_REFERENCE(x) {call}\n#define CRUNCH_FAST_EPS {}\n",
-            eps.literal()
-        ),
-        None => String::new(),
+/// The device-side reference of a binary32 crunch analysis for a function, by crunch name, as
+/// the table's `Crunch::binary32_device` gives it: C expressions in `x` (a double holding the
+/// binary32 input) for the double-double value of f and for "f(x) is NaN", and whether it
+/// needs the multi-word functions. `None` where the table gives none.
+pub fn crunch_reference_binary32(function: &str) -> Option<(&'static str, &'static str, bool)> {
+    let device = tmd_core::registry::crunch_facts(function)?.binary32_device?;
+    Some((device.value, device.outside_domain, device.multi_word))
+}
+
+/// The source of a crunch program that also analyses the errors on the device
+/// (`crunch_analyse`, besides `crunch_eval`) for a target of format `real` (`double`:
+/// binary64, `float`: binary32): the vendor header, the double-double functions the reference
+/// needs, `crunch.cl`, `target` and `kernels/crunch_analyse.cl` with the reference of
+/// `function` for that format ([`crunch_reference`], [`crunch_reference_binary32`]). `None`
+/// when `function` has none.
+pub fn crunch_analyse_source(function: &str, target: &str, real: &str) -> Option<String> {
+    // `prelude`: the format's define, or binary64's fast first reference.
+    let (reference, outside, sign, prelude, dd) = if real == "float" {
+        let (reference, outside, needs_multi_word) = crunch_reference_binary32(function)?;
+        // The multi-word level as in Id::XfloatDoubleWord (dd_trig.cl reduces huge arguments
+        // with the quad-word functions).
+        let dd = if needs_multi_word {
+            let tables = dd_table_functions();
+            instantiate(
+                Instance::Dd,
+                &[
+                    DOUBLE_WORD_CL,
+                    DOUBLE_WORD_EXP_CL,
+                    QUAD_WORD_CL,
+                    &multi_word(Instance::Dd, true),
+                    &tables,
+                ],
+            )
+        } else {
+            instantiate(Instance::Dd, &[DOUBLE_WORD_CL, DOUBLE_WORD_EXP_CL])
+        };
+        // Binary32 has no saturation thresholds: the overflow sign is the reference's.
+        let prelude = "#define CRUNCH_BINARY32 1\n".to_string();
+        (reference, outside, "1.0", prelude, dd)
+    } else {
+        let (reference, outside, sign) = crunch_reference(function)?;
+        let prelude = match crunch_fast_reference(function) {
+            Some((defines, call, eps)) => format!(
+                "{defines}#define CRUNCH_FAST_REFERENCE(x) {call}\n#define CRUNCH_FAST_EPS {}\n",
+                eps.literal()
+            ),
+            None => String::new(),
+        };
+        let dd = instantiate(Instance::Dd, &[DOUBLE_WORD_CL, DOUBLE_WORD_EXP_CL]);
+        (reference, outside, sign, prelude, dd)
     };
     Some(format!(
         "{VENDOR_H}
 {dd}
-{fast}
-#define CRUNCH_REAL double
+{prelude}
+#define CRUNCH_REAL {real}
 {CRUNCH_CL}
 {target}
 #define CRUNCH_REFERENCE(x) {reference}
 #define CRUNCH_OUTSIDE_DOMAIN(x) {outside}
 #define CRUNCH_OVERFLOW_SIGN(x) {sign}
 {CRUNCH_ANALYSE_CL}
-",
-        dd = instantiate(Instance::Dd, &[DOUBLE_WORD_CL, DOUBLE_WORD_EXP_CL]),
+"
     ))
 }
 
@@ -1081,6 +1118,26 @@ mod tests {
             );
         }
         assert!(crunch_fast_reference("recip").is_none());
+        // Binary32: the table's second device reference, its own program.
+        let binary32: Vec<&str> = tmd_core::FUNCTIONS
+            .iter()
+            .map(|i| i.name)
+            .filter(|n| crunch_reference_binary32(n).is_some())
+            .collect();
+        assert_eq!(
+            binary32,
+            [
+                "exp", "expm1", "log", "log1p", "sqrt", "sin", "cos", "tan", "atan", "sinh",
+                "cosh", "tanh"
+            ]
+        );
+        assert!(crunch_reference_binary32("recip").is_some());
+        let float = crunch_analyse_source("log", "", "float").expect("log has one");
+        assert!(float.contains("#define CRUNCH_BINARY32") && float.contains("dd_table_log"));
+        let double = crunch_analyse_source("exp", "", "double").expect("exp has one");
+        assert!(!double.contains("#define CRUNCH_BINARY32"));
+        assert!(crunch_analyse_source("log", "", "double").is_none());
+        assert!(crunch_analyse_source("exp2", "", "float").is_none());
     }
 
     #[test]

@@ -52,7 +52,9 @@ pub struct CrunchArgs {
     #[arg(long)]
     pub format: Option<String>,
     /// cpu, opencl or cuda (opencl:NAME / cuda:NAME, emul:vrecpe-nrN and file:PATH targets
-    /// evaluated on the device; binary64 exp, recip and sqrt targets are also analysed there).
+    /// evaluated on the device; binary64 exp, recip and sqrt targets, and binary32 targets of
+    /// exp, expm1, log, log1p, sin, cos, tan, atan, sinh, cosh, tanh, sqrt and 1/x, are also
+    /// analysed there).
     #[arg(long, default_value = "cpu")]
     pub backend: String,
     /// The OpenCL or CUDA device (default 0; under mpirun the rank's local rank).

@@ -344,6 +344,130 @@ fn device_analysis_equals_host_analysis() {
     }
 }
 
+/// Binary32 targets of functions with a binary32 device reference are analysed on the device
+/// against a double-double reference (kernels/crunch_analyse.cl with CRUNCH_BINARY32); the
+/// CPU's binary32 analysis uses the binary64 libm value, so the two send different inputs to
+/// MPFR (`mpfr_inputs`), but every decision is exact and the maximum is recomputed by MPFR:
+/// the reports are otherwise equal. Windows where every rule fires: overflow (exp beyond
+/// 88.72, and results the fast path leaves to MPFR just below), subnormal and zero results
+/// (exp below -87.3 and at -2^127), log's NaN domain, its pole at 0 and subnormal inputs,
+/// arguments around 1, pi/2 and 2^-4, and huge ones (Payne-Hanek for 2^100 and 2^127); expm1's
+/// overflow, log1p's NaN domain and pole at -1, atan, sinh just below its overflow.
+#[test]
+fn binary32_device_analysis_equals_host_analysis() {
+    let windows: &[(&str, &str, &str)] = &[
+        ("opencl:expf", "0x1.62p+6", "0x1.63p+6"),
+        ("opencl:expf", "0x1.fep+6", "0x1.02p+7"),
+        ("opencl:expf", "-0x1.5dp+6", "-0x1.5cp+6"),
+        ("opencl:expf", "-0x1.ap+6", "-0x1.9ep+6"),
+        ("opencl:expf", "-0x1.02p+127", "-0x1p+127"),
+        ("opencl:expf", "0x1p+0", "0x1.02p+0"),
+        ("opencl:expf", "-0x1.02p-12", "-0x1p-12"),
+        ("opencl:logf", "-0x1p-140", "0x1p-140"),
+        ("opencl:logf", "0x1p-146", "0x1p-126"),
+        ("opencl:logf", "0x1.fcp-1", "0x1.04p+0"),
+        ("opencl:logf", "-0x1.02p+3", "-0x1p+3"),
+        ("opencl:logf", "0x1.fep+127", "0x1.fffffep+127"),
+        ("opencl:sinf", "0x1p+100", "0x1.02p+100"),
+        ("opencl:sinf", "0x1.9p+0", "0x1.94p+0"),
+        ("opencl:sinf", "0x1.fep+127", "0x1.fffffep+127"),
+        ("opencl:sinf", "-0x1.02p-4", "-0x1p-4"),
+        ("opencl:cosf", "0x1p+100", "0x1.02p+100"),
+        ("opencl:cosf", "0x1.9p+0", "0x1.94p+0"),
+        ("opencl:cosf", "-0x1.02p-4", "-0x1p-4"),
+        ("opencl:tanf", "0x1p+100", "0x1.02p+100"),
+        ("opencl:tanf", "0x1.9p+0", "0x1.94p+0"),
+        ("opencl:tanf", "-0x1.02p-4", "-0x1p-4"),
+        ("opencl:native_sinf", "0x1.8p+1", "0x1.84p+1"),
+        ("opencl:sqrtf", "-0x1p-140", "0x1p-140"),
+        ("emul:vrecpe-nr1f", "0x1.fcp-1", "0x1.04p+0"),
+        // the quad-word-based references
+        ("opencl:expm1f", "0x1.fep+6", "0x1.02p+7"),
+        ("opencl:log1pf", "-0x1.0000fep+0", "-0x1.fffffep-1"),
+        ("opencl:atanf", "0x1p+0", "0x1.02p+0"),
+        ("opencl:sinhf", "0x1.62p+6", "0x1.63p+6"),
+    ];
+    for &(target, from, to) in windows {
+        let args = [
+            "crunch",
+            target,
+            "--from",
+            from,
+            "--to",
+            to,
+            "--backend",
+            "opencl",
+            "--json",
+            "-q",
+        ];
+        let device = json_report(&args);
+        let mut host_args = args.to_vec();
+        host_args.push("--host-analysis");
+        let host = json_report(&host_args);
+        let what = format!("{target} [{from}, {to})");
+        assert!(
+            device["note"].as_str().unwrap().contains("analysed there"),
+            "{what}: {}",
+            device["note"]
+        );
+        assert!(device["inputs"].as_u64().unwrap() > 0, "{what}");
+        // A truncated near-max list keeps other inputs per reference (the report then gives
+        // the error of one of them, exact, and a bound); these windows keep them all, except
+        // where every error is 0 (exp at -2^127: the zero-result rule on both sides).
+        if device["max_ulp"].as_f64().is_some_and(|m| m > 0.0) {
+            assert_eq!(device["max_verified"], true, "{what}");
+        }
+        let without_mpfr = |v: Value| {
+            let mut v = comparable(v);
+            v.as_object_mut().unwrap().remove("mpfr_inputs");
+            v
+        };
+        assert_eq!(without_mpfr(device), without_mpfr(host), "{what}");
+    }
+}
+
+/// The binary32 analysis runs on the device: launches of `crunch_analyse` are traced, and
+/// over exp's overflow region (2^30 inputs for the host otherwise) the host decides only
+/// the inputs left to MPFR.
+#[test]
+fn binary32_analysis_runs_on_the_device() {
+    let out = Command::new(env!("CARGO_BIN_EXE_tmd"))
+        .args([
+            "crunch",
+            "opencl:expf",
+            "--from",
+            "0x1.62p+6",
+            "--to",
+            "0x1.7p+6",
+            "--backend",
+            "opencl",
+            "--json",
+            "-q",
+        ])
+        .env("TMD_TRACE_DEVICE", "1")
+        .output()
+        .expect("tmd runs");
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(out.status.success(), "{stderr}");
+    let launch = stderr
+        .lines()
+        .find(|l| l.contains("tmd-trace: analyse"))
+        .unwrap_or_else(|| panic!("no device analysis traced: {stderr}"));
+    let undecided: u64 = launch
+        .split(", ")
+        .find_map(|part| part.strip_suffix(" undecided"))
+        .and_then(|n| n.parse().ok())
+        .unwrap_or_else(|| panic!("{launch}"));
+    let device: Value = serde_json::from_slice(&out.stdout).expect("one JSON object");
+    let inputs = device["inputs"].as_u64().unwrap();
+    assert_eq!(inputs, 0x70000);
+    assert!(device["specials"]["overflow"].as_u64().unwrap() > inputs / 2);
+    assert!(
+        undecided < inputs / 8,
+        "{undecided} of {inputs} left to the host"
+    );
+}
+
 /// A batch where every input is a near-max candidate (exp at 2^-600: every error far below
 /// the window) overflows the device's list; the relaunch with a candidate floor gives the
 /// host analysis's report.
