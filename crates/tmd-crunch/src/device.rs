@@ -245,15 +245,15 @@ mod tests {
     fn planted_f32(x: f32) -> f32 {
         let y = libm::expf(x);
         let o = x.to_bits();
-        if o % 89 == 0 {
+        if o.is_multiple_of(89) {
             f32::NAN
-        } else if o % 61 == 0 {
-            if o % 2 == 0 {
+        } else if o.is_multiple_of(61) {
+            if o.is_multiple_of(2) {
                 f32::MAX
             } else {
                 f32::INFINITY
             }
-        } else if o % 7 == 0 && y.is_finite() && y > 0.0 {
+        } else if o.is_multiple_of(7) && y.is_finite() && y > 0.0 {
             f32::from_bits(y.to_bits() + 1 + o % 3)
         } else {
             y
