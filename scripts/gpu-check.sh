@@ -188,7 +188,8 @@ if [[ " $sections " == *" final "* ]]; then
   log "I0 cuda chunk 2^38 inline: counts $(same_counts "$OUT/s/I0-cuda-c38-1.json" "$OUT/s/I0-cuda-c38--inline-phases-1.json")"
   log "I0 cuda chunk 2^34: counts $(same_counts "$OUT/s/I0-cpu-c34-1.json" "$OUT/s/I0-cuda-c34-1.json")"
   export OUT tmd
-  export -f log
+  export -f log time_left
+  export BUDGET=${BUDGET:-540}
   CRUNCH_PARTS=speed bash scripts/gpu-crunch.sh
   big="exp --from 0x1p+0 --to 0x1.2p+0 --bits 32 --breakpoints directed"
   res=$(TMO=150 search I0..1023-cuda cuda $big --chunk-bits 38)
@@ -305,7 +306,8 @@ fi
 if [[ " $sections " == *" estimate "* ]]; then
   # crunch --estimate over the whole binary64 domain of exp on the device.
   export OUT tmd
-  export -f log
+  export -f log time_left
+  export BUDGET=${BUDGET:-540}
   CRUNCH_PARTS=estimate bash scripts/gpu-crunch.sh
 fi
 
@@ -404,7 +406,8 @@ fi
 
 if [[ " $sections " == *" crunch "* ]] && [[ " $sections " != *" final "* ]]; then
   export OUT tmd
-  export -f log
+  export -f log time_left
+  export BUDGET=${BUDGET:-540}
   bash scripts/gpu-crunch.sh
 fi
 if [[ " $sections " == *" opencl "* ]]; then
@@ -470,7 +473,7 @@ PY
   [ -f "$OUT/s/binade-cuda.txt" ] && [ -f "$OUT/s/binade-opencl.txt" ] && \
     { cmp -s "$OUT/s/binade-cuda.txt" "$OUT/s/binade-opencl.txt" && log "binade: cuda and opencl outputs identical" || log "binade: cuda and opencl outputs DIFFER"; }
   # The xfloat kernels on NVIDIA's OpenCL against the CPU crate, bit for bit.
-  for t in xfloat_opencl xfloat_quad_opencl; do
+  for t in ${XF_OPENCL_TESTS-xfloat_opencl xfloat_quad_opencl}; do
     [ "$(time_left)" -lt 70 ] && { log "$t: skipped (time)"; continue; }
     TMD_OPENCL_DEVICE_NAME=NVIDIA timeout 60 "$bin/$t" --test-threads 4 --nocapture >"$OUT/s/$t.txt" 2>&1
     log "$t on NVIDIA OpenCL (exit $?; $(grep -m1 -o 'OpenCL device: .*' "$OUT/s/$t.txt")): $(grep -c ' 0 mismatches' "$OUT/s/$t.txt") op lines with 0 mismatches, $(grep -E '[1-9][0-9]* mismatches' "$OUT/s/$t.txt" | grep -vc ' 0 mismatches') with some; $(grep 'test result' "$OUT/s/$t.txt" | tail -1)"

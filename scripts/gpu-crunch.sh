@@ -97,11 +97,16 @@ done
 # aside: the host's binary64 reference leaves more inputs to MPFR), then every binary32
 # input, twice.
 [[ " $parts " == *" b32 "* ]] && for f in ${B32_FUNCTIONS:-expf logf sinf cosf tanf}; do
+  [ "$(time_left)" -lt 60 ] && { log "crunch cuda:$f: skipped (time)"; continue; }
   crunch "b32-$f-host" "cuda:$f" --backend cuda --host-analysis --from -inf --to inf --sample 64 >/dev/null
   crunch "b32-$f-dev" "cuda:$f" --backend cuda --from -inf --to inf --sample 64 >/dev/null
   log "crunch cuda:$f 64 sampled windows, device against host analysis: $(SKIP_KEYS="mpfr_inputs reference" same_report "$OUT/c/b32-$f-host.json" "$OUT/c/b32-$f-dev.json")"
-  for r in 1 2; do
-    TMO=${B32_TMO:-40} crunch "b32-$f-all-$r" "cuda:$f" --backend cuda --from -inf --to inf ${B32_ARGS:-} >/dev/null
-    log "crunch cuda:$f all binary32 (device analysis) run $r: $(summary_of "$OUT/c/b32-$f-all-$r.json"); reference $(python3 -c "import json,sys; print(json.load(open(sys.argv[1])).get('reference'))" "$OUT/c/b32-$f-all-$r.json" 2>/dev/null)"
+  # Blocks of 2^20 inputs (the binary32 default: 4096 launches) and of 2^24 (256).
+  for cfg in "1|20" "2|24" "3|24"; do
+    [ "$(time_left)" -lt 50 ] && { log "crunch cuda:$f run $cfg: skipped (time)"; continue; }
+    IFS='|' read -r r bb <<<"$cfg"
+    TMO=${B32_TMO:-40} crunch "b32-$f-all-$r" "cuda:$f" --backend cuda --from -inf --to inf --block-bits "$bb" >/dev/null
+    log "crunch cuda:$f all binary32 (device analysis, blocks 2^$bb) run $r: $(summary_of "$OUT/c/b32-$f-all-$r.json"); note $(python3 -c "import json,sys; print(json.load(open(sys.argv[1])).get('note'))" "$OUT/c/b32-$f-all-$r.json" 2>/dev/null)"
   done
+  log "crunch cuda:$f all binary32: blocks 2^20 and 2^24 give $(SKIP_KEYS="block_bits blocks" same_report "$OUT/c/b32-$f-all-1.json" "$OUT/c/b32-$f-all-2.json") reports"
 done
