@@ -634,8 +634,10 @@ impl Context<'_> {
         stats.candidates = candidates.len() as u64;
         let t = Instant::now();
         let format = &self.range.format;
+        // Slices small enough to spread a few hundred candidates over every thread.
+        let slice = (candidates.len() / (4 * rayon::current_num_threads())).clamp(1, VERIFY_SLICE);
         let decided: Vec<(Vec<Case>, Summary)> = candidates
-            .par_chunks(VERIFY_SLICE)
+            .par_chunks(slice)
             .map(|slice| {
                 let mut s = Summary::default();
                 let cases = slice
@@ -663,7 +665,7 @@ impl Context<'_> {
     }
 }
 
-/// Candidates per parallel slice of the MPFR verification.
+/// Most candidates per parallel slice of the MPFR verification.
 const VERIFY_SLICE: usize = 256;
 
 /// ρ(N) = Σ_{j=3..δ} B_j·binom(N - 1, j): the terms of R(x + iN) = Σ r_j(i) binom(x, j)
