@@ -72,7 +72,7 @@ pub struct CrunchArgs {
     /// Write an SVG plot of the per-block maximum error against x.
     #[arg(long)]
     pub plot: Option<std::path::PathBuf>,
-    /// Blocks of 2^N inputs (default 20 for binary32, 32 for binary64).
+    /// Blocks of 2^N inputs (default 20 for binary32, 24 on a device; 32 for binary64).
     #[arg(long)]
     pub block_bits: Option<u32>,
     /// Crunch only N evenly spaced windows of 2^block-bits inputs (a sample, said so in the

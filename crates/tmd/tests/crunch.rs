@@ -280,7 +280,19 @@ fn opencl_backend_gives_the_cpu_report_bit_for_bit() {
         ("emul:vrecpe-nr2f", "0x1p-130", "0x1p-125"),
         ("emul:vrecpe-nr2f", "0x1p+0", "0x1p+2"),
     ] {
-        let args = ["crunch", target, "--from", from, "--to", to, "--json", "-q"];
+        // The same blocks on both (a device's binary32 default is larger).
+        let args = [
+            "crunch",
+            target,
+            "--from",
+            from,
+            "--to",
+            to,
+            "--json",
+            "-q",
+            "--block-bits",
+            "20",
+        ];
         let cpu = json_report(&args);
         let mut ocl_args = args.to_vec();
         ocl_args.extend(["--backend", "opencl"]);
@@ -595,4 +607,15 @@ fn opencl_builtins_and_snippets() {
         ],
         "--function",
     );
+}
+
+#[test]
+fn binary32_blocks_are_2_to_the_20_on_the_cpu_and_2_to_the_24_on_a_device() {
+    let common = ["--from", "1", "--to", "1.5", "--json", "-q"];
+    let mut cpu = vec!["crunch", "std:expf"];
+    cpu.extend(common);
+    let mut device = vec!["crunch", "opencl:expf", "--backend", "opencl"];
+    device.extend(common);
+    assert_eq!(json_report(&cpu)["block_bits"], 20);
+    assert_eq!(json_report(&device)["block_bits"], 24);
 }

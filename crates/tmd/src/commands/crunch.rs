@@ -109,9 +109,12 @@ pub fn run(args: &CrunchArgs) -> anyhow::Result<()> {
     };
     let from = parse_bound(args.from.as_deref().expect("clap"), "--from", fmt)?;
     let to = parse_bound(args.to.as_deref().expect("clap"), "--to", fmt)?;
-    let default_bits = match fmt {
-        CrunchFormat::Binary32 => 20,
-        CrunchFormat::Binary64 => 32,
+    // A device launch per block: on a device, binary32 blocks of 2^24 (2^20 took 3 ms per
+    // launch more than its work on an H200, docs/BENCHMARKS.md).
+    let default_bits = match (fmt, args.backend == "cpu") {
+        (CrunchFormat::Binary32, true) => 20,
+        (CrunchFormat::Binary32, false) => 24,
+        (CrunchFormat::Binary64, _) => 32,
     };
     let mut plan = Plan::new(fmt, from, to, args.block_bits.unwrap_or(default_bits))?;
     plan.checkpoint = args.checkpoint.clone();
