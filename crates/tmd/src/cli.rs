@@ -215,7 +215,7 @@ pub struct SearchArgs {
 
 /// Parses the command line and runs the command. Usage errors print one line and exit 2.
 pub fn run() -> anyhow::Result<()> {
-    let cli = match Cli::try_parse() {
+    let cli = match Cli::try_parse_from(options_before_inputs(std::env::args_os().collect())) {
         Ok(cli) => cli,
         Err(e) => {
             use clap::error::ErrorKind;
@@ -255,6 +255,52 @@ pub fn run() -> anyhow::Result<()> {
         Command::CrunchStatus { file } => commands::crunch::status(&file),
         Command::CrunchFormat { file } => commands::crunch::format_blocks(&file),
     }
+}
+
+/// `tmd hardness` takes negative numbers as inputs (`-0x1.8p+0`), so its inputs accept values
+/// that start with a hyphen, and clap would take an option written after the first input
+/// (`tmd hardness exp 1 --format binary32`) for one more input. Options of the subcommand
+/// (by their long names, as clap knows them) and their values are moved before the inputs;
+/// anything else stays where it is.
+fn options_before_inputs(args: Vec<std::ffi::OsString>) -> Vec<std::ffi::OsString> {
+    use clap::CommandFactory;
+    let Some(at) = args.iter().position(|a| a == "hardness") else {
+        return args;
+    };
+    let command = Cli::command();
+    let Some(sub) = command.find_subcommand("hardness") else {
+        return args;
+    };
+    // Long option name -> whether it takes a value.
+    let known: Vec<(String, bool)> = sub
+        .get_arguments()
+        .filter_map(|a| {
+            let takes = a.get_action().takes_values();
+            a.get_long().map(|l| (format!("--{l}"), takes))
+        })
+        .chain([("--help".to_string(), false), ("-h".to_string(), false)])
+        .collect();
+    let (mut options, mut rest) = (Vec::new(), Vec::new());
+    let mut tail = args[at + 1..].iter();
+    while let Some(a) = tail.next() {
+        let text = a.to_string_lossy();
+        let name = text.split('=').next().unwrap_or("");
+        match known.iter().find(|(long, _)| long == name) {
+            Some((_, takes)) => {
+                options.push(a.clone());
+                if *takes && !text.contains('=') {
+                    options.extend(tail.next().cloned());
+                }
+            }
+            None => rest.push(a.clone()),
+        }
+    }
+    args[..=at]
+        .iter()
+        .cloned()
+        .chain(options)
+        .chain(rest)
+        .collect()
 }
 
 /// `--threads`: at least one worker, and no more than a machine could use (a typo such as

@@ -22,8 +22,24 @@ fn main() -> ExitCode {
                 }
             }
             let bad_input = err.downcast_ref::<InputError>().is_some();
-            eprintln!("tmd: {err:#}");
+            eprintln!("tmd: {}", one_line(&err));
             ExitCode::from(if bad_input { 2 } else { 1 })
         }
     }
+}
+
+/// The error and its causes, `: `-separated, leaving out a cause whose text the message
+/// before it already ends with (errors that print their source themselves).
+fn one_line(err: &anyhow::Error) -> String {
+    let mut line = String::new();
+    for cause in err.chain() {
+        let text = cause.to_string();
+        if !line.ends_with(&text) {
+            if !line.is_empty() {
+                line.push_str(": ");
+            }
+            line.push_str(&text);
+        }
+    }
+    line
 }

@@ -861,3 +861,84 @@ fn a_second_run_on_the_same_journal_or_checkpoint_is_refused_with_the_first_ones
     }
     std::fs::remove_dir_all(&dir).unwrap();
 }
+
+#[test]
+fn options_after_hardness_inputs_are_options() {
+    let out = tmd(&[
+        "hardness", "exp", "1", "--format", "binary32", "-0x1p-2", "--json",
+    ]);
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    assert_eq!(
+        out.status.code(),
+        Some(0),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    assert_eq!(stdout.lines().count(), 2, "{stdout}");
+    assert!(
+        stdout
+            .lines()
+            .all(|l| l.contains("\"format\":\"binary32\"")),
+        "{stdout}"
+    );
+    assert!(stdout.contains("\"x\":\"-0x1p-2\""), "{stdout}");
+    assert_bad_input(
+        &["hardness", "exp", "1", "--bogus"],
+        "unknown option --bogus",
+    );
+}
+
+#[test]
+fn paths_that_cannot_be_used_are_bad_input_found_before_any_work() {
+    let dir = scratch("paths");
+    let plain = dir.join("plain");
+    std::fs::write(&plain, "x").unwrap();
+    let d = dir.to_str().unwrap();
+    let missing = dir.join("missing");
+    let m = missing.to_str().unwrap();
+    let nodir = dir.join("nodir").join("x");
+    assert_bad_input(&["hardness", "exp", "--file", m], "no such file");
+    assert_bad_input(&["hardness", "exp", "--file", d], "is a directory");
+    assert_bad_input(&["crunch-status", m], "no such file");
+    assert_bad_input(&["crunch-format", d], "is a directory");
+    let crunch = |c: &str| {
+        tmd(&[
+            "crunch",
+            "std:expf",
+            "--from",
+            "1",
+            "--to",
+            "2",
+            "-q",
+            "--checkpoint",
+            c,
+        ])
+    };
+    for (path, needle) in [
+        (d, "is a directory"),
+        (nodir.to_str().unwrap(), "no directory"),
+    ] {
+        let out = crunch(path);
+        let stderr = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(out.status.code(), Some(2), "{stderr}");
+        assert!(
+            stderr.contains(needle) && stderr.lines().count() == 1,
+            "{stderr}"
+        );
+    }
+    // A rounded bound's note is not printed when the run is refused: one line only.
+    assert_bad_input(
+        &[
+            "search",
+            "exp",
+            "--from",
+            "1",
+            "--to",
+            "1.001",
+            "--resume",
+            plain.to_str().unwrap(),
+        ],
+        "not a directory",
+    );
+    std::fs::remove_dir_all(&dir).unwrap();
+}

@@ -117,6 +117,9 @@ pub fn run(args: &CrunchArgs) -> anyhow::Result<()> {
         (CrunchFormat::Binary64, _) => 32,
     };
     let mut plan = Plan::new(fmt, from, to, args.block_bits.unwrap_or(default_bits))?;
+    if let Some(path) = &args.checkpoint {
+        check_checkpoint_path(path)?;
+    }
     plan.checkpoint = args.checkpoint.clone();
     plan.sample_windows = args.sample;
     if args.sample == Some(0) {
@@ -368,6 +371,21 @@ fn list() -> anyhow::Result<()> {
 }
 
 fn read_checkpoint(file: &Path) -> anyhow::Result<Checkpoint> {
+    // A checkpoint that is missing or a directory is the user's to fix, like a bad one.
+    if let Err(e) = std::fs::File::open(file).and_then(|f| {
+        if f.metadata()?.is_dir() {
+            Err(std::io::Error::from(std::io::ErrorKind::IsADirectory))
+        } else {
+            Ok(())
+        }
+    }) {
+        let why = match e.kind() {
+            std::io::ErrorKind::NotFound => "no such file".to_string(),
+            std::io::ErrorKind::IsADirectory => "is a directory".to_string(),
+            _ => e.to_string(),
+        };
+        return Err(InputError::Usage(format!("checkpoint {}: {why}", file.display())).into());
+    }
     Checkpoint::read(file).map_err(|e| match e {
         e if e.is_bad_input() => InputError::Usage(e.to_string()).into(),
         other => anyhow::Error::new(other),
@@ -465,6 +483,23 @@ pub fn format_blocks(file: &Path) -> anyhow::Result<()> {
             s.worse,
             rec.seconds
         )?;
+    }
+    Ok(())
+}
+
+/// A checkpoint path the run could never write: a directory, or a file in a directory that
+/// does not exist. Bad input, found before any work.
+fn check_checkpoint_path(path: &Path) -> Result<(), InputError> {
+    let bad = |why: String| InputError::Usage(format!("--checkpoint {}: {why}", path.display()));
+    if path.is_dir() {
+        return Err(bad("is a directory".into()));
+    }
+    let parent = match path.parent() {
+        Some(p) if !p.as_os_str().is_empty() => p,
+        _ => Path::new("."),
+    };
+    if !parent.is_dir() {
+        return Err(bad(format!("no directory {}", parent.display())));
     }
     Ok(())
 }

@@ -2,7 +2,6 @@
 
 use crate::cli::HardnessArgs;
 use crate::output::{hardness_json, hardness_text};
-use anyhow::Context;
 use rayon::prelude::*;
 use std::collections::BTreeMap;
 use std::io::Write;
@@ -13,18 +12,23 @@ use tmd_search::Target;
 pub fn run(args: &HardnessArgs) -> anyhow::Result<()> {
     let format = Format::parse(&args.format)?;
     let target = Target::parse(&args.function)?;
-    // Negative hex inputs need clap's hyphen values, which also swallow a trailing --json.
-    let json = args.json || args.inputs.iter().any(|s| s == "--json");
+    let json = args.json;
     // Every input is checked before anything is printed.
     let mut inputs = args
         .inputs
         .iter()
-        .filter(|s| *s != "--json")
-        .map(|s| parse_exact(s, &format))
+        .map(|s| match s.strip_prefix("--") {
+            Some(name) => Err(InputError::Usage(format!(
+                "unknown option --{name} (see tmd hardness --help)"
+            ))),
+            None => parse_exact(s, &format),
+        })
         .collect::<Result<Vec<_>, _>>()?;
     if let Some(path) = &args.file {
-        let text =
-            std::fs::read_to_string(path).with_context(|| format!("reading {}", path.display()))?;
+        // A missing or unreadable file is the user's to fix: bad input.
+        let text = std::fs::read_to_string(path).map_err(|e| {
+            InputError::Usage(format!("--file {}: {}", path.display(), io_reason(&e)))
+        })?;
         inputs.extend(read_worst_case_file(
             &text,
             &format,
@@ -104,4 +108,14 @@ fn summarize(outcomes: &[Outcome]) {
             .map(|k| format!("; smallest k {k}"))
             .unwrap_or_default()
     );
+}
+
+/// An I/O error in words, without the OS error number.
+fn io_reason(e: &std::io::Error) -> String {
+    match e.kind() {
+        std::io::ErrorKind::NotFound => "no such file".to_string(),
+        std::io::ErrorKind::IsADirectory => "is a directory".to_string(),
+        std::io::ErrorKind::PermissionDenied => "permission denied".to_string(),
+        _ => e.to_string(),
+    }
 }

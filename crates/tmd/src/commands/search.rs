@@ -49,9 +49,23 @@ fn request(args: &SearchArgs) -> SearchRequest {
     }
 }
 
-/// Checks the flags and resolves the defaults; notes go to stderr as they arise.
-pub(crate) fn plan(args: &SearchArgs) -> Result<SearchPlan, InputError> {
-    SearchPlan::new(&request(args), &mut |note| eprintln!("tmd: note: {note}"))
+/// Checks the flags and resolves the defaults, with the notes to print once every check has
+/// passed (a bad input gets its one line alone).
+pub(crate) fn plan(args: &SearchArgs) -> Result<(SearchPlan, Notes), InputError> {
+    let mut notes = Vec::new();
+    let plan = SearchPlan::new(&request(args), &mut |note| notes.push(note.to_string()))?;
+    Ok((plan, Notes(notes)))
+}
+
+/// Notes on the arguments (a number rounded to the format, an algorithm chosen).
+pub(crate) struct Notes(Vec<String>);
+
+impl Notes {
+    pub(crate) fn print(&self) {
+        for note in &self.0 {
+            eprintln!("tmd: note: {note}");
+        }
+    }
 }
 
 /// Opens the device of `--backend opencl|cuda --device N` (a missing runtime is a run failure,
@@ -243,7 +257,7 @@ pub fn run(args: &SearchArgs) -> anyhow::Result<()> {
     if let Some(cluster) = crate::cluster::MpiCluster::from_env() {
         return super::search_mpi::run(args, &cluster);
     }
-    let mut plan = plan(args)?;
+    let (mut plan, notes) = plan(args)?;
     // Output paths are checked before any work: a missing directory costs nothing.
     if let Some(path) = &args.out {
         out_file::check("--out", path)?;
@@ -261,6 +275,13 @@ pub fn run(args: &SearchArgs) -> anyhow::Result<()> {
     let mut journal = None;
     let mut recovered = Recovered::default();
     if let Some(dir) = &args.resume {
+        if dir.exists() && !dir.is_dir() {
+            return Err(InputError::Usage(format!(
+                "--resume {}: not a directory (the journal's directory, created if missing)",
+                dir.display()
+            ))
+            .into());
+        }
         if dir.join(SEGMENTS_FILE).exists() {
             return Err(InputError::Usage(format!(
                 "{} holds the journal of a search run under mpirun: resume it under mpirun (any -np, 1 included)",
@@ -272,6 +293,7 @@ pub fn run(args: &SearchArgs) -> anyhow::Result<()> {
         journal = Some(j);
         recovered = r;
     }
+    notes.print();
     let mut out = Output::open(args, &plan)?;
     // Replay the finished prefix of an earlier run: same cases, decided again (they are few).
     for &ordinal in &recovered.cases {

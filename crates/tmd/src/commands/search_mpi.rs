@@ -31,15 +31,20 @@ pub fn run(args: &SearchArgs, cluster: &MpiCluster) -> anyhow::Result<()> {
     let root = cluster.rank() == 0;
     let started = Instant::now();
     // Every rank validates the same arguments; only the root reports a problem.
-    let planned = plan(args).map_err(anyhow::Error::from).and_then(|mut p| {
-        attach_device(&mut p, args.device.unwrap_or_else(|| cluster.local_rank()))?;
-        if args.stats.is_some() {
-            return Err(
-                InputError::Usage("--stats is not available under mpirun yet".into()).into(),
-            );
-        }
-        Ok(p)
-    });
+    let planned = plan(args)
+        .map_err(anyhow::Error::from)
+        .and_then(|(mut p, notes)| {
+            if root {
+                notes.print();
+            }
+            attach_device(&mut p, args.device.unwrap_or_else(|| cluster.local_rank()))?;
+            if args.stats.is_some() {
+                return Err(
+                    InputError::Usage("--stats is not available under mpirun yet".into()).into(),
+                );
+            }
+            Ok(p)
+        });
     let threads = args.threads.unwrap_or_else(|| cluster.threads_per_rank());
     rayon::ThreadPoolBuilder::new()
         .num_threads(threads)
