@@ -124,7 +124,12 @@ impl Plan {
     fn sample_layout(&self) -> Option<(u64, u64)> {
         let total = (self.end - self.first) as u64;
         let w = self.sample_windows?;
-        (total > w << self.block_bits).then(|| (w, total / w))
+        ((total as u128) > (w as u128) << self.block_bits).then(|| (w, total / w))
+    }
+
+    /// Whether the plan crunches a sample (windows that do not cover the range).
+    pub fn is_sample(&self) -> bool {
+        self.sample_layout().is_some()
     }
 
     /// Index range of the blocks.

@@ -196,7 +196,8 @@ pub struct SearchArgs {
     /// One JSON object per case (fields: docs/definitions.md).
     #[arg(long)]
     pub json: bool,
-    /// Write the cases to FILE instead of stdout (JSON lines; CORE-MATH's format for *.wc).
+    /// Write the cases to FILE instead of stdout, as stdout would have them (the table, or
+    /// JSON lines with --json); a FILE ending in .wc gets CORE-MATH's worst-case format.
     #[arg(long)]
     pub out: Option<std::path::PathBuf>,
     /// Write counts and timings to FILE as JSON.

@@ -942,3 +942,48 @@ fn paths_that_cannot_be_used_are_bad_input_found_before_any_work() {
     );
     std::fs::remove_dir_all(&dir).unwrap();
 }
+
+#[test]
+fn options_that_would_be_ignored_are_refused() {
+    assert_bad_input(
+        &[
+            "search", "exp", "--from", "1", "--to", "2", "--json", "--out", "x.wc",
+        ],
+        "a .wc file has a format of its own",
+    );
+    assert_bad_input(
+        &[
+            "crunch",
+            "std:expf",
+            "--function",
+            "log",
+            "--from",
+            "1",
+            "--to",
+            "2",
+        ],
+        "--function is for file:PATH targets",
+    );
+    // A sample that covers the range is no sample: the report says so by not saying it.
+    let out = tmd(&[
+        "crunch",
+        "std:expf",
+        "--from",
+        "1",
+        "--to",
+        "2",
+        "--sample",
+        "99999999999",
+        "--json",
+        "-q",
+    ]);
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    assert_eq!(
+        out.status.code(),
+        Some(0),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    assert!(stdout.contains("\"sample_windows\":null"), "{stdout}");
+    assert!(stdout.contains("\"inputs\":8388608"), "{stdout}");
+}

@@ -69,6 +69,12 @@ pub fn run(args: &CrunchArgs) -> anyhow::Result<()> {
         .as_deref()
         .map(CrunchFormat::parse)
         .transpose()?;
+    if args.function.is_some() && !spec.starts_with("file:") {
+        return Err(InputError::Usage(format!(
+            "--function is for file:PATH targets; {spec} names its own function"
+        ))
+        .into());
+    }
     let target = match args.backend.as_str() {
         "cpu" => tmd_crunch::resolve(spec)?,
         backend @ ("opencl" | "cuda") => resolve_device(
@@ -124,6 +130,14 @@ pub fn run(args: &CrunchArgs) -> anyhow::Result<()> {
     plan.sample_windows = args.sample;
     if args.sample == Some(0) {
         return Err(InputError::Usage("--sample 0: at least one window".into()).into());
+    }
+    if let Some(windows) = args.sample.filter(|_| !plan.is_sample()) {
+        eprintln!(
+            "tmd: note: --sample {windows} windows of 2^{} inputs cover the range: every input \
+             is crunched",
+            plan.block_bits
+        );
+        plan.sample_windows = None;
     }
     #[cfg(feature = "mpi")]
     if let Some(cluster) = &cluster {

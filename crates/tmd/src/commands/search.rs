@@ -261,6 +261,14 @@ pub fn run(args: &SearchArgs) -> anyhow::Result<()> {
     // Output paths are checked before any work: a missing directory costs nothing.
     if let Some(path) = &args.out {
         out_file::check("--out", path)?;
+        if args.json && path.extension().is_some_and(|e| e == "wc") {
+            return Err(InputError::Usage(format!(
+                "--json with --out {}: a .wc file has a format of its own; leave out --json, \
+                 or name the file otherwise",
+                path.display()
+            ))
+            .into());
+        }
     }
     if let Some(path) = &args.stats {
         out_file::check("--stats", path)?;
