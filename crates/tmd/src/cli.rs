@@ -248,6 +248,9 @@ pub fn run() -> anyhow::Result<()> {
             std::process::exit(2);
         }
     };
+    if matches!(cli.command, Command::Search(_) | Command::Crunch(_)) {
+        crate::interrupt::install();
+    }
     match cli.command {
         Command::Functions => commands::functions::run(),
         Command::Hardness(args) => commands::hardness::run(&args),

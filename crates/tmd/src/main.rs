@@ -6,8 +6,10 @@ mod cli;
 #[cfg(feature = "mpi")]
 mod cluster;
 mod commands;
+mod interrupt;
 mod out_file;
 mod output;
+mod progress;
 
 use std::process::ExitCode;
 use tmd_core::InputError;

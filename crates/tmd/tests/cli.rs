@@ -987,3 +987,48 @@ fn options_that_would_be_ignored_are_refused() {
     assert!(stdout.contains("\"sample_windows\":null"), "{stdout}");
     assert!(stdout.contains("\"inputs\":8388608"), "{stdout}");
 }
+
+#[test]
+fn an_interrupted_search_says_how_to_go_on_and_the_same_command_does() {
+    let dir = scratch("interrupt");
+    let journal = dir.join("journal");
+    let args = [
+        "search",
+        "exp",
+        "--from",
+        "1",
+        "--to",
+        "0x1.004p+0",
+        "--bits",
+        "40",
+        "-q",
+        "--json",
+        "--resume",
+        journal.to_str().unwrap(),
+    ];
+    let first = Command::new(env!("CARGO_BIN_EXE_tmd"))
+        .args(args)
+        .stdout(Stdio::null())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    std::thread::sleep(std::time::Duration::from_millis(1500));
+    let killed = Command::new("kill")
+        .args(["-INT", &first.id().to_string()])
+        .status()
+        .unwrap();
+    assert!(killed.success());
+    let out = first.wait_with_output().unwrap();
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(130), "{stderr}");
+    assert!(
+        stderr.contains("the same command goes on from there"),
+        "{stderr}"
+    );
+    // The same command finishes the search, with every case a fresh run lists.
+    let resumed = tmd(&args);
+    assert_eq!(resumed.status.code(), Some(0));
+    let fresh = tmd(&args[..10]);
+    assert_eq!(resumed.stdout, fresh.stdout);
+    std::fs::remove_dir_all(&dir).unwrap();
+}

@@ -3,7 +3,6 @@
 
 use crate::cli::CrunchArgs;
 use anyhow::Context;
-use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 use std::io::Write;
 use std::path::Path;
 use tmd_core::{number::parse_rounded, InputError};
@@ -125,6 +124,10 @@ pub fn run(args: &CrunchArgs) -> anyhow::Result<()> {
     let mut plan = Plan::new(fmt, from, to, args.block_bits.unwrap_or(default_bits))?;
     if let Some(path) = &args.checkpoint {
         check_checkpoint_path(path)?;
+        crate::interrupt::kept(format!(
+            "{} holds every finished block: the same command goes on from there",
+            path.display()
+        ));
     }
     plan.checkpoint = args.checkpoint.clone();
     plan.sample_windows = args.sample;
@@ -195,19 +198,9 @@ pub fn run(args: &CrunchArgs) -> anyhow::Result<()> {
         }
         return Ok(());
     }
-    let bar = if args.quiet {
-        ProgressBar::hidden()
-    } else {
-        ProgressBar::with_draw_target(Some(plan.inputs()), ProgressDrawTarget::stderr())
-    };
-    bar.set_style(
-        ProgressStyle::with_template("{elapsed_precise} [{bar:40}] {pos}/{len} inputs, ETA {eta}")
-            .expect("valid template")
-            .progress_chars("=> "),
-    );
-    let result =
-        pool.install(|| tmd_crunch::run(target.as_ref(), &plan, |done, _| bar.set_position(done)));
-    bar.finish_and_clear();
+    let bar = crate::progress::Progress::new(plan.inputs(), args.quiet);
+    let result = pool.install(|| tmd_crunch::run(target.as_ref(), &plan, |done, _| bar.set(done)));
+    bar.finish();
     let (report, blocks) = result.map_err(map_error)?;
     finish(args, fmt, &report, &blocks, pool.current_num_threads())
 }

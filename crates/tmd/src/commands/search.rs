@@ -9,7 +9,6 @@ use crate::cli::SearchArgs;
 use crate::out_file::{self, OutFile};
 use crate::output::{case_header, case_json, case_row, wc_header};
 use anyhow::Context;
-use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 use std::io::{BufWriter, Write};
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::time::Duration;
@@ -298,6 +297,10 @@ pub fn run(args: &SearchArgs) -> anyhow::Result<()> {
             .into());
         }
         let (j, r) = Journal::open(dir, &plan.fingerprint()).map_err(journal_error)?;
+        crate::interrupt::kept(format!(
+            "{} holds every finished chunk: the same command goes on from there",
+            dir.display()
+        ));
         journal = Some(j);
         recovered = r;
     }
@@ -394,40 +397,33 @@ pub fn run(args: &SearchArgs) -> anyhow::Result<()> {
         args,
         &plan,
         &total,
+        summary.inputs,
         stats.as_ref(),
         pool.current_num_threads(),
     )
 }
 
 fn show_progress(progress: &AtomicU64, done: &AtomicBool, total: u128) {
-    let bar = ProgressBar::with_draw_target(Some(total as u64), ProgressDrawTarget::stderr());
-    bar.set_style(
-        ProgressStyle::with_template(
-            "{elapsed_precise} [{bar:40}] {pos}/{len} inputs, {msg}, ETA {eta}",
-        )
-        .expect("valid template")
-        .progress_chars("=> "),
-    );
-    let started = std::time::Instant::now();
+    let bar = crate::progress::Progress::new(total as u64, false);
     while !done.load(Ordering::Relaxed) {
-        let pos = progress.load(Ordering::Relaxed);
-        let rate = pos as f64 / started.elapsed().as_secs_f64().max(1e-3);
-        bar.set_message(format!("{rate:.0} inputs/s"));
-        bar.set_position(pos);
+        bar.set(progress.load(Ordering::Relaxed));
         std::thread::sleep(Duration::from_millis(100));
     }
-    bar.finish_and_clear();
+    bar.finish();
 }
 
+/// The report of a search: `s` counts every input of the range, `searched` those this run
+/// searched (fewer when it resumed a journal), which the rate is of.
 pub(crate) fn report(
     args: &SearchArgs,
     plan: &SearchPlan,
     s: &Summary,
+    searched: u64,
     filter: Option<&FilterStats>,
     threads: usize,
 ) -> anyhow::Result<()> {
     let secs = s.elapsed.as_secs_f64();
-    let rate = s.inputs as f64 / secs.max(1e-9);
+    let rate = searched as f64 / secs.max(1e-9);
     eprintln!(
         "tmd: {} in {} [{}, {}): {} inputs, {} hard-to-round (K = {}, {}), {} exact, {} unresolved, {} undefined, {} poles, {} overflow; {:.2} s, {:.0} inputs/s on {} threads",
         plan.target.name, plan.range.format.name(), plan.from.to_hex(), plan.to.to_hex(), s.inputs, s.hard,

@@ -127,5 +127,6 @@ fn write_output(
         counts: journal.total(),
         elapsed: started.elapsed(),
     };
-    report(args, plan, &total, None, threads)
+    let searched = total.inputs;
+    report(args, plan, &total, searched, None, threads)
 }

@@ -1,0 +1,29 @@
+//! Ctrl-C, SIGTERM and SIGHUP end a run with one line saying what was kept and how to go on,
+//! and exit status 130. Finished work is already safe when the signal comes: a search journal
+//! and a crunch checkpoint are appended and flushed as each chunk or block finishes (which is
+//! also what makes them survive kill -9), so the handler only has to say so.
+
+use std::sync::Mutex;
+
+/// What the handler says; set by a command once it holds a journal or checkpoint.
+static KEPT: Mutex<Option<String>> = Mutex::new(None);
+
+/// Installs the handler (once per process; a second call changes nothing).
+pub fn install() {
+    let _ = ctrlc::set_handler(|| {
+        let kept = KEPT.lock().unwrap_or_else(|e| e.into_inner()).clone();
+        eprintln!(
+            "\ntmd: interrupted; {}",
+            kept.as_deref().unwrap_or(
+                "nothing was kept to go on from (--resume DIR for a search, --checkpoint FILE \
+                 for a crunch make a run resumable)"
+            )
+        );
+        std::process::exit(130);
+    });
+}
+
+/// Says, from now on, what an interrupted run has kept.
+pub fn kept(what: String) {
+    *KEPT.lock().unwrap_or_else(|e| e.into_inner()) = Some(what);
+}
