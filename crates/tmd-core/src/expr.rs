@@ -44,12 +44,56 @@ impl Expr {
             tokens,
             pos: 0,
             text,
+            nesting: 0,
         };
         let e = p.expr()?;
         if p.pos < p.tokens.len() {
             return Err(p.error("unexpected trailing input"));
         }
+        let depth = e.depth();
+        if depth > MAX_DEPTH {
+            e.dismantle();
+            return Err(InputError::Expression(format!(
+                "expression nested {depth} levels deep; at most {MAX_DEPTH} (a sum or product \
+                 of more terms can be grouped in parentheses)"
+            )));
+        }
         Ok(e)
+    }
+
+    /// The children of a node.
+    fn children(&self) -> Vec<&Expr> {
+        match self {
+            Expr::Neg(a) | Expr::PowI(a, _) | Expr::Call(_, a) => vec![a],
+            Expr::Add(a, b) | Expr::Sub(a, b) | Expr::Mul(a, b) | Expr::Div(a, b) => vec![a, b],
+            Expr::X | Expr::Const(_) | Expr::Pi | Expr::E => vec![],
+        }
+    }
+
+    /// Levels of the tree, counted without recursion.
+    pub fn depth(&self) -> usize {
+        let mut deepest = 0;
+        let mut stack = vec![(self, 1)];
+        while let Some((e, d)) = stack.pop() {
+            deepest = deepest.max(d);
+            stack.extend(e.children().into_iter().map(|c| (c, d + 1)));
+        }
+        deepest
+    }
+
+    /// Drops a tree without recursion (a deep tree's own drop would overflow the stack).
+    fn dismantle(self) {
+        let mut stack = vec![self];
+        while let Some(e) = stack.pop() {
+            match e {
+                Expr::Neg(a) | Expr::PowI(a, _) | Expr::Call(_, a) => stack.push(*a),
+                Expr::Add(a, b) | Expr::Sub(a, b) | Expr::Mul(a, b) | Expr::Div(a, b) => {
+                    stack.push(*a);
+                    stack.push(*b);
+                }
+                Expr::X | Expr::Const(_) | Expr::Pi | Expr::E => {}
+            }
+        }
     }
 
     /// The single function this expression applies to x, if it is just `f(x)`.
@@ -204,7 +248,14 @@ struct Parser<'a> {
     tokens: Vec<(Token, usize)>,
     pos: usize,
     text: &'a str,
+    /// How deep the parser's recursion is (parentheses, calls, signs).
+    nesting: usize,
 }
+
+/// The deepest expression tree accepted: evaluation, Taylor models and even dropping a tree
+/// recurse over it, and a thread's stack holds a few thousand levels. Deeper expressions are
+/// refused at parse time with one line, instead of a stack overflow later.
+pub const MAX_DEPTH: usize = 1000;
 
 impl Parser<'_> {
     fn error(&self, why: &str) -> InputError {
@@ -213,7 +264,13 @@ impl Parser<'_> {
             .get(self.pos)
             .map(|t| t.1 + 1)
             .unwrap_or(self.text.chars().count() + 1);
-        InputError::Expression(format!("'{}' at column {col}: {why}", self.text))
+        // A long expression is shown by its start: the column says where.
+        let shown: String = if self.text.chars().count() > 60 {
+            self.text.chars().take(40).chain("...".chars()).collect()
+        } else {
+            self.text.to_string()
+        };
+        InputError::Expression(format!("'{shown}' at column {col}: {why}"))
     }
 
     fn peek(&self) -> Option<&Token> {
@@ -229,9 +286,23 @@ impl Parser<'_> {
         }
     }
 
+    /// Refuses a chain of operators longer than the deepest tree (its tree is that deep).
+    fn chain_guard(&self, links: &mut usize, e: &mut Expr) -> Result<(), InputError> {
+        *links += 1;
+        if *links > MAX_DEPTH {
+            std::mem::replace(e, Expr::X).dismantle();
+            return Err(self.error(&format!(
+                "more than {MAX_DEPTH} terms in a row; group them in parentheses"
+            )));
+        }
+        Ok(())
+    }
+
     fn expr(&mut self) -> Result<Expr, InputError> {
         let mut e = self.term()?;
+        let mut links = 0;
         loop {
+            self.chain_guard(&mut links, &mut e)?;
             if self.eat_op('+') {
                 e = Expr::Add(Box::new(e), Box::new(self.term()?));
             } else if self.eat_op('-') {
@@ -244,7 +315,9 @@ impl Parser<'_> {
 
     fn term(&mut self) -> Result<Expr, InputError> {
         let mut e = self.unary()?;
+        let mut links = 0;
         loop {
+            self.chain_guard(&mut links, &mut e)?;
             if self.eat_op('*') {
                 e = Expr::Mul(Box::new(e), Box::new(self.unary()?));
             } else if self.eat_op('/') {
@@ -256,6 +329,17 @@ impl Parser<'_> {
     }
 
     fn unary(&mut self) -> Result<Expr, InputError> {
+        // Every recursion of the parser passes here: its depth is bounded before the stack is.
+        self.nesting += 1;
+        if self.nesting > MAX_DEPTH {
+            return Err(self.error(&format!("nested more than {MAX_DEPTH} levels deep")));
+        }
+        let e = self.signed();
+        self.nesting -= 1;
+        e
+    }
+
+    fn signed(&mut self) -> Result<Expr, InputError> {
         if self.eat_op('-') {
             return Ok(Expr::Neg(Box::new(self.unary()?)));
         }
@@ -384,6 +468,27 @@ mod tests {
             "", "x*", "foo(x)", "exp x", "x^0.5", "x^y", "(x", "x)", "2 $ x", "sin()",
         ] {
             assert!(Expr::parse(bad).is_err(), "{bad}");
+        }
+    }
+
+    #[test]
+    fn expressions_deeper_than_the_limit_are_refused_without_overflowing_the_stack() {
+        let sum = |n: usize| vec!["x"; n].join("+");
+        assert_eq!(Expr::parse(&sum(MAX_DEPTH)).unwrap().depth(), MAX_DEPTH);
+        for text in [
+            sum(MAX_DEPTH + 2),
+            sum(200_000),
+            format!("{}x{}", "(".repeat(100_000), ")".repeat(100_000)),
+            format!("x*{}x", "-".repeat(100_000)),
+            format!(
+                "{}x{}",
+                "exp(".repeat(MAX_DEPTH + 1),
+                ")".repeat(MAX_DEPTH + 1)
+            ),
+        ] {
+            let e = Expr::parse(&text).unwrap_err().to_string();
+            assert!(e.contains(&MAX_DEPTH.to_string()), "{e}");
+            assert!(e.len() < 200, "one short line: {e}");
         }
     }
 }
