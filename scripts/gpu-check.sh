@@ -351,26 +351,7 @@ if [[ " $sections " == *" binade "* ]]; then
   left=$((560 - ($(date +%s) - script_start)))
   res=$(TMO=${BINADE_TMO:-$((left > 60 ? left : 60))} search binade-cuda cuda $full --chunk-bits 38 --resume "$OUT/binade-journal")
   log "binade [1,2) K=45 cuda: exit/seconds $res (resumed: $([ -f "$bin/binade-journal/journal.tmd" ] && echo yes || echo no))"
-  python3 - "$OUT/s/binade-cuda.txt" "$bin/ref/exp.wc" <<'PY' | tee -a "$OUT/summary.txt"
-import json, sys
-found = {}
-for line in open(sys.argv[1]):
-    d = json.loads(line)
-    found[float.fromhex(d["x"])] = d["k"]
-published = set()
-for line in open(sys.argv[2]):
-    tok = line.split("#")[0].split()
-    if tok:
-        x = float.fromhex(tok[0])
-        if 1.0 <= x < 2.0:
-            published.add(x)
-missing = published - set(found)
-print(f"binade: {len(found)} cases listed, {len(published)} published in [1,2), "
-      f"{len(published) - len(missing)} of them found, {len(missing)} missing"
-      + (": " + " ".join(float.hex(x) for x in sorted(missing)[:5]) if missing else ""))
-extra = [x for x, k in found.items() if x not in published and k >= 44]
-print(f"binade: {len(extra)} listed cases with k >= 44 not in the published list")
-PY
+  python3 scripts/binade-check.py "$OUT/s/binade-cuda.txt" "$bin/ref/exp.wc" | tee -a "$OUT/summary.txt"
 fi
 
 if [[ " $sections " == *" xfloat "* ]]; then
@@ -453,22 +434,7 @@ if [[ " $sections " == *" opencl "* ]]; then
     [ "$left" -lt 80 ] && { log "binade $backend: skipped (time)"; continue; }
     res=$(TMO=$((left - 30 < 200 ? left - 30 : 200)) search "binade-$backend" "$backend" $full)
     log "binade [1,2) K=45 $backend ($(device_of "$OUT/s/binade-$backend.json")): exit/seconds $res"
-    python3 - "$OUT/s/binade-$backend.txt" "$bin/ref/exp.wc" <<'PY' | while read -r l; do log "$l"; done
-import json, sys
-found = {}
-for line in open(sys.argv[1]):
-    d = json.loads(line)
-    found[float.fromhex(d["x"])] = d["k"]
-published = set()
-for line in open(sys.argv[2]):
-    tok = line.split("#")[0].split()
-    if tok and 1.0 <= float.fromhex(tok[0]) < 2.0:
-        published.add(float.fromhex(tok[0]))
-missing = published - set(found)
-extra = [x for x, k in found.items() if x not in published and k >= 44]
-print(f"binade: {len(found)} cases listed, {len(published)} published in [1,2), "
-      f"{len(published) - len(missing)} found, {len(missing)} missing, {len(extra)} listed with k >= 44 not published")
-PY
+    python3 scripts/binade-check.py "$OUT/s/binade-$backend.txt" "$bin/ref/exp.wc" | while read -r l; do log "$l"; done
   done
   [ -f "$OUT/s/binade-cuda.txt" ] && [ -f "$OUT/s/binade-opencl.txt" ] && \
     { cmp -s "$OUT/s/binade-cuda.txt" "$OUT/s/binade-opencl.txt" && log "binade: cuda and opencl outputs identical" || log "binade: cuda and opencl outputs DIFFER"; }

@@ -11,6 +11,17 @@ fn tmd(args: &[&str]) -> Output {
         .expect("tmd runs")
 }
 
+/// The stdout of a run that must succeed (its stderr shown if not).
+fn succeeded(out: &Output) -> String {
+    assert_eq!(
+        out.status.code(),
+        Some(0),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    String::from_utf8_lossy(&out.stdout).into_owned()
+}
+
 fn scratch(name: &str) -> PathBuf {
     let dir = std::env::temp_dir().join(format!("tmd-cli-{}-{name}", std::process::id()));
     std::fs::create_dir_all(&dir).unwrap();
@@ -719,13 +730,7 @@ fn search_memory_stays_bounded_when_every_input_is_a_candidate() {
         120,
         "search x+1 --from 1 --to 0x1.00000008p+0 --chunk-bits 23 --json --stats /dev/stdout",
     );
-    let stdout = String::from_utf8_lossy(&out.stdout);
-    assert_eq!(
-        out.status.code(),
-        Some(0),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
+    let stdout = succeeded(&out);
     assert!(stdout.contains("\"exact\": 8388608"), "{stdout}");
 }
 
@@ -761,13 +766,7 @@ fn search_takes_infinities_as_range_ends() {
         "--stats",
         "/dev/stdout",
     ]);
-    let stdout = String::from_utf8_lossy(&out.stdout);
-    assert_eq!(
-        out.status.code(),
-        Some(0),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
+    let stdout = succeeded(&out);
     assert!(stdout.contains("\"inputs\": 2"), "{stdout}");
     assert!(stdout.contains("\"overflow\": 2"), "{stdout}");
     assert!(stdout.contains("\"to\": \"inf\""), "{stdout}");
@@ -784,13 +783,7 @@ fn search_takes_infinities_as_range_ends() {
         "--stats",
         "/dev/stdout",
     ]);
-    let stdout = String::from_utf8_lossy(&out.stdout);
-    assert_eq!(
-        out.status.code(),
-        Some(0),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
+    let stdout = succeeded(&out);
     assert!(stdout.contains("\"inputs\": 1"), "{stdout}");
     assert!(stdout.contains("\"from\": \"-inf\""), "{stdout}");
     assert_bad_input(
@@ -867,13 +860,7 @@ fn options_after_hardness_inputs_are_options() {
     let out = tmd(&[
         "hardness", "exp", "1", "--format", "binary32", "-0x1p-2", "--json",
     ]);
-    let stdout = String::from_utf8_lossy(&out.stdout);
-    assert_eq!(
-        out.status.code(),
-        Some(0),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
+    let stdout = succeeded(&out);
     assert_eq!(stdout.lines().count(), 2, "{stdout}");
     assert!(
         stdout
@@ -977,13 +964,7 @@ fn options_that_would_be_ignored_are_refused() {
         "--json",
         "-q",
     ]);
-    let stdout = String::from_utf8_lossy(&out.stdout);
-    assert_eq!(
-        out.status.code(),
-        Some(0),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
+    let stdout = succeeded(&out);
     assert!(stdout.contains("\"sample_windows\":null"), "{stdout}");
     assert!(stdout.contains("\"inputs\":8388608"), "{stdout}");
 }
