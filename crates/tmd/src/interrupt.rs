@@ -3,6 +3,7 @@
 //! and a crunch checkpoint are appended and flushed as each chunk or block finishes (which is
 //! also what makes them survive kill -9), so the handler only has to say so.
 
+use std::io::Write;
 use std::sync::Mutex;
 
 /// What the handler says; set by a command once it holds a journal or checkpoint.
@@ -12,7 +13,10 @@ static KEPT: Mutex<Option<String>> = Mutex::new(None);
 pub fn install() {
     let _ = ctrlc::set_handler(|| {
         let kept = KEPT.lock().unwrap_or_else(|e| e.into_inner()).clone();
-        eprintln!(
+        // Not eprintln: with stderr gone (a closed pipe) it would panic this thread, and the
+        // process would never exit.
+        let _ = writeln!(
+            std::io::stderr(),
             "\ntmd: interrupted; {}",
             kept.as_deref().unwrap_or(
                 "nothing was kept to go on from (--resume DIR for a search, --checkpoint FILE \

@@ -1013,3 +1013,31 @@ fn an_interrupted_search_says_how_to_go_on_and_the_same_command_does() {
     assert_eq!(resumed.stdout, fresh.stdout);
     std::fs::remove_dir_all(&dir).unwrap();
 }
+
+#[test]
+fn a_run_whose_stderr_is_gone_still_ends_on_sigterm() {
+    let mut child = Command::new(env!("CARGO_BIN_EXE_tmd"))
+        .args([
+            "search", "exp", "--from", "1", "--to", "2", "--bits", "40", "-q",
+        ])
+        .stdout(Stdio::null())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    drop(child.stderr.take()); // the reader is gone: writing the message fails
+    std::thread::sleep(std::time::Duration::from_millis(500));
+    let sent = Command::new("kill")
+        .args(["-TERM", &child.id().to_string()])
+        .status()
+        .unwrap();
+    assert!(sent.success());
+    let started = std::time::Instant::now();
+    while child.try_wait().unwrap().is_none() {
+        if started.elapsed() > std::time::Duration::from_secs(10) {
+            child.kill().unwrap();
+            panic!("tmd did not end within 10 s of SIGTERM");
+        }
+        std::thread::sleep(std::time::Duration::from_millis(50));
+    }
+    assert_eq!(child.wait().unwrap().code(), Some(130));
+}
