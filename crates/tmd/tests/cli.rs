@@ -903,7 +903,7 @@ fn paths_that_cannot_be_used_are_bad_input_found_before_any_work() {
     };
     for (path, needle) in [
         (d, "is a directory"),
-        (nodir.to_str().unwrap(), "no directory"),
+        (nodir.to_str().unwrap(), "does not exist"),
     ] {
         let out = crunch(path);
         let stderr = String::from_utf8_lossy(&out.stderr);

@@ -123,7 +123,9 @@ pub fn run(args: &CrunchArgs) -> anyhow::Result<()> {
     };
     let mut plan = Plan::new(fmt, from, to, args.block_bits.unwrap_or(default_bits))?;
     if let Some(path) = &args.checkpoint {
-        check_checkpoint_path(path)?;
+        // Where an output could never be written (a directory, no such directory): bad
+        // input before any work, as for --out.
+        crate::out_file::check("--checkpoint", path)?;
         crate::interrupt::kept(format!(
             "{} holds every finished block: the same command goes on from there",
             path.display()
@@ -386,11 +388,7 @@ fn read_checkpoint(file: &Path) -> anyhow::Result<Checkpoint> {
             Ok(())
         }
     }) {
-        let why = match e.kind() {
-            std::io::ErrorKind::NotFound => "no such file".to_string(),
-            std::io::ErrorKind::IsADirectory => "is a directory".to_string(),
-            _ => e.to_string(),
-        };
+        let why = super::io_reason(&e);
         return Err(InputError::Usage(format!("checkpoint {}: {why}", file.display())).into());
     }
     Checkpoint::read(file).map_err(|e| match e {
@@ -490,23 +488,6 @@ pub fn format_blocks(file: &Path) -> anyhow::Result<()> {
             s.worse,
             rec.seconds
         )?;
-    }
-    Ok(())
-}
-
-/// A checkpoint path the run could never write: a directory, or a file in a directory that
-/// does not exist. Bad input, found before any work.
-fn check_checkpoint_path(path: &Path) -> Result<(), InputError> {
-    let bad = |why: String| InputError::Usage(format!("--checkpoint {}: {why}", path.display()));
-    if path.is_dir() {
-        return Err(bad("is a directory".into()));
-    }
-    let parent = match path.parent() {
-        Some(p) if !p.as_os_str().is_empty() => p,
-        _ => Path::new("."),
-    };
-    if !parent.is_dir() {
-        return Err(bad(format!("no directory {}", parent.display())));
     }
     Ok(())
 }

@@ -27,7 +27,11 @@ pub fn run(args: &HardnessArgs) -> anyhow::Result<()> {
     if let Some(path) = &args.file {
         // A missing or unreadable file is the user's to fix: bad input.
         let text = std::fs::read_to_string(path).map_err(|e| {
-            InputError::Usage(format!("--file {}: {}", path.display(), io_reason(&e)))
+            InputError::Usage(format!(
+                "--file {}: {}",
+                path.display(),
+                super::io_reason(&e)
+            ))
         })?;
         inputs.extend(read_worst_case_file(
             &text,
@@ -108,14 +112,4 @@ fn summarize(outcomes: &[Outcome]) {
             .map(|k| format!("; smallest k {k}"))
             .unwrap_or_default()
     );
-}
-
-/// An I/O error in words, without the OS error number.
-fn io_reason(e: &std::io::Error) -> String {
-    match e.kind() {
-        std::io::ErrorKind::NotFound => "no such file".to_string(),
-        std::io::ErrorKind::IsADirectory => "is a directory".to_string(),
-        std::io::ErrorKind::PermissionDenied => "permission denied".to_string(),
-        _ => e.to_string(),
-    }
 }
