@@ -35,6 +35,12 @@ pub trait Target: Send + Sync {
     fn note(&self) -> Option<String> {
         None
     }
+    /// The rounding mode the target runs under ([`crate::Rounding`]); its results are judged
+    /// against f(x) rounded in that mode. Only targets that set the mode around their own
+    /// calls may return anything but the default, round-to-nearest.
+    fn rounding(&self) -> crate::Rounding {
+        crate::Rounding::Nearest
+    }
     /// The summary of ordinals `[lo, hi)` when the target evaluates AND analyses on a device
     /// ([`crate::device::summary_from_device`]); `None` (the default) to analyse on the cores.
     fn crunch_on_device(&self, _lo: i64, _hi: i64) -> Option<crate::summary::Summary> {
