@@ -43,6 +43,7 @@ pub mod emul;
 pub mod fast_exp;
 pub mod format;
 pub mod function;
+pub mod input_list;
 pub mod oracle;
 pub mod plot;
 pub mod rounding;

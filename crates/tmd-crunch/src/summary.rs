@@ -24,6 +24,9 @@ pub struct Specials {
     pub pole_wrong: u64,
     pub overflow: u64,
     pub overflow_wrong: u64,
+    /// Overflows whose result is neither infinity nor the largest finite number of its sign.
+    #[serde(default)]
+    pub overflow_worse: u64,
     pub inf_spurious: u64,
     pub subnormal: u64,
     pub subnormal_wrong: u64,
@@ -38,13 +41,14 @@ impl Specials {
         self.pole_wrong += o.pole_wrong;
         self.overflow += o.overflow;
         self.overflow_wrong += o.overflow_wrong;
+        self.overflow_worse += o.overflow_worse;
         self.inf_spurious += o.inf_spurious;
         self.subnormal += o.subnormal;
         self.subnormal_wrong += o.subnormal_wrong;
     }
 
-    fn count(&mut self, special: Special, correct: bool) {
-        let wrong = u64::from(!correct);
+    fn count(&mut self, special: Special, class: Class) {
+        let wrong = u64::from(class != Class::CorrectlyRounded);
         match special {
             Special::None => {}
             Special::Subnormal => {
@@ -63,6 +67,7 @@ impl Specials {
             Special::Overflow => {
                 self.overflow += 1;
                 self.overflow_wrong += wrong;
+                self.overflow_worse += u64::from(class == Class::Worse);
             }
             Special::InfSpurious => self.inf_spurious += 1,
         }
@@ -131,8 +136,7 @@ impl Summary {
             Class::Faithful => self.faithful += 1,
             Class::Worse => self.worse += 1,
         }
-        self.specials
-            .count(v.special, v.class == Class::CorrectlyRounded);
+        self.specials.count(v.special, v.class);
         let Some(err) = v.err else { return };
         let bin = if v.class == Class::CorrectlyRounded {
             0

@@ -43,11 +43,20 @@ pub struct CrunchArgs {
     #[arg(required_unless_present = "list")]
     pub target: Option<String>,
     /// First input (included); decimals are rounded to the format; -inf: the most negative.
-    #[arg(long, allow_hyphen_values = true, required_unless_present = "list")]
+    #[arg(long, allow_hyphen_values = true, required_unless_present_any = ["list", "inputs"])]
     pub from: Option<String>,
     /// End of the range (excluded); inf: after the largest finite number.
-    #[arg(long, allow_hyphen_values = true, required_unless_present = "list")]
+    #[arg(long, allow_hyphen_values = true, required_unless_present_any = ["list", "inputs"])]
     pub to: Option<String>,
+    /// Evaluate exactly the inputs of FILE instead of a range (a CORE-MATH `.wc` file, `tmd
+    /// search --json` lines, or one number a line) and print every input whose result is not
+    /// correctly rounded.
+    #[arg(long, conflicts_with_all = ["from", "to", "checkpoint", "plot", "sample", "estimate", "block_bits"])]
+    pub inputs: Option<std::path::PathBuf>,
+    /// A gate for CI: exit 1 when the largest error exceeds X ulps, or when a result without
+    /// a finite error is wrong (see docs/crunch.md); 0.5 asks for correct rounding to nearest.
+    #[arg(long, allow_hyphen_values = true, value_parser = parse_max_ulp)]
+    pub max_ulp: Option<f64>,
     /// binary32 or binary64; by default the target's own format.
     #[arg(long)]
     pub format: Option<String>,
@@ -313,6 +322,14 @@ fn parse_threads(text: &str) -> Result<usize, String> {
     match text.parse::<usize>() {
         Ok(n @ 1..=1024) => Ok(n),
         Ok(_) => Err("expected 1 to 1024 worker threads".into()),
+        Err(e) => Err(e.to_string()),
+    }
+}
+
+fn parse_max_ulp(text: &str) -> Result<f64, String> {
+    match text.parse::<f64>() {
+        Ok(x) if x.is_finite() && x >= 0.0 => Ok(x),
+        Ok(_) => Err("expected a finite number of ulps, 0 or more".into()),
         Err(e) => Err(e.to_string()),
     }
 }

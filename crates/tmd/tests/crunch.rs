@@ -619,3 +619,113 @@ fn binary32_blocks_are_2_to_the_20_on_the_cpu_and_2_to_the_24_on_a_device() {
     assert_eq!(json_report(&cpu)["block_bits"], 20);
     assert_eq!(json_report(&device)["block_bits"], 24);
 }
+
+/// Writes `text` to a file of the scratch directory `dir` and returns its path.
+fn list_file(dir: &std::path::Path, name: &str, text: &str) -> String {
+    let path = dir.join(name);
+    std::fs::write(&path, text).unwrap();
+    path.to_str().unwrap().to_string()
+}
+
+#[test]
+fn an_input_list_prints_each_input_not_correctly_rounded() {
+    let dir = scratch("inputs");
+    // exp(2^-53) = 1 + 2^-53 + ...: above the midpoint, so RN is 1 + 2^-52; the libm crate
+    // returns 1 (a faithful result, 0.5000... ulp). exp(0) = 1 is exact.
+    let list = list_file(&dir, "l.wc", "# comment\n0x1p-53\n0x0p+0 # one\nnan\n");
+    let out = tmd(&["crunch", "libm:exp", "--inputs", &list]);
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    let first = stdout.lines().next().unwrap();
+    assert_eq!(
+        first,
+        "x = 0x1p-53: got 0x1p+0, expected 0x1.0000000000001p+0, 0.500000 ulp (faithful; line 2)"
+    );
+    assert!(stdout.contains("on the 2 inputs of"), "{stdout}");
+    assert!(
+        stdout.contains("correctly rounded 1, faithful 1, worse 0"),
+        "{stdout}"
+    );
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(stderr.contains("1 special entries (nan, inf)"), "{stderr}");
+
+    let out = tmd(&["crunch", "libm:exp", "--inputs", &list, "--json"]);
+    let lines: Vec<Value> = String::from_utf8_lossy(&out.stdout)
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap())
+        .collect();
+    assert_eq!(lines.len(), 2);
+    assert_eq!(lines[0]["x"], "0x1p-53");
+    assert_eq!(lines[0]["expected"], "0x1.0000000000001p+0");
+    assert_eq!(lines[0]["class"], "faithful");
+    assert_eq!(lines[1]["inputs"], 2);
+    assert_eq!(lines[1]["faithful"], 1);
+    assert_eq!(lines[1]["skipped"], 1);
+}
+
+#[test]
+fn max_ulp_is_a_gate_with_exit_code_1() {
+    let dir = scratch("gate");
+    let list = list_file(&dir, "l.txt", "0x1p-53\n0x1.8p+0\n");
+    // Not correctly rounded at 2^-53: fails "correctly rounded", passes 0.6 ulp.
+    let out = tmd(&["crunch", "libm:exp", "--inputs", &list, "--max-ulp", "0.5"]);
+    assert_eq!(out.status.code(), Some(1));
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(stderr.lines().count(), 1, "{stderr}");
+    assert!(
+        stderr.contains("1 result is not correctly rounded"),
+        "{stderr}"
+    );
+    assert!(stderr.contains("0x1p-53"), "{stderr}");
+    let out = tmd(&["crunch", "libm:exp", "--inputs", &list, "--max-ulp", "0.6"]);
+    assert_eq!(out.status.code(), Some(0));
+    // A range run: libm's expf on [1, 1.0001) is within 1 ulp, not correctly rounded.
+    let range = ["crunch", "libm:expf", "--from", "1", "--to", "1.0001", "-q"];
+    let out = tmd(&[&range[..], &["--max-ulp", "1"]].concat());
+    assert_eq!(
+        out.status.code(),
+        Some(0),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let out = tmd(&[&range[..], &["--max-ulp", "0.5"]].concat());
+    assert_eq!(out.status.code(), Some(1));
+}
+
+#[test]
+fn bad_input_lists_exit_2_with_one_line() {
+    let dir = scratch("badlists");
+    let bad = list_file(&dir, "bad.txt", "1\n0x1.000001p+0\n");
+    assert_bad_input(&["crunch", "libm:expf", "--inputs", &bad], "bad.txt:2:");
+    let json = list_file(
+        &dir,
+        "j.txt",
+        "{\"format\":\"binary32\",\"x\":\"0x1p+0\"}\n",
+    );
+    assert_bad_input(
+        &["crunch", "libm:exp", "--inputs", &json],
+        "a binary32 input",
+    );
+    assert_bad_input(
+        &["crunch", "libm:exp", "--inputs", "/no/such/list"],
+        "no such file",
+    );
+    assert_bad_input(
+        &["crunch", "libm:exp", "--inputs", dir.to_str().unwrap()],
+        "is a directory",
+    );
+    assert_bad_input(
+        &[
+            "crunch", "libm:exp", "--inputs", &bad, "--from", "1", "--to", "2",
+        ],
+        "cannot be used with",
+    );
+    assert_bad_input(
+        &["crunch", "libm:exp", "--inputs", &bad, "--max-ulp", "-1"],
+        "--max-ulp",
+    );
+}

@@ -112,6 +112,9 @@ pub fn run(args: &CrunchArgs) -> anyhow::Result<()> {
         }
         None => target.format(),
     };
+    if let Some(path) = &args.inputs {
+        return super::crunch_list::run(args, target.as_ref(), path);
+    }
     let from = parse_bound(args.from.as_deref().expect("clap"), "--from", fmt)?;
     let to = parse_bound(args.to.as_deref().expect("clap"), "--to", fmt)?;
     // A device launch per block: on a device, binary32 blocks of 2^24 (2^20 took 3 ms per
@@ -230,7 +233,19 @@ fn finish(
     } else {
         write_text(&mut stdout, report, threads)?;
     }
-    Ok(())
+    drop(stdout);
+    match args.max_ulp {
+        Some(limit) => super::crunch_list::gate(
+            limit,
+            &super::crunch_list::GateInput {
+                max_ulp: report.max_ulp,
+                argmax: report.argmax.as_deref(),
+                not_correctly_rounded: report.faithful + report.worse,
+                specials: &report.specials,
+            },
+        ),
+        None => Ok(()),
+    }
 }
 
 fn write_text(out: &mut impl Write, r: &Report, threads: usize) -> std::io::Result<()> {

@@ -1,6 +1,7 @@
 //! One module per subcommand.
 
 pub mod crunch;
+pub mod crunch_list;
 pub mod functions;
 pub mod hardness;
 pub mod search;

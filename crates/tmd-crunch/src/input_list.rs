@@ -1,0 +1,318 @@
+//! Crunching a list of inputs instead of a range: the published hard cases of a function, the
+//! output of `tmd search`, or any inputs a user collected.
+//!
+//! Evaluating a library on known worst cases is how incorrectly rounded results are found
+//! without an exhaustive run (LLVM's libc found an incorrectly rounded `cos` so; CORE-MATH's
+//! check scripts run every function on its worst-case files). A list is streamed: read in
+//! batches, each batch evaluated by the target and judged in parallel, every input that is
+//! not correctly rounded handed to the caller in the list's order, so memory stays bounded
+//! whatever the list's length.
+//!
+//! Every input is judged by MPFR ([`crate::analysis::classify_exact`]): lists are short next
+//! to a range, so no fast reference is needed, and every error printed is exact.
+//!
+//! Accepted lines (one input each; blank lines and `#` comments skipped):
+//! * CORE-MATH's worst-case files (`.wc`): the first token of the line is the input;
+//! * `tmd search --json` lines: the `"x"` field (and `"format"`, which must match);
+//! * one number a line, hex (`0x1.8p+0`) or decimal; it must be a number of the format.
+//!
+//! NaN and infinite entries (some libm test lists carry them) are skipped and counted.
+
+use crate::analysis::{classify_exact, round_nearest, Class, Special};
+use crate::format::CrunchFormat;
+use crate::summary::{Specials, Summary};
+use crate::target::Target;
+use rayon::prelude::*;
+use serde::Serialize;
+use std::io::BufRead;
+use std::time::Instant;
+use tmd_core::number::parse_exact;
+use tmd_core::InputError;
+
+/// Inputs judged per batch: large enough to keep the threads busy, small enough that a
+/// batch's results are a few hundred kilobytes.
+const BATCH: usize = 1 << 14;
+
+/// The inputs of a list, streamed from a reader.
+pub struct InputList<R> {
+    lines: std::io::Lines<R>,
+    name: String,
+    line_no: usize,
+    format: CrunchFormat,
+    skipped: u64,
+}
+
+impl<R: BufRead> InputList<R> {
+    /// Reads inputs of `format` from `reader`; `name` names it in messages.
+    pub fn new(reader: R, name: &str, format: CrunchFormat) -> Self {
+        InputList {
+            lines: reader.lines(),
+            name: name.to_string(),
+            line_no: 0,
+            format,
+            skipped: 0,
+        }
+    }
+
+    /// NaN and infinite entries skipped so far.
+    pub fn skipped(&self) -> u64 {
+        self.skipped
+    }
+
+    fn error(&self, why: impl std::fmt::Display) -> InputError {
+        InputError::Number(format!("{}:{}: {why}", self.name, self.line_no))
+    }
+
+    /// The input token of one line, `None` for a line without one.
+    fn token(&self, line: &str) -> Result<Option<String>, InputError> {
+        let line = line.trim();
+        if line.starts_with('{') {
+            let value: serde_json::Value =
+                serde_json::from_str(line).map_err(|e| self.error(format!("bad JSON: {e}")))?;
+            if let Some(fmt) = value.get("format").and_then(|f| f.as_str()) {
+                if fmt != self.format.name() {
+                    return Err(self.error(format!(
+                        "a {fmt} input, but the target is a {} function",
+                        self.format.name()
+                    )));
+                }
+            }
+            return match value.get("x").and_then(|x| x.as_str()) {
+                Some(x) => Ok(Some(x.to_string())),
+                None => Err(self.error("a JSON line without a string field \"x\"")),
+            };
+        }
+        let before_comment = line.split('#').next().unwrap_or("");
+        Ok(before_comment.split_whitespace().next().map(str::to_string))
+    }
+
+    /// The value of a token: a number of the format, the sign of a zero kept.
+    fn value(&self, token: &str) -> Result<f64, InputError> {
+        let x = parse_exact(token, &self.format.core()).map_err(|e| self.error(e))?;
+        let v = x.to_float().to_f64();
+        Ok(if v == 0.0 && token.starts_with('-') {
+            -0.0
+        } else {
+            v
+        })
+    }
+}
+
+impl<R: BufRead> Iterator for InputList<R> {
+    /// The line number and the input.
+    type Item = Result<(usize, f64), InputError>;
+
+    fn next(&mut self) -> Option<Self::Item> {
+        loop {
+            let line = match self.lines.next()? {
+                Ok(line) => line,
+                Err(e) => {
+                    self.line_no += 1;
+                    return Some(Err(self.error(format!("cannot read: {e}"))));
+                }
+            };
+            self.line_no += 1;
+            let token = match self.token(&line) {
+                Ok(Some(t)) => t,
+                Ok(None) => continue,
+                Err(e) => return Some(Err(e)),
+            };
+            let lower = token.to_ascii_lowercase();
+            if lower.contains("nan") || lower.contains("inf") {
+                self.skipped += 1;
+                continue;
+            }
+            return Some(self.value(&token).map(|v| (self.line_no, v)));
+        }
+    }
+}
+
+/// An input whose result is not correctly rounded.
+#[derive(Clone, Copy, Debug, PartialEq, Serialize)]
+pub struct Failure {
+    /// The line of the list it came from.
+    pub line: usize,
+    pub x: f64,
+    /// f(x) correctly rounded.
+    pub expected: f64,
+    /// The target's result.
+    pub got: f64,
+    /// The error in ulps, exact (`None` for the special classes without one).
+    pub err: Option<f64>,
+    pub class: Class,
+    pub special: Special,
+}
+
+/// What a list run found.
+#[derive(Clone, Debug, Serialize)]
+pub struct ListReport {
+    pub target: String,
+    pub function: String,
+    pub format: String,
+    pub inputs_file: String,
+    pub inputs: u64,
+    /// NaN and infinite entries of the list, not evaluated.
+    pub skipped: u64,
+    /// Largest error in ulps (exact), `None` when no input has a finite error.
+    pub max_ulp: Option<f64>,
+    pub argmax: Option<String>,
+    pub argmax_result: Option<String>,
+    pub argmax_expected: Option<String>,
+    pub correctly_rounded: u64,
+    pub faithful: u64,
+    pub worse: u64,
+    pub specials: Specials,
+    pub seconds: f64,
+    pub note: Option<String>,
+}
+
+/// The target's results at `xs`, widened to f64.
+fn evaluate(target: &dyn Target, xs: &[f64]) -> Vec<f64> {
+    match target.format() {
+        CrunchFormat::Binary32 => {
+            let narrow: Vec<f32> = xs.iter().map(|&x| x as f32).collect();
+            let mut out = vec![0f32; xs.len()];
+            target.eval_f32(&narrow, &mut out);
+            out.into_iter().map(f64::from).collect()
+        }
+        CrunchFormat::Binary64 => {
+            let mut out = vec![0f64; xs.len()];
+            target.eval_f64(xs, &mut out);
+            out
+        }
+    }
+}
+
+/// Evaluates the target on every input of `list`, calls `on_failure` for each input whose
+/// result is not correctly rounded (in the list's order), and returns the report. An error of
+/// `on_failure` (a closed output) stops the run.
+pub fn check_list<R: BufRead, E: From<InputError>>(
+    target: &dyn Target,
+    list: &mut InputList<R>,
+    name: &str,
+    mut on_failure: impl FnMut(&Failure) -> Result<(), E>,
+) -> Result<ListReport, E> {
+    let start = Instant::now();
+    let (fmt, func) = (target.format(), target.function());
+    let mut summary = Summary::default();
+    let mut batch: Vec<(usize, f64)> = Vec::with_capacity(BATCH);
+    loop {
+        batch.clear();
+        for item in list.by_ref().take(BATCH) {
+            batch.push(item?);
+        }
+        if batch.is_empty() {
+            break;
+        }
+        let xs: Vec<f64> = batch.iter().map(|&(_, x)| x).collect();
+        let results = evaluate(target, &xs);
+        let verdicts: Vec<_> = xs
+            .par_iter()
+            .zip(&results)
+            .map(|(&x, &a)| classify_exact(func, fmt, x, a))
+            .collect();
+        for ((&(line, x), &got), v) in batch.iter().zip(&results).zip(&verdicts) {
+            summary.record(fmt.ordinal(x), *v, true);
+            if v.class != Class::CorrectlyRounded {
+                on_failure(&Failure {
+                    line,
+                    x,
+                    expected: round_nearest(func, fmt, x),
+                    got,
+                    err: v.err,
+                    class: v.class,
+                    special: v.special,
+                })?;
+            }
+        }
+    }
+    Ok(report(target, name, list.skipped(), &summary, start))
+}
+
+fn report(
+    target: &dyn Target,
+    name: &str,
+    skipped: u64,
+    summary: &Summary,
+    start: Instant,
+) -> ListReport {
+    let (fmt, func) = (target.format(), target.function());
+    // Every error was computed by MPFR, so the summary's maximum is exact.
+    let argmax = summary.argmax.map(|o| {
+        let x = fmt.from_ordinal(o);
+        (x, evaluate(target, &[x])[0])
+    });
+    ListReport {
+        target: target.name(),
+        function: func.name().into(),
+        format: fmt.name().into(),
+        inputs_file: name.to_string(),
+        inputs: summary.inputs,
+        skipped,
+        max_ulp: argmax.map(|_| summary.max_ulp),
+        argmax: argmax.map(|(x, _)| fmt.hex(x)),
+        argmax_result: argmax.map(|(_, a)| fmt.hex(a)),
+        argmax_expected: argmax.map(|(x, _)| fmt.hex(round_nearest(func, fmt, x))),
+        correctly_rounded: summary.correctly_rounded,
+        faithful: summary.faithful,
+        worse: summary.worse,
+        specials: summary.specials.clone(),
+        seconds: start.elapsed().as_secs_f64(),
+        note: target.note(),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::io::Cursor;
+
+    fn read(text: &str, fmt: CrunchFormat) -> Result<Vec<(usize, f64)>, InputError> {
+        InputList::new(Cursor::new(text.to_string()), "list", fmt).collect()
+    }
+
+    #[test]
+    fn lines_of_every_accepted_kind_give_their_input() {
+        let text = "# a comment\n\n0x1.8p+0 # a .wc line\n\
+                    {\"function\":\"exp\",\"format\":\"binary64\",\"x\":\"0x1.4p+1\",\"k\":50}\n\
+                    -0.25\n-0\n";
+        let got = read(text, CrunchFormat::Binary64).unwrap();
+        assert_eq!(
+            got.iter().map(|g| g.0).collect::<Vec<_>>(),
+            vec![3, 4, 5, 6]
+        );
+        assert_eq!(got[0].1, 1.5);
+        assert_eq!(got[1].1, 2.5);
+        assert_eq!(got[2].1, -0.25);
+        assert!(got[3].1 == 0.0 && got[3].1.is_sign_negative());
+    }
+
+    #[test]
+    fn nan_and_infinite_entries_are_skipped_and_counted() {
+        let mut list = InputList::new(
+            Cursor::new("nan\n1\n-inf\n0x1p+0\n".to_string()),
+            "l",
+            CrunchFormat::Binary32,
+        );
+        let got: Vec<_> = list.by_ref().map(Result::unwrap).collect();
+        assert_eq!(got, vec![(2, 1.0), (4, 1.0)]);
+        assert_eq!(list.skipped(), 2);
+    }
+
+    #[test]
+    fn a_bad_line_is_an_error_naming_the_line() {
+        let e = read("1\n0x1.000001p+0\n", CrunchFormat::Binary32).unwrap_err();
+        assert!(e.to_string().contains("list:2:"), "{e}");
+        assert!(e.to_string().contains("not a binary32 number"), "{e}");
+        let e = read(
+            "{\"format\":\"binary32\",\"x\":\"1\"}\n",
+            CrunchFormat::Binary64,
+        )
+        .unwrap_err();
+        assert!(e.to_string().contains("list:1: a binary32 input"), "{e}");
+        let e = read("{\"y\":1}\n", CrunchFormat::Binary64).unwrap_err();
+        assert!(e.to_string().contains("\"x\""), "{e}");
+        let e = read("abc\n", CrunchFormat::Binary64).unwrap_err();
+        assert!(e.to_string().contains("list:1:"), "{e}");
+    }
+}

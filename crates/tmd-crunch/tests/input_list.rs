@@ -1,0 +1,127 @@
+//! Crunching an input list against the independent MPFR-per-input oracle
+//! (`tmd_crunch::oracle`): published worst cases of exp (data/worst-cases, CORE-MATH's list)
+//! through the platform's exp, and a deliberately wrong target whose failures are known.
+
+use std::io::Cursor;
+use std::path::PathBuf;
+use tmd_core::InputError;
+use tmd_crunch::analysis::Class;
+use tmd_crunch::input_list::{check_list, Failure, InputList};
+use tmd_crunch::oracle::judge;
+use tmd_crunch::{resolve, ClosureTarget, CrunchFormat, RefFunc, Target};
+
+/// The first `n` lines of a shipped worst-case file.
+fn worst_cases(name: &str, n: usize) -> String {
+    let path = PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+        .join("../../data/worst-cases")
+        .join(name);
+    let text = std::fs::read_to_string(path).unwrap();
+    text.lines().take(n).map(|l| format!("{l}\n")).collect()
+}
+
+/// Runs the list and checks every failure and every count against the oracle.
+fn check_against_oracle(target: &dyn Target, text: &str) -> Vec<Failure> {
+    let fmt = target.format();
+    let func = target.function();
+    let mut list = InputList::new(Cursor::new(text.to_string()), "list", fmt);
+    let mut failures = Vec::new();
+    let report = check_list(target, &mut list, "list", |f| {
+        failures.push(*f);
+        Ok::<(), InputError>(())
+    })
+    .unwrap();
+    let inputs: Vec<f64> = InputList::new(Cursor::new(text.to_string()), "list", fmt)
+        .map(|r| r.unwrap().1)
+        .collect();
+    let (mut cr, mut faithful, mut worse) = (0, 0, 0);
+    let mut max: Option<f64> = None;
+    let mut failed = failures.iter();
+    for &x in &inputs {
+        let a = tmd_crunch::driver::eval_one(target, x);
+        let verdict = judge(func, fmt, x, a);
+        if let Some(e) = verdict.err {
+            max = Some(max.map_or(e, |m: f64| m.max(e)));
+        }
+        if verdict.correctly_rounded {
+            cr += 1;
+            continue;
+        }
+        let f = failed
+            .next()
+            .expect("the oracle finds a failure crunch did not report");
+        assert_eq!(f.x.to_bits(), x.to_bits(), "failures in list order");
+        assert_eq!(f.got.to_bits(), a.to_bits(), "result at {}", fmt.hex(x));
+        match verdict.err {
+            Some(e) => assert!(
+                (f.err.unwrap() - e).abs() <= 1e-9 * e,
+                "error at {}",
+                fmt.hex(x)
+            ),
+            None => assert!(f.err.is_none(), "error at {}", fmt.hex(x)),
+        }
+        if verdict.faithful {
+            faithful += 1;
+            assert_eq!(f.class, Class::Faithful, "class at {}", fmt.hex(x));
+        } else {
+            worse += 1;
+            assert_eq!(f.class, Class::Worse, "class at {}", fmt.hex(x));
+        }
+    }
+    assert!(
+        failed.next().is_none(),
+        "crunch reported a failure the oracle did not find"
+    );
+    assert_eq!(report.inputs, inputs.len() as u64);
+    assert_eq!(
+        (report.correctly_rounded, report.faithful, report.worse),
+        (cr, faithful, worse)
+    );
+    match (report.max_ulp, max) {
+        (Some(m), Some(e)) => assert!((m - e).abs() <= 1e-9 * e, "max {m} vs oracle {e}"),
+        (None, None) => {}
+        other => panic!("maximum: crunch and oracle differ: {other:?}"),
+    }
+    failures
+}
+
+#[test]
+fn published_exp_worst_cases_through_the_platform_exp_match_the_oracle() {
+    let target = resolve("std:exp").unwrap();
+    check_against_oracle(target.as_ref(), &worst_cases("exp.wc", 1500));
+}
+
+#[test]
+fn a_deliberately_wrong_target_fails_exactly_where_it_is_wrong() {
+    let exp = RefFunc::lookup("exp").unwrap();
+    // One ulp up on every input whose last mantissa bit is set, NaN at inputs in [0.5, 0.75),
+    // correct elsewhere (the libm crate's exp is correctly rounded on these inputs or not; the
+    // oracle decides either way).
+    let wrong = ClosureTarget::binary64("wrong:exp", exp, |x: f64| {
+        let y = libm::exp(x);
+        if (0.5..0.75).contains(&x) {
+            f64::NAN
+        } else if x.to_bits() & 1 == 1 {
+            f64::from_bits(y.to_bits() + 1)
+        } else {
+            y
+        }
+    });
+    let text = worst_cases("exp.wc", 1500) + "0x1.2p-1\n0x1.3p-1\n";
+    let failures = check_against_oracle(&wrong, &text);
+    assert!(
+        failures.iter().any(|f| f.got.is_nan()),
+        "the NaN inputs are reported"
+    );
+    assert!(failures.len() > 300, "{} failures", failures.len());
+}
+
+#[test]
+fn a_binary32_list_is_judged_in_binary32() {
+    let target = resolve("libm:expf").unwrap();
+    assert_eq!(target.format(), CrunchFormat::Binary32);
+    // Hex lines of binary32 numbers spread over [-104, 89), exp's finite range and beyond.
+    let text: String = (0..3000)
+        .map(|i| CrunchFormat::Binary32.hex((-104.0 + i as f32 * 0.0643) as f64) + "\n")
+        .collect();
+    check_against_oracle(target.as_ref(), &text);
+}

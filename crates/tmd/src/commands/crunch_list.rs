@@ -1,0 +1,191 @@
+//! `tmd crunch TARGET --inputs FILE`: the target on exactly the inputs of a list, every input
+//! not correctly rounded printed as it is found; and the `--max-ulp` gate shared with range
+//! runs.
+
+use crate::cli::CrunchArgs;
+use std::io::{BufReader, Write};
+use tmd_core::InputError;
+use tmd_crunch::analysis::{Class, Special};
+use tmd_crunch::input_list::{check_list, Failure, InputList, ListReport};
+use tmd_crunch::summary::Specials;
+use tmd_crunch::{CrunchFormat, Target};
+
+/// Runs the list and prints its failures and report; then applies `--max-ulp`.
+pub fn run(args: &CrunchArgs, target: &dyn Target, path: &std::path::Path) -> anyhow::Result<()> {
+    let name = path.display().to_string();
+    let file = std::fs::File::open(path).and_then(|f| {
+        if f.metadata()?.is_dir() {
+            Err(std::io::Error::from(std::io::ErrorKind::IsADirectory))
+        } else {
+            Ok(f)
+        }
+    });
+    let file =
+        file.map_err(|e| InputError::Usage(format!("--inputs {name}: {}", super::io_reason(&e))))?;
+    let fmt = target.format();
+    let mut list = InputList::new(BufReader::new(file), &name, fmt);
+    let pool = rayon::ThreadPoolBuilder::new()
+        .num_threads(args.threads.unwrap_or(0))
+        .build()?;
+    let report = pool.install(|| {
+        let mut out = std::io::stdout().lock();
+        check_list(target, &mut list, &name, |f| -> anyhow::Result<()> {
+            write_failure(&mut out, fmt, f, args.json)?;
+            Ok(())
+        })
+    })?;
+    let mut out = std::io::stdout().lock();
+    if let Some(skipped) = Some(report.skipped).filter(|&n| n > 0) {
+        eprintln!("tmd: note: {skipped} special entries (nan, inf) of {name} skipped");
+    }
+    if args.json {
+        writeln!(out, "{}", serde_json::to_string(&report)?)?;
+    } else {
+        write_report(&mut out, &report)?;
+    }
+    drop(out);
+    match args.max_ulp {
+        Some(limit) => gate(
+            limit,
+            &GateInput {
+                max_ulp: report.max_ulp,
+                argmax: report.argmax.as_deref(),
+                not_correctly_rounded: report.faithful + report.worse,
+                specials: &report.specials,
+            },
+        ),
+        None => Ok(()),
+    }
+}
+
+fn class_name(f: &Failure) -> &'static str {
+    match (f.special, f.class) {
+        (Special::NanSpurious, _) => "spurious NaN",
+        (Special::InfSpurious, _) => "spurious inf",
+        (Special::NanExpected, _) => "a number where NaN is due",
+        (Special::Pole, _) => "wrong at a pole",
+        (Special::Overflow, Class::Faithful) => "overflow, faithful",
+        (Special::Overflow, _) => "overflow, worse",
+        (_, Class::Faithful) => "faithful",
+        _ => "worse than faithful",
+    }
+}
+
+fn write_failure(
+    out: &mut impl Write,
+    fmt: CrunchFormat,
+    f: &Failure,
+    json: bool,
+) -> std::io::Result<()> {
+    let ulp = f.err.map_or("null".to_string(), |e| format!("{e:.6}"));
+    if json {
+        writeln!(
+            out,
+            "{{\"line\":{},\"x\":\"{}\",\"expected\":\"{}\",\"got\":\"{}\",\"ulp\":{ulp},\"class\":\"{}\"}}",
+            f.line,
+            fmt.hex(f.x),
+            fmt.hex(f.expected),
+            fmt.hex(f.got),
+            class_name(f)
+        )
+    } else {
+        let err = f.err.map_or(String::new(), |e| format!(", {e:.6} ulp"));
+        writeln!(
+            out,
+            "x = {}: got {}, expected {}{err} ({}; line {})",
+            fmt.hex(f.x),
+            fmt.hex(f.got),
+            fmt.hex(f.expected),
+            class_name(f),
+            f.line
+        )
+    }
+}
+
+fn write_report(out: &mut impl Write, r: &ListReport) -> std::io::Result<()> {
+    writeln!(
+        out,
+        "{} ({} {}) on the {} inputs of {} in {:.2} s",
+        r.target, r.function, r.format, r.inputs, r.inputs_file, r.seconds
+    )?;
+    match (r.max_ulp, &r.argmax) {
+        (Some(m), Some(x)) => writeln!(
+            out,
+            "  max error {m:.6} ulp at x = {x}: result {}, correctly rounded {} (MPFR)",
+            r.argmax_result.as_deref().unwrap_or("?"),
+            r.argmax_expected.as_deref().unwrap_or("?"),
+        )?,
+        _ => writeln!(out, "  no input with a finite error")?,
+    }
+    writeln!(
+        out,
+        "  correctly rounded {}, faithful {}, worse {}",
+        r.correctly_rounded, r.faithful, r.worse
+    )?;
+    if let Some(note) = &r.note {
+        writeln!(out, "  note: {note}")?;
+    }
+    Ok(())
+}
+
+/// What `--max-ulp` looks at in a report.
+pub struct GateInput<'a> {
+    pub max_ulp: Option<f64>,
+    pub argmax: Option<&'a str>,
+    /// Results not correctly rounded (faithful or worse, special classes included).
+    pub not_correctly_rounded: u64,
+    pub specials: &'a Specials,
+}
+
+/// `--max-ulp X`: Ok when the results meet X, an error (exit 1) saying why otherwise.
+/// X <= 0.5 asks for every result correctly rounded. Above, every finite error must be at most
+/// X (errors compared as binary64 numbers), and results without a finite error count as
+/// infinitely wrong when they are spurious (NaN or inf where a number is due, a number where
+/// NaN is due, anything but the right infinity at a pole, anything but infinity or the largest
+/// finite number where the result overflows), and as one ulp when faithful at an overflow (the
+/// largest finite number instead of infinity).
+pub fn gate(limit: f64, r: &GateInput) -> anyhow::Result<()> {
+    if limit <= 0.5 {
+        if r.not_correctly_rounded > 0 {
+            anyhow::bail!(
+                "{} not correctly rounded{} (--max-ulp {limit})",
+                results(r.not_correctly_rounded),
+                match (r.max_ulp, r.argmax) {
+                    (Some(m), Some(x)) => format!("; max error {m:.6} ulp at x = {x}"),
+                    _ => String::new(),
+                }
+            );
+        }
+        return Ok(());
+    }
+    if let (Some(m), Some(x)) = (r.max_ulp, r.argmax) {
+        if m > limit {
+            anyhow::bail!("max error {m:.6} ulp at x = {x} exceeds --max-ulp {limit}");
+        }
+    }
+    let s = r.specials;
+    let spurious = s.nan_spurious + s.inf_spurious + s.nan_wrong + s.pole_wrong + s.overflow_worse;
+    if spurious > 0 {
+        anyhow::bail!(
+            "{} NaN or infinite where a number is due, a number where NaN or infinity is due, \
+             or far from an overflowing result (--max-ulp {limit})",
+            results(spurious)
+        );
+    }
+    if s.overflow_wrong > 0 && limit < 1.0 {
+        anyhow::bail!(
+            "{} the largest finite number where infinity is due (--max-ulp {limit})",
+            results(s.overflow_wrong)
+        );
+    }
+    Ok(())
+}
+
+/// "1 result is" / "n results are".
+fn results(n: u64) -> String {
+    if n == 1 {
+        "1 result is".into()
+    } else {
+        format!("{n} results are")
+    }
+}
