@@ -20,6 +20,8 @@
 //!   candidates (lower-bound tests from [`lower_bound`] on the CPU cores or on an OpenCL or
 //!   CUDA device, or the exhaustive walk), and MPFR verifies them with the reference search's
 //!   rules, so the output equals the reference search's.
+//! - [`regime`]: pieces decided by a proven rule instead of a search (f stays next to a
+//!   constant or to x, so every input is hard or none is).
 //! - [`journal`]: the resume journal of a single-process search (`--resume DIR`), safe against
 //!   a kill at any instant.
 //! - [`cluster`]: a search split in segments across processes (under `mpirun`): the segments,
@@ -38,6 +40,7 @@ mod ordered;
 pub mod plan;
 pub mod range;
 pub mod reference;
+pub mod regime;
 
 pub use counts::Counts;
 pub use filter::generator::{generator_for, CandidateGenerator};

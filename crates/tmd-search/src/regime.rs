@@ -1,0 +1,480 @@
+//! Regimes decided by a proven rule instead of a search: pieces of the input range where f(x)
+//! stays so close to a format number `b(x)` — a constant (exp, cos, cosh near 0) or x itself
+//! (sin, tan, sinh, asin, atan, atanh, expm1, log1p, ... near 0) — that either every input is
+//! hard to round or none is.
+//!
+//! Over tiny inputs a function is nearly linear and its values crowd next to one breakpoint, so
+//! the lower-bound filter, which works on domains of a bounded number of inputs, spends as
+//! long on a binade whose answer is known in advance as on any other (exp over [2^-60, 2^-59)
+//! in binary64: 2^52 inputs, not one of them hard at K = 45). Here one Taylor model per piece
+//! decides it.
+//!
+//! # The rule (docs/error-analysis.md, "Regimes decided by a rule")
+//!
+//! For a piece [xl, xh] of inputs of one binade, a Taylor model of f around xl with radius
+//! w = xh - xl ([`tmd_core::taylor`]) gives f(xl + t) = sum m_k t^k + delta with a proven
+//! bound E on |delta| (the coefficients' own errors included). With the anchor b(x) = c (a
+//! format number: f(xl) rounded) or b(x) = x, the gap g(x) = f(x) - b(x) =
+//! q_0 + q_1 t + sum_{k>=2} m_k t^k + delta, where q_0 = m_0 - b(xl) and q_1 = m_1 - b'; over
+//! t in [0, w] each term q_k t^k lies between 0 and q_k w^k, so g lies in
+//! [q_0 - E + sum_{q_k<0} q_k w^k, q_0 + E + sum_{q_k>0} q_k w^k], all rounded outward.
+//!
+//! When that enclosure excludes 0 and |g| stays below half the spacing of the format numbers
+//! next to b(x), the format number nearest to y = f(x) is b(x), the gap of format numbers on
+//! y's side of b(x) is ulp(y) (the spacing of y's own binade), and the distances of y to the
+//! breakpoints are, in ulps of y: rho = |g| / ulp(y) to the format number b(x), and 1/2 - rho
+//! to the midpoint on its side. With rho in [rho_min, rho_max] (the extremes of |g| over the
+//! extremes of ulp(y) over the values y can take) and eps = 2^-K:
+//!
+//! * every input is hard, kind `directed`, when format numbers are breakpoints and
+//!   rho_max < eps;
+//! * no input is hard (nor exact) when rho_min >= eps or format numbers are not breakpoints,
+//!   and rho_max <= 1/2 - eps or midpoints are not breakpoints.
+
+use rug::float::Round;
+use rug::ops::{AddAssignRound, MulAssignRound, SubAssignRound};
+use rug::Float;
+use tmd_core::taylor::taylor_model;
+use tmd_core::{Breakpoints, Expr, Format};
+
+/// The Taylor degree of the rule's models: low, since the rule is tried only where f is
+/// nearly constant or nearly x.
+const RULE_DEGREE: usize = 3;
+
+/// The format number f(x) stays next to over a piece.
+#[derive(Clone, Debug, PartialEq)]
+pub enum Anchor {
+    /// A constant format number c (exp, cos, cosh near 0: c = 1).
+    Constant(Float),
+    /// The input itself (sin, tan, expm1, log1p, ... near 0).
+    Identity,
+}
+
+/// What the rule says about a piece of inputs.
+#[derive(Clone, Debug, PartialEq)]
+pub enum Regime {
+    /// Every input is hard to round: f(x) lies within 2^-`bits_at_least` ulp of the format
+    /// number the anchor gives, and is never equal to it.
+    AllHard { anchor: Anchor, bits_at_least: f64 },
+    /// No input is hard to round, and none is exact.
+    NoneHard { anchor: Anchor },
+    /// The rule does not decide: search the piece.
+    Undecided,
+}
+
+/// The working precision for inputs up to 2^e of a p-bit format: the gap g(x) may be as small
+/// as x^3 relative to f(x) (sin near 0), so three times the input's exponent, plus margin.
+fn rule_precision(format: &Format, x: &Float) -> u32 {
+    let e = x.get_exp().unwrap_or(0).unsigned_abs();
+    128 + format.precision() + 3 * e
+}
+
+/// ulp(y) for 2^(e-1) <= |y| < 2^e, as a power of two (docs/definitions.md).
+fn ulp_of(format: &Format, y: &Float) -> Float {
+    let e = y.get_exp().expect("a finite non-zero value") as i64;
+    Float::with_val(2, 1) << format.qexp_of_binade(e) as i32
+}
+
+/// Decides the piece of inputs [xl, xh] (format numbers of one sign and one binade, xl <= xh)
+/// for f = `expr` at K = `bits` with the breakpoints `kinds`.
+pub fn decide_piece(
+    expr: &Expr,
+    format: &Format,
+    xl: &Float,
+    xh: &Float,
+    bits: u32,
+    kinds: Breakpoints,
+) -> Regime {
+    // The model is centred at the piece's left end, so that t runs over [0, w] and each
+    // coefficient's sign gives a one-sided bound: where g is monotone (the usual case), the
+    // enclosure's end near the threshold is then the value at an end point, not at the centre
+    // minus the whole spread, and pieces whose gap grows from exactly the threshold (exp on
+    // [2^-97, 2^-96) at K = 45) are decided.
+    let width = Float::with_val(format.precision() + 2, xh - xl);
+    let prec = rule_precision(format, xl).max(rule_precision(format, xh));
+    let Ok(model) = taylor_model(expr, xl, &width, RULE_DEGREE, prec) else {
+        return Regime::Undecided;
+    };
+    let m = model.coefficients();
+    let Some(anchor) = choose_anchor(format, xl, &m[0]) else {
+        return Regime::Undecided;
+    };
+    // q_0 = m_0 - b(xl), q_1 = m_1 - b'.
+    let (b0, b1) = match &anchor {
+        Anchor::Constant(c) => (c.clone(), 0),
+        Anchor::Identity => (xl.clone(), 1),
+    };
+    let q0 = Float::with_val(prec + format.precision(), &m[0] - &b0);
+    let error = model.error_bound();
+    let mut g_lo = Float::with_val(64, &q0);
+    g_lo.sub_assign_round(q0_slack(&q0), Round::Down);
+    g_lo.sub_assign_round(&error, Round::Down);
+    let mut g_hi = Float::with_val(64, &q0);
+    g_hi.add_assign_round(q0_slack(&q0), Round::Up);
+    g_hi.add_assign_round(&error, Round::Up);
+    let mut power = Float::with_val(64, 1);
+    for (k, mk) in m.iter().enumerate().skip(1) {
+        power.mul_assign_round(&width, Round::Up);
+        let qk = if k == 1 {
+            Float::with_val(prec, mk - b1)
+        } else {
+            mk.clone()
+        };
+        // q_k t^k over t in [0, w] lies between 0 and q_k w^k.
+        let mut term = Float::with_val_round(64, qk.abs_ref(), Round::Up).0;
+        term.mul_assign_round(&power, Round::Up);
+        if qk.is_sign_negative() {
+            g_lo.sub_assign_round(&term, Round::Down);
+        } else {
+            g_hi.add_assign_round(&term, Round::Up);
+        }
+    }
+    classify_gap(format, &anchor, xl, xh, &g_lo, &g_hi, bits, kinds)
+}
+
+/// A bound on the error of rounding q_0 to 64 bits (half an ulp of 64 bits, doubled).
+fn q0_slack(q0: &Float) -> Float {
+    if q0.is_zero() {
+        return Float::new(64);
+    }
+    Float::with_val(64, 1) << (q0.get_exp().expect("non-zero") - 63)
+}
+
+/// The anchor whose gap at the centre is smaller: f(x0) rounded to the format, or x0 itself.
+/// `None` when f(x0) is not within the normal, finite numbers.
+fn choose_anchor(format: &Format, x0: &Float, m0: &Float) -> Option<Anchor> {
+    if m0.is_zero() || !m0.is_finite() {
+        return None;
+    }
+    let e = m0.get_exp()?;
+    if e - 1 < format.emin() || e > format.emax() {
+        return None;
+    }
+    let c = Float::with_val(format.precision(), m0);
+    let to_c = Float::with_val(m0.prec(), m0 - &c).abs();
+    let to_x = Float::with_val(m0.prec() + x0.prec(), m0 - x0).abs();
+    Some(if to_x <= to_c {
+        Anchor::Identity
+    } else {
+        Anchor::Constant(c)
+    })
+}
+
+/// The verdict from an enclosure [g_lo, g_hi] of the gap f(x) - b(x) over the piece.
+#[allow(clippy::too_many_arguments)]
+fn classify_gap(
+    format: &Format,
+    anchor: &Anchor,
+    xl: &Float,
+    xh: &Float,
+    g_lo: &Float,
+    g_hi: &Float,
+    bits: u32,
+    kinds: Breakpoints,
+) -> Regime {
+    // The gap must keep one sign (no exact case) ...
+    if !(g_lo.is_sign_positive() && !g_lo.is_zero() || g_hi.is_sign_negative() && !g_hi.is_zero()) {
+        return Regime::Undecided;
+    }
+    let (gap_min, gap_max) = if g_lo.is_sign_positive() {
+        (g_lo.clone(), g_hi.clone())
+    } else {
+        (Float::with_val(64, -g_hi), Float::with_val(64, -g_lo))
+    };
+    // ... and the values y = b(x) + g(x) one sign, inside the finite numbers.
+    let (b_lo, b_hi) = match anchor {
+        Anchor::Constant(c) => (c.clone(), c.clone()),
+        Anchor::Identity => (xl.clone(), xh.clone()),
+    };
+    let mut y_lo = Float::with_val(format.precision() + 64, &b_lo);
+    y_lo.add_assign_round(g_lo, Round::Down);
+    let mut y_hi = Float::with_val(format.precision() + 64, &b_hi);
+    y_hi.add_assign_round(g_hi, Round::Up);
+    if y_lo.is_zero() || y_hi.is_zero() || y_lo.is_sign_positive() != y_hi.is_sign_positive() {
+        return Regime::Undecided;
+    }
+    let (small, large) = if y_lo.is_sign_positive() {
+        (y_lo, y_hi)
+    } else {
+        (
+            Float::with_val(y_hi.prec(), -&y_hi),
+            Float::with_val(y_lo.prec(), -&y_lo),
+        )
+    };
+    let max_finite = format.max_finite().to_float();
+    if large >= max_finite || small.get_exp().expect("non-zero") - 1 < format.emin() {
+        return Regime::Undecided;
+    }
+    let (ulp_min, ulp_max) = (ulp_of(format, &small), ulp_of(format, &large));
+    // ulps are powers of two: both quotients are exact.
+    let rho_max = Float::with_val(64, &gap_max / &ulp_min);
+    let rho_min = Float::with_val(64, &gap_min / &ulp_max);
+    let eps = Float::with_val(2, 1) >> bits;
+    let half_minus_eps = Float::with_val(bits + 2, 0.5) - &eps;
+    let directed = kinds != Breakpoints::Nearest;
+    let nearest = kinds != Breakpoints::Directed;
+    if directed && rho_max < eps {
+        let bits_at_least = -rho_max.to_f64_round(Round::Up).log2();
+        return Regime::AllHard {
+            anchor: anchor.clone(),
+            // Rounded down to the three decimals printed, below the f64 error of log2.
+            bits_at_least: ((bits_at_least - 1e-6) * 1000.0).floor() / 1000.0,
+        };
+    }
+    // rho_max < 1/2 keeps every y in the gap next to b(x), where the distances above hold.
+    let in_adjacent_gap = rho_max < 0.5;
+    let far_from_numbers = !directed || rho_min >= eps;
+    let far_from_midpoints = !nearest || rho_max <= half_minus_eps;
+    if in_adjacent_gap && far_from_numbers && far_from_midpoints {
+        return Regime::NoneHard {
+            anchor: anchor.clone(),
+        };
+    }
+    Regime::Undecided
+}
+
+/// Pieces smaller than this are left to the search: a rule saves nothing there.
+pub const MIN_RULE_PIECE: u64 = 1 << 12;
+
+/// How many times a piece is halved in search of pieces the rule decides.
+const MAX_HALVINGS: u32 = 8;
+
+/// A piece of inputs `[start, end)` (ordinals) the rule decided.
+#[derive(Clone, Debug, PartialEq)]
+pub struct DecidedPiece {
+    pub start: i128,
+    pub end: i128,
+    pub regime: Regime,
+}
+
+/// The pieces of `[start, end)` (ordinals inside one binade of the inputs) that the rule
+/// decides, in increasing order; the rest of the range is left to the search. A piece is
+/// tried only when f's values at its two ends round to the same constant or to the ends
+/// themselves (two MPFR evaluations), so ranges where no rule can hold cost next to nothing;
+/// an undecided piece that passes that test is halved, at most [`MAX_HALVINGS`] times.
+pub fn decided_pieces(
+    expr: &Expr,
+    format: &Format,
+    start: i128,
+    end: i128,
+    bits: u32,
+    kinds: Breakpoints,
+) -> Vec<DecidedPiece> {
+    decided_pieces_with_min(expr, format, start, end, bits, kinds, MIN_RULE_PIECE)
+}
+
+/// [`decided_pieces`] with another smallest piece (tests use small formats).
+fn decided_pieces_with_min(
+    expr: &Expr,
+    format: &Format,
+    start: i128,
+    end: i128,
+    bits: u32,
+    kinds: Breakpoints,
+    min_piece: u64,
+) -> Vec<DecidedPiece> {
+    let mut out = Vec::new();
+    let mut pending = vec![(start, end, 0u32)];
+    // Depth first, left half first: the pieces come out in increasing order.
+    while let Some((a, b, depth)) = pending.pop() {
+        if ((b - a) as u128) < min_piece as u128 || !ends_share_an_anchor(expr, format, a, b) {
+            continue;
+        }
+        let xl = format.from_ordinal(a).to_float();
+        let xh = format.from_ordinal(b - 1).to_float();
+        match decide_piece(expr, format, &xl, &xh, bits, kinds) {
+            Regime::Undecided if depth < MAX_HALVINGS => {
+                let mid = a + (b - a) / 2;
+                pending.push((mid, b, depth + 1));
+                pending.push((a, mid, depth + 1));
+            }
+            Regime::Undecided => {}
+            regime => out.push(DecidedPiece {
+                start: a,
+                end: b,
+                regime,
+            }),
+        }
+    }
+    out
+}
+
+/// Whether f at the first and last inputs of `[a, b)` rounds to one format number, or to each
+/// input itself: the cheap necessary sign that a rule may hold.
+fn ends_share_an_anchor(expr: &Expr, format: &Format, a: i128, b: i128) -> bool {
+    let prec = format.precision() + 64;
+    let rounded = |x: &Float| match expr.eval(x, prec) {
+        tmd_core::interval::Eval::Value(v) if v.lo.is_finite() && v.hi.is_finite() => {
+            let lo = Float::with_val(format.precision(), &v.lo);
+            (lo == Float::with_val(format.precision(), &v.hi)).then_some(lo)
+        }
+        _ => None,
+    };
+    let xl = format.from_ordinal(a).to_float();
+    let xh = format.from_ordinal(b - 1).to_float();
+    match (rounded(&xl), rounded(&xh)) {
+        (Some(yl), Some(yh)) => yl == yh || (yl == xl && yh == xh),
+        _ => false,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn piece(f: &str, fmt: &Format, lo: f64, hi: f64, bits: u32, kinds: Breakpoints) -> Regime {
+        let expr = Expr::parse(f).unwrap();
+        decide_piece(
+            &expr,
+            fmt,
+            &Float::with_val(64, lo),
+            &Float::with_val(64, hi),
+            bits,
+            kinds,
+        )
+    }
+
+    #[test]
+    fn exp_of_tiny_inputs_is_hard_everywhere_then_nowhere() {
+        let b64 = Format::binary64();
+        // exp(x) - 1 ~ x: within 2^-46 ulp of 1 for x < 2^-98, hard at K = 45.
+        let below = piece(
+            "exp(x)",
+            &b64,
+            2f64.powi(-110),
+            2f64.powi(-109),
+            45,
+            Breakpoints::All,
+        );
+        assert!(
+            matches!(below, Regime::AllHard { anchor: Anchor::Constant(ref c), bits_at_least } if *c == 1 && bits_at_least > 56.0),
+            "{below:?}"
+        );
+        // [2^-60, 2^-59): exp(x) - 1 in [2^-8, 2^-7) ulps: no input hard.
+        let above = piece(
+            "exp(x)",
+            &b64,
+            2f64.powi(-60),
+            2f64.powi(-59),
+            45,
+            Breakpoints::All,
+        );
+        assert!(matches!(above, Regime::NoneHard { .. }), "{above:?}");
+    }
+
+    #[test]
+    fn sin_of_tiny_inputs_stays_next_to_x() {
+        let b64 = Format::binary64();
+        let tiny = piece(
+            "sin(x)",
+            &b64,
+            2f64.powi(-500),
+            2f64.powi(-499),
+            45,
+            Breakpoints::All,
+        );
+        assert!(
+            matches!(
+                tiny,
+                Regime::AllHard {
+                    anchor: Anchor::Identity,
+                    ..
+                }
+            ),
+            "{tiny:?}"
+        );
+        let nearest_only = piece(
+            "sin(x)",
+            &b64,
+            2f64.powi(-500),
+            2f64.powi(-499),
+            45,
+            Breakpoints::Nearest,
+        );
+        assert!(
+            matches!(nearest_only, Regime::NoneHard { .. }),
+            "{nearest_only:?}"
+        );
+        // Near 1 sin is neither close to a constant nor to x.
+        let one = piece("sin(x)", &b64, 1.0, 1.5, 45, Breakpoints::All);
+        assert_eq!(one, Regime::Undecided);
+    }
+
+    /// Every decided piece of every binade of binary16 and bfloat16, for functions that stay
+    /// next to a constant or to x near 0 (and some that do not), against the per-input
+    /// decision of the reference search (`tmd_core::decide`): all hard means each input is a
+    /// hard case of kind `directed` with at least the stated bits, none hard means each input
+    /// is not hard (nor exact).
+    #[test]
+    fn decided_pieces_agree_with_the_per_input_decision_on_all_of_binary16_and_bfloat16() {
+        use tmd_core::hardness::{decide, Decision};
+        use tmd_core::{Kind, Outcome};
+        let functions = [
+            "exp", "expm1", "exp2", "exp10", "log1p", "sin", "cos", "tan", "sinh", "cosh", "tanh",
+            "asin", "atan", "asinh", "atanh", "erf", "cbrt", "x*exp(x)", "sin(x)/x",
+        ];
+        let mut decided = (0u64, 0u64);
+        for format in [Format::binary16(), Format::bfloat16()] {
+            let p = format.precision();
+            let half = 1i128 << (p - 1);
+            for f in functions {
+                let expr = Expr::parse(&format!("{f}(x)"))
+                    .or_else(|_| Expr::parse(f))
+                    .unwrap();
+                for (bits, kinds) in [
+                    (p, Breakpoints::All),
+                    (p + 4, Breakpoints::Directed),
+                    (p - 3, Breakpoints::Nearest),
+                ] {
+                    // Binade pieces of both signs (the first one spans zero).
+                    let mut o = -format.max_ordinal();
+                    while o <= format.max_ordinal() {
+                        let u = o.abs();
+                        let end = if u < 2 * half {
+                            2 * half
+                        } else if o > 0 {
+                            (u / half + 1) * half
+                        } else {
+                            -(u / half) * half + 1
+                        }
+                        .min(format.max_ordinal() + 1);
+                        for piece in
+                            decided_pieces_with_min(&expr, &format, o, end, bits, kinds, 16)
+                        {
+                            for q in piece.start..piece.end {
+                                let x = format.from_ordinal(q);
+                                let d = decide(&expr, &format, &x, bits, kinds, 4096);
+                                let at = format!(
+                                    "{f} at {} ({bits}, {kinds:?}): {:?}",
+                                    x.to_hex(),
+                                    piece.regime
+                                );
+                                match &piece.regime {
+                                    Regime::AllHard { bits_at_least, .. } => {
+                                        decided.0 += 1;
+                                        let Decision::Hard(Outcome::Inexact(i)) = d else {
+                                            panic!("{at}: {d:?}");
+                                        };
+                                        assert_eq!(i.kind, Kind::Directed, "{at}");
+                                        assert!(i.bits >= *bits_at_least, "{at}: {}", i.bits);
+                                    }
+                                    Regime::NoneHard { .. } => {
+                                        decided.1 += 1;
+                                        assert!(matches!(d, Decision::NotHard), "{at}: {d:?}");
+                                    }
+                                    Regime::Undecided => unreachable!(),
+                                }
+                            }
+                        }
+                        o = end;
+                    }
+                }
+            }
+        }
+        eprintln!(
+            "inputs decided: all hard {}, none hard {}",
+            decided.0, decided.1
+        );
+        assert!(decided.0 > 10_000 && decided.1 > 10_000, "{decided:?}");
+    }
+}
