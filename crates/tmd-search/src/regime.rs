@@ -173,10 +173,11 @@ fn classify_gap(
     kinds: Breakpoints,
 ) -> Regime {
     // The gap must keep one sign (no exact case) ...
-    if !(g_lo.is_sign_positive() && !g_lo.is_zero() || g_hi.is_sign_negative() && !g_hi.is_zero()) {
+    let positive = *g_lo > 0;
+    if !g_lo.is_finite() || !g_hi.is_finite() || (!positive && *g_hi >= 0) {
         return Regime::Undecided;
     }
-    let (gap_min, gap_max) = if g_lo.is_sign_positive() {
+    let (gap_min, gap_max) = if positive {
         (g_lo.clone(), g_hi.clone())
     } else {
         (Float::with_val(64, -g_hi), Float::with_val(64, -g_lo))
