@@ -41,6 +41,7 @@ pub mod device;
 pub mod driver;
 pub mod emul;
 pub mod fast_exp;
+pub mod foreign;
 pub mod format;
 pub mod function;
 pub mod oracle;
@@ -51,6 +52,7 @@ pub mod summary;
 pub mod target;
 
 pub use driver::{estimate, estimate_adaptive, run, CrunchError, Estimate, Plan, Report};
+pub use foreign::resolve_foreign;
 pub use format::CrunchFormat;
 pub use function::RefFunc;
 pub use rounding::Rounding;
