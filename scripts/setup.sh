@@ -24,9 +24,10 @@ command -v mpirun >/dev/null || need+=(openmpi-bin)
 [ -e /usr/include/x86_64-linux-gnu/openmpi/mpi.h ] || [ -e /usr/lib/x86_64-linux-gnu/openmpi/include/mpi.h ] ||
   command -v mpicc >/dev/null || need+=(libopenmpi-dev)
 # (A glob, not `ls | grep -q`: under pipefail, grep -q closing the pipe early fails ls.)
-ls /usr/lib/llvm-*/lib/libclang.so /usr/lib/llvm-*/lib/libclang-[0-9]*.so >/dev/null 2>&1 ||
-  need+=(libclang-dev)
-ls /usr/lib/*/libsleef.so.3 /usr/lib/libsleef.so.3 >/dev/null 2>&1 || need+=(libsleef-dev)
+compgen -G '/usr/lib/llvm-*/lib/libclang.so' >/dev/null ||
+  compgen -G '/usr/lib/llvm-*/lib/libclang-[0-9]*.so' >/dev/null || need+=(libclang-dev)
+compgen -G '/usr/lib/*/libsleef.so.3' >/dev/null || [ -e /usr/lib/libsleef.so.3 ] ||
+  need+=(libsleef-dev)
 [ -e /usr/lib/x86_64-linux-musl/libc.a ] || [ -e /usr/lib/musl/lib/libc.a ] || need+=(musl-dev)
 if [ ${#need[@]} -gt 0 ]; then
   SUDO=""
