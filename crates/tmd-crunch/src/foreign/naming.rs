@@ -2,7 +2,8 @@
 //! lanes and the instruction set.
 //!
 //! * C naming: `exp` is binary64 exp, `expf` binary32 (a trailing `f` on a name that is not
-//!   itself a function). CORE-MATH's `cr_` prefix is dropped (`cr_expf`).
+//!   itself a function). CORE-MATH's `cr_` prefix is dropped (`cr_expf`); a name crunch does
+//!   not know is looked up by its part after the last `_` (`my_expf`, `amd_expf`).
 //! * SLEEF (Shibata and Petrogalli, "SLEEF: A Portable Vectorized Library of C Standard
 //!   Mathematical Functions", IEEE TPDS 2020): `Sleef_` + name + `_u` + accuracy (`u10` = 1.0
 //!   ulp, `u35` = 3.5 ulps, `u05`) + instruction set. A scalar name follows C naming
@@ -72,8 +73,12 @@ pub struct SymbolName {
 
 impl SymbolName {
     /// The function crunch checks for it, if it knows the stem.
+    /// The whole stem, else the part after its last `_` (`my_exp`, `amd_exp`).
     pub fn function(&self) -> Option<RefFunc> {
-        RefFunc::lookup(&self.stem)
+        RefFunc::lookup(&self.stem).or_else(|| {
+            let (_, last) = self.stem.rsplit_once('_')?;
+            RefFunc::lookup(last)
+        })
     }
 }
 
@@ -220,6 +225,11 @@ mod tests {
         assert_eq!(shape("cr_log1pf"), ("log1p".into(), Binary32, None));
         assert_eq!(shape("exp10"), ("exp10".into(), Binary64, None));
         assert_eq!(shape("myexpf"), ("myexp".into(), Binary32, None));
+        assert_eq!(
+            parse("my_log1p").unwrap().function(),
+            RefFunc::lookup("log1p")
+        );
+        assert_eq!(parse("myexpf").unwrap().function(), None);
     }
 
     #[test]
