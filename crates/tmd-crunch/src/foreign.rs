@@ -126,7 +126,13 @@ pub fn resolve_foreign(
             };
             load(spec, &library, symbol, &overrides)
         }
-        family => libraries::resolve(spec, family, rest, &overrides),
+        family if libraries::is_family(family) => {
+            libraries::resolve(spec, family, rest, &overrides)
+        }
+        _ => Err(usage(
+            spec,
+            "foreign targets are dl:, c:, glibc:, glibc-mvec:, sleef: and musl:",
+        )),
     }
 }
 

@@ -5,7 +5,9 @@
 //! evaluating every input against an accurate reference.
 //! This crate does that for binary32 and binary64 targets ([`target`]): the platform libm
 //! through Rust's std, the `libm` crate, xfloat's functions, emulated reciprocal iterations,
-//! or any closure.
+//! any closure, and [`foreign`] code: a symbol of a shared library (`dl:`), a C source
+//! compiled on the spot (`c:`), SIMD entry points of the x86-64 vector function ABI, and the
+//! system's glibc, libmvec, SLEEF and musl, each run under a chosen rounding mode.
 //!
 //! ## How an input is judged
 //!

@@ -198,6 +198,7 @@ fn bad_foreign_specs_are_input_errors() {
     assert!(err("sleef-neon:expf").contains("SLEEF variants"));
     assert!(err("dl:libsleef.so.3:Sleef_expd4_u10advsimd").contains("advsimd"));
     assert!(err("musl:frexpf").contains("does not know"));
+    assert!(err("std:expf").contains("foreign targets are"));
     let wrong_format = resolve_foreign(
         "dl:libm.so.6:_ZGVbN4v_expf",
         None,
