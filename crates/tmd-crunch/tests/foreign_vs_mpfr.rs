@@ -34,10 +34,11 @@ float rounding_probe(float x) {
 }
 "#;
 
-fn wrong_source() -> String {
+/// WRONG_EXPF in a file of the test's own (tests run in parallel threads).
+fn wrong_source(test: &str) -> String {
     let dir = std::env::temp_dir().join(format!("tmd-foreign-{}", std::process::id()));
     std::fs::create_dir_all(&dir).unwrap();
-    let path = dir.join("wrong.c");
+    let path = dir.join(format!("wrong-{test}.c"));
     std::fs::write(&path, WRONG_EXPF).unwrap();
     path.display().to_string()
 }
@@ -60,7 +61,7 @@ fn check_windows(target: &dyn Target, windows: &[(i64, i64)]) {
 
 #[test]
 fn wrong_c_target_matches_the_oracle_and_is_caught() {
-    let spec = format!("c:{}:wrong_expf", wrong_source());
+    let spec = format!("c:{}:wrong_expf", wrong_source("oracle"));
     let target = nearest(&spec);
     let fmt = CrunchFormat::Binary32;
     assert_eq!((target.format(), target.function().name()), (fmt, "exp"));
@@ -79,7 +80,7 @@ fn wrong_c_target_matches_the_oracle_and_is_caught() {
 
 #[test]
 fn c_target_runs_under_its_rounding_mode_and_restores_it() {
-    let source = wrong_source();
+    let source = wrong_source("modes");
     let probe = format!("c:{source}:rounding_probe");
     for (mode, expected) in [
         (Rounding::Nearest, 0.0),

@@ -61,6 +61,13 @@ pub fn cache_dir() -> PathBuf {
     base.join("tmd").join("c-targets")
 }
 
+/// The process id and a count of calls in it.
+fn unique_suffix() -> String {
+    static CALLS: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(0);
+    let n = CALLS.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+    format!("{}-{n}", std::process::id())
+}
+
 fn cache_key(source: &[u8], compiler: &Compiler, version: &str, link: &[String]) -> u64 {
     let mut h = std::collections::hash_map::DefaultHasher::new();
     (source, &compiler.program, version, &compiler.flags, link).hash(&mut h);
@@ -85,8 +92,9 @@ pub fn shared_object(spec: &str, source: &Path, link: &[String]) -> Result<PathB
         return Ok(object);
     }
     std::fs::create_dir_all(&dir).map_err(|e| io_error(spec, "cannot create", &dir, e))?;
-    // Compiled under a name of its own, then renamed: runs in parallel never see half a file.
-    let partial = dir.join(format!(".{stem}-{key:016x}.{}.so", std::process::id()));
+    // Compiled under a name of its own (process and call), then renamed: runs in parallel,
+    // in other processes or threads, never see half a file.
+    let partial = dir.join(format!(".{stem}-{key:016x}.{}.so", unique_suffix()));
     let status = Command::new(&compiler.program)
         .args(&compiler.flags)
         .args(["-fPIC", "-shared", "-o"])
@@ -120,7 +128,7 @@ pub fn generated_source(spec: &str, name: &str, text: &str) -> Result<PathBuf, I
     text.hash(&mut h);
     let path = dir.join(format!("{name}-{:016x}.c", h.finish()));
     if !path.is_file() {
-        let partial = dir.join(format!(".{name}.{}.c", std::process::id()));
+        let partial = dir.join(format!(".{name}.{}.c", unique_suffix()));
         std::fs::write(&partial, text).map_err(|e| io_error(spec, "cannot write", &partial, e))?;
         std::fs::rename(&partial, &path).map_err(|e| io_error(spec, "cannot write", &path, e))?;
     }
