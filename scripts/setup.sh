@@ -8,6 +8,8 @@
 #   kernel for sm_90 with the pip wheel nvidia-cuda-nvrtc-cu12 (no GPU needed).
 # - `--features mpi` (mpirun -np P tmd crunch) links OpenMPI and generates its bindings with
 #   libclang; the tests build it and run mpirun: openmpi-bin, libopenmpi-dev, libclang-dev.
+# - Crunch's library targets and their tests: SLEEF (libsleef-dev: sleef:NAME) and musl's
+#   static libc (musl-dev: musl:NAME); glibc's libm and libmvec come with libc6.
 set -euo pipefail
 fix_dev_null="$(dirname "$0")/fix-dev-null.sh"
 bash "$fix_dev_null"
@@ -21,7 +23,12 @@ ls /etc/OpenCL/vendors/*.icd >/dev/null 2>&1 || need+=(pocl-opencl-icd)
 command -v mpirun >/dev/null || need+=(openmpi-bin)
 [ -e /usr/include/x86_64-linux-gnu/openmpi/mpi.h ] || [ -e /usr/lib/x86_64-linux-gnu/openmpi/include/mpi.h ] ||
   command -v mpicc >/dev/null || need+=(libopenmpi-dev)
-ls /usr/lib/llvm-*/lib/ 2>/dev/null | grep -q '^libclang\(-[0-9]*\)\?\.so' || need+=(libclang-dev)
+# (A glob, not `ls | grep -q`: under pipefail, grep -q closing the pipe early fails ls.)
+compgen -G '/usr/lib/llvm-*/lib/libclang.so' >/dev/null ||
+  compgen -G '/usr/lib/llvm-*/lib/libclang-[0-9]*.so' >/dev/null || need+=(libclang-dev)
+compgen -G '/usr/lib/*/libsleef.so.3' >/dev/null || [ -e /usr/lib/libsleef.so.3 ] ||
+  need+=(libsleef-dev)
+[ -e /usr/lib/x86_64-linux-musl/libc.a ] || [ -e /usr/lib/musl/lib/libc.a ] || need+=(musl-dev)
 if [ ${#need[@]} -gt 0 ]; then
   SUDO=""
   [ "$(id -u)" -eq 0 ] || SUDO="sudo"

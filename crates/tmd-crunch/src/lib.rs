@@ -5,7 +5,9 @@
 //! evaluating every input against an accurate reference.
 //! This crate does that for binary32 and binary64 targets ([`target`]): the platform libm
 //! through Rust's std, the `libm` crate, xfloat's functions, emulated reciprocal iterations,
-//! or any closure.
+//! any closure, and [`foreign`] code: a symbol of a shared library (`dl:`), a C source
+//! compiled on the spot (`c:`), SIMD entry points of the x86-64 vector function ABI, and the
+//! system's glibc, libmvec, SLEEF and musl, each run under a chosen rounding mode.
 //!
 //! ## How an input is judged
 //!
@@ -41,6 +43,7 @@ pub mod device;
 pub mod driver;
 pub mod emul;
 pub mod fast_exp;
+pub mod foreign;
 pub mod format;
 pub mod function;
 pub mod input_list;
@@ -52,6 +55,7 @@ pub mod summary;
 pub mod target;
 
 pub use driver::{estimate, estimate_adaptive, run, CrunchError, Estimate, Plan, Report};
+pub use foreign::resolve_foreign;
 pub use format::CrunchFormat;
 pub use function::RefFunc;
 pub use rounding::Rounding;

@@ -39,7 +39,8 @@ enum Command {
 
 #[derive(Args, Debug)]
 pub struct CrunchArgs {
-    /// The implementation: std:NAME, libm:NAME, xfloat:NAME, emul:NAME (see --list).
+    /// The implementation: std:NAME, libm:NAME, xfloat:NAME, emul:NAME, dl:PATH:SYMBOL,
+    /// c:FILE.c:SYMBOL, glibc:NAME, glibc-mvec:NAME, sleef:NAME, musl:NAME (see --list).
     #[arg(required_unless_present = "list")]
     pub target: Option<String>,
     /// First input (included); decimals are rounded to the format; -inf: the most negative.
@@ -72,7 +73,8 @@ pub struct CrunchArgs {
     /// On a device backend, analyse the errors on the host even where the device could.
     #[arg(long)]
     pub host_analysis: bool,
-    /// For file:PATH targets: the function the snippet computes (exp, log, sin, ...).
+    /// For file:, dl: and c: targets: the function the code computes (exp, log, sin, ...);
+    /// dl: and c: targets otherwise take it from the symbol's name.
     #[arg(long)]
     pub function: Option<String>,
     /// Checkpoint FILE: finished blocks are appended to it; an existing one is resumed.

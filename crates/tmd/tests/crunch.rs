@@ -729,3 +729,71 @@ fn bad_input_lists_exit_2_with_one_line() {
         "--max-ulp",
     );
 }
+
+#[test]
+fn foreign_targets_from_the_command_line() {
+    let out = tmd(&["crunch", "--list"]);
+    let text = String::from_utf8_lossy(&out.stdout);
+    for name in [
+        "dl:PATH:SYMBOL\t",
+        "c:FILE.c:SYMBOL\t",
+        "glibc:NAMEf\t",
+        "sleef",
+        "musl:",
+    ] {
+        assert!(
+            text.lines().any(|l| l.starts_with(name)),
+            "{name} not listed"
+        );
+    }
+    let range = |t: &str| -> Vec<String> {
+        ["crunch", t, "--from", "1", "--to", "1.001", "-q"]
+            .map(str::to_string)
+            .to_vec()
+    };
+    let run = |args: Vec<String>| tmd(&args.iter().map(String::as_str).collect::<Vec<_>>());
+    let bad = |args: Vec<String>, needle: &str| {
+        assert_bad_input(&args.iter().map(String::as_str).collect::<Vec<_>>(), needle)
+    };
+    bad(
+        range("dl:libnosuch.so.9:expf"),
+        "cannot load libnosuch.so.9",
+    );
+    bad(range("dl:libm.so.6:cr_expf"), "no symbol cr_expf");
+    bad(range("dl:libm.so.6:frexpf"), "give --function");
+    let mut b = range("std:expf");
+    b.extend(["--function".into(), "exp".into()]);
+    bad(b, "--function is for");
+
+    let dir = scratch("foreign");
+    let good = dir.join("approx.c");
+    std::fs::write(&good, "float approx(float x) { return 1.0f + x; }\n").unwrap();
+    let mut args = range(&format!("c:{}:approx", good.display()));
+    args.extend(["--function", "exp", "--format", "binary32", "--json"].map(str::to_string));
+    let out = run(args);
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let v: Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert!(v["worse"].as_u64().unwrap() > 0, "1 + x is not exp: {v}");
+    assert!(v["note"].as_str().unwrap().contains("compiled by"), "{v}");
+
+    let broken = dir.join("broken.c");
+    std::fs::write(&broken, "float broken(float x) { return x +; }\n").unwrap();
+    let out = run(range(&format!("c:{}:broken", broken.display())));
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(2), "{stderr}");
+    assert!(out.stdout.is_empty());
+    let own: Vec<&str> = stderr.lines().filter(|l| l.starts_with("tmd:")).collect();
+    assert_eq!(own.len(), 1, "{stderr}");
+    assert!(
+        own[0].contains("failed") && own[0].contains("broken.c"),
+        "{stderr}"
+    );
+    assert!(
+        stderr.contains("error"),
+        "the compiler's message is shown: {stderr}"
+    );
+}

@@ -68,13 +68,21 @@ pub fn run(args: &CrunchArgs) -> anyhow::Result<()> {
         .as_deref()
         .map(CrunchFormat::parse)
         .transpose()?;
-    if args.function.is_some() && !spec.starts_with("file:") {
+    let foreign = tmd_crunch::foreign::is_foreign(spec);
+    if args.function.is_some() && !spec.starts_with("file:") && !foreign {
         return Err(InputError::Usage(format!(
-            "--function is for file:PATH targets; {spec} names its own function"
+            "--function is for file:, dl: and c: targets; {spec} names its own function"
         ))
         .into());
     }
     let target = match args.backend.as_str() {
+        // Round to nearest until the rounding flag arrives; the mode goes here.
+        "cpu" if foreign => tmd_crunch::resolve_foreign(
+            spec,
+            args.function.as_deref(),
+            format_flag,
+            tmd_crunch::Rounding::Nearest,
+        )?,
         "cpu" => tmd_crunch::resolve(spec)?,
         backend @ ("opencl" | "cuda") => resolve_device(
             spec,
@@ -390,6 +398,9 @@ fn list() -> anyhow::Result<()> {
             reference.push_str("; on the device for exp, recip, sqrt");
         }
         writeln!(out, "{name}\t{}\t{backends}\t{reference}", fmt.name())?;
+    }
+    for row in tmd_crunch::foreign::libraries::list() {
+        writeln!(out, "{}\t{}\tcpu\t{}", row.name, row.format, row.what)?;
     }
     Ok(())
 }

@@ -1,0 +1,325 @@
+//! Foreign targets: functions in shared libraries and C sources, scalar or vector, and the
+//! math libraries of this machine by short names.
+//!
+//! * `dl:PATH:SYMBOL` — a function loaded from a shared library (libloading); PATH may be a
+//!   bare name the dynamic loader resolves (`libm.so.6`). The function and format come from
+//!   the symbol's name ([`naming`]), overridable by `--function` and `--format`.
+//! * `c:FILE.c:SYMBOL` — FILE.c compiled by the system C compiler into a cached shared
+//!   object ([`compile`]), then as `dl:`.
+//! * `glibc:`, `glibc-mvec[-ISA]:`, `sleef[-ISA][-uNN]:`, `musl:` + a C name — the libraries
+//!   of [`libraries`].
+//!
+//! Every call runs under the rounding mode the target was made with: the batch loop is C
+//! (`foreign/eval_under.c`, compiled by build.rs), which sets the mode with `fesetround` in
+//! the calling thread, calls the function on every input, and restores the mode; no Rust
+//! floating-point code runs in between. Vector entry points ([`vector`]) are called with
+//! consecutive inputs in their lanes.
+//!
+//! Loading a library runs its initialisers and calling its functions trusts that the symbol
+//! has the signature its name says: a foreign target is as safe as the code it names.
+
+pub mod compile;
+pub mod libraries;
+pub mod naming;
+pub mod vector;
+
+use crate::format::CrunchFormat;
+use crate::function::RefFunc;
+use crate::rounding::Rounding;
+use crate::target::{BoxedTarget, Target};
+use libloading::Library;
+use naming::SymbolName;
+use std::ffi::c_int;
+use std::sync::Arc;
+use tmd_core::InputError;
+use vector::{OpaqueFn, VectorFn};
+
+extern "C" {
+    fn tmd_eval_f32_under(
+        mode: c_int,
+        f: unsafe extern "C" fn(f32) -> f32,
+        x: *const f32,
+        y: *mut f32,
+        n: usize,
+    );
+    fn tmd_eval_f64_under(
+        mode: c_int,
+        f: unsafe extern "C" fn(f64) -> f64,
+        x: *const f64,
+        y: *mut f64,
+        n: usize,
+    );
+    fn tmd_current_rounding() -> c_int;
+}
+
+/// The mode's number in `eval_under.c`.
+fn mode_number(mode: Rounding) -> c_int {
+    match mode {
+        Rounding::Nearest => 0,
+        Rounding::Up => 1,
+        Rounding::Down => 2,
+        Rounding::Zero => 3,
+    }
+}
+
+/// The rounding mode of the calling thread (`fegetround`).
+pub fn current_rounding() -> Rounding {
+    // SAFETY: fegetround reads the floating-point environment only.
+    match unsafe { tmd_current_rounding() } {
+        1 => Rounding::Up,
+        2 => Rounding::Down,
+        3 => Rounding::Zero,
+        _ => Rounding::Nearest,
+    }
+}
+
+/// What the command line may say about a foreign target beyond its name.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct Overrides<'a> {
+    /// The function it computes (`--function`), instead of the one its symbol names.
+    pub function: Option<&'a str>,
+    /// Its format (`--format`), instead of the one its symbol names.
+    pub format: Option<CrunchFormat>,
+    pub mode: Rounding,
+}
+
+/// Whether `spec` names a foreign target (`dl:`, `c:` or a library of [`libraries`]).
+pub fn is_foreign(spec: &str) -> bool {
+    spec.split_once(':')
+        .is_some_and(|(source, _)| matches!(source, "dl" | "c") || libraries::is_family(source))
+}
+
+/// Resolves a foreign target (`dl:PATH:SYMBOL`, `c:FILE.c:SYMBOL`, `glibc:expf`, ...) that
+/// runs under `mode`.
+pub fn resolve_foreign(
+    spec: &str,
+    function: Option<&str>,
+    format: Option<CrunchFormat>,
+    mode: Rounding,
+) -> Result<BoxedTarget, InputError> {
+    let overrides = Overrides {
+        function,
+        format,
+        mode,
+    };
+    let Some((source, rest)) = spec.split_once(':') else {
+        return Err(usage(spec, "expected SOURCE:NAME"));
+    };
+    let path_and_symbol = || {
+        rest.rsplit_once(':')
+            .filter(|(p, s)| !p.is_empty() && !s.is_empty())
+            .ok_or_else(|| usage(spec, &format!("expected {source}:PATH:SYMBOL")))
+    };
+    match source {
+        "dl" => {
+            let (path, symbol) = path_and_symbol()?;
+            let library = Loadable::dl(path);
+            load(spec, &library, symbol, &overrides)
+        }
+        "c" => {
+            let (file, symbol) = path_and_symbol()?;
+            let object = compile::shared_object(spec, std::path::Path::new(file), &["-lm".into()])?;
+            let library = Loadable {
+                path: object.display().to_string(),
+                package: None,
+                note: Some(format!("{file} compiled by {}", compiler_text())),
+            };
+            load(spec, &library, symbol, &overrides)
+        }
+        family if libraries::is_family(family) => {
+            libraries::resolve(spec, family, rest, &overrides)
+        }
+        _ => Err(usage(
+            spec,
+            "foreign targets are dl:, c:, glibc:, glibc-mvec:, sleef: and musl:",
+        )),
+    }
+}
+
+fn compiler_text() -> String {
+    let c = compile::Compiler::from_env();
+    format!("{} {}", c.program, c.flags.join(" "))
+}
+
+pub(crate) fn usage(spec: &str, why: &str) -> InputError {
+    InputError::Usage(format!("target `{spec}`: {why}"))
+}
+
+/// A shared library to load, and what to say about it.
+pub struct Loadable {
+    /// A path or a name for the dynamic loader.
+    pub path: String,
+    /// The Debian package that provides it, named when it is missing.
+    pub package: Option<&'static str>,
+    /// What the report's note says about where the function comes from.
+    pub note: Option<String>,
+}
+
+impl Loadable {
+    pub fn dl(path: &str) -> Loadable {
+        Loadable {
+            path: path.to_string(),
+            package: libraries::package_of(path),
+            note: None,
+        }
+    }
+
+    fn open(&self, spec: &str) -> Result<Library, InputError> {
+        // SAFETY: loading runs the library's initialisers; naming a library is trusting it.
+        unsafe { Library::new(&self.path) }.map_err(|e| {
+            let hint = match self.package {
+                Some(p) => format!("; install the Debian package {p}"),
+                None => String::new(),
+            };
+            usage(spec, &format!("cannot load {} ({e}){hint}", self.path))
+        })
+    }
+}
+
+/// The function a foreign target computes.
+#[derive(Clone, Copy)]
+enum Call {
+    Binary32(unsafe extern "C" fn(f32) -> f32),
+    Binary64(unsafe extern "C" fn(f64) -> f64),
+    Vector(VectorFn),
+}
+
+/// What the name and the overrides decide: function, format, lanes.
+fn decide(
+    spec: &str,
+    symbol: &str,
+    ov: &Overrides,
+) -> Result<(RefFunc, CrunchFormat, SymbolName), InputError> {
+    let name = naming::parse(symbol).map_err(|why| usage(spec, &why))?;
+    let format = ov.format.unwrap_or(name.format);
+    if name.vector.is_some() && format != name.format {
+        return Err(usage(
+            spec,
+            &format!(
+                "{symbol} takes {} lanes; --format {} does not fit it",
+                name.format.name(),
+                format.name()
+            ),
+        ));
+    }
+    let function = match ov.function {
+        Some(f) => RefFunc::lookup(f)
+            .ok_or_else(|| usage(spec, &format!("--function {f}: crunch does not know it")))?,
+        None => name.function().ok_or_else(|| {
+            usage(
+                spec,
+                &format!(
+                    "crunch does not know a function `{}`: give --function NAME",
+                    name.stem
+                ),
+            )
+        })?,
+    };
+    Ok((function, format, name))
+}
+
+/// Loads `symbol` from the library as a target.
+pub fn load(
+    spec: &str,
+    library: &Loadable,
+    symbol: &str,
+    ov: &Overrides,
+) -> Result<BoxedTarget, InputError> {
+    let (function, format, name) = decide(spec, symbol, ov)?;
+    if let Some(shape) = name.vector {
+        if !vector::cpu_has(shape.isa) {
+            return Err(usage(
+                spec,
+                &format!("{symbol} needs {}, which this CPU lacks", shape.isa.name()),
+            ));
+        }
+    }
+    let lib = library.open(spec)?;
+    let missing = |e: libloading::Error| {
+        usage(
+            spec,
+            &format!("no symbol {symbol} in {} ({e})", library.path),
+        )
+    };
+    // SAFETY: the symbol is taken to have the signature its name says (see the module doc).
+    let call = unsafe {
+        match (name.vector, format) {
+            (Some(shape), _) => Call::Vector(VectorFn {
+                f: *lib.get::<OpaqueFn>(symbol).map_err(missing)?,
+                shape,
+            }),
+            (None, CrunchFormat::Binary32) => Call::Binary32(*lib.get(symbol).map_err(missing)?),
+            (None, CrunchFormat::Binary64) => Call::Binary64(*lib.get(symbol).map_err(missing)?),
+        }
+    };
+    let mut note = library.note.clone().unwrap_or_else(|| library.path.clone());
+    if let Some(shape) = name.vector {
+        note.push_str(&format!(
+            "; {} lanes, {}, on {}",
+            shape.lanes,
+            shape.isa.name(),
+            crate::emul::cpu_model()
+        ));
+    }
+    Ok(Box::new(ForeignTarget {
+        name: spec.to_string(),
+        function,
+        format,
+        call,
+        mode: ov.mode,
+        note,
+        _library: Arc::new(lib),
+    }))
+}
+
+/// A function of a loaded library, called under a rounding mode.
+pub struct ForeignTarget {
+    name: String,
+    function: RefFunc,
+    format: CrunchFormat,
+    call: Call,
+    mode: Rounding,
+    note: String,
+    /// Keeps the code `call` points into mapped.
+    _library: Arc<Library>,
+}
+
+impl Target for ForeignTarget {
+    fn name(&self) -> String {
+        self.name.clone()
+    }
+    fn function(&self) -> RefFunc {
+        self.function
+    }
+    fn format(&self) -> CrunchFormat {
+        self.format
+    }
+    fn eval_f32(&self, xs: &[f32], out: &mut [f32]) {
+        let (mode, n) = (mode_number(self.mode), xs.len().min(out.len()));
+        match self.call {
+            // SAFETY: n elements are read and written; the symbol's signature is trusted.
+            Call::Binary32(f) => unsafe {
+                tmd_eval_f32_under(mode, f, xs.as_ptr(), out.as_mut_ptr(), n)
+            },
+            Call::Vector(v) => v.eval_f32(mode, xs, out),
+            Call::Binary64(_) => unreachable!("eval_f32 on a binary64 target"),
+        }
+    }
+    fn eval_f64(&self, xs: &[f64], out: &mut [f64]) {
+        let (mode, n) = (mode_number(self.mode), xs.len().min(out.len()));
+        match self.call {
+            // SAFETY: as in eval_f32.
+            Call::Binary64(f) => unsafe {
+                tmd_eval_f64_under(mode, f, xs.as_ptr(), out.as_mut_ptr(), n)
+            },
+            Call::Vector(v) => v.eval_f64(mode, xs, out),
+            Call::Binary32(_) => unreachable!("eval_f64 on a binary32 target"),
+        }
+    }
+    fn note(&self) -> Option<String> {
+        Some(self.note.clone())
+    }
+    fn rounding(&self) -> Rounding {
+        self.mode
+    }
+}
