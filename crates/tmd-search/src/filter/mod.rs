@@ -173,7 +173,12 @@ pub fn filtered_search(
     check_target(target)?;
     check_params(filter)?;
     let started = Instant::now();
-    let jobs = ChunkJobs::new(range, filter.chunk_len);
+    let rules = RuleQuery {
+        expr: &target.expr,
+        bits: params.bits,
+        kinds: params.breakpoints,
+    };
+    let jobs = ChunkJobs::new(range, filter.chunk_len, Some(&rules));
     let ctx = Context {
         target,
         range,
@@ -189,8 +194,12 @@ pub fn filtered_search(
     run_ordered(
         jobs.len(),
         |j| {
-            let (start, len) = jobs.get(j);
-            ctx.search(start, len)
+            let (start, len, decided) = jobs.get(j);
+            if decided {
+                ctx.decided_by_rule(len)
+            } else {
+                ctx.search(start, len)
+            }
         },
         |result| result.cases.len() as u64,
         |j, result| {
@@ -203,7 +212,7 @@ pub fn filtered_search(
             total.absorb(&result.summary);
             stats.absorb(&result.stats);
             result.cases.iter().for_each(|case| out.case(case));
-            let (start, len) = jobs.get(j);
+            let (start, len, _) = jobs.get(j);
             out.finished_through(start + len as i128, &total);
             listing_nanos += t.elapsed().as_nanos() as u64;
         },
@@ -252,45 +261,80 @@ pub fn check_params(f: &FilterParams) -> Result<(), FilterError> {
     Ok(())
 }
 
+/// What the regime rule needs to decide pieces of a range ([`crate::regime`]).
+struct RuleQuery<'a> {
+    expr: &'a tmd_core::Expr,
+    bits: u32,
+    kinds: tmd_core::Breakpoints,
+}
+
 /// The jobs of a range: pieces of at most `chunk_len` inputs, each inside one input binade
-/// (constant quantum). Job `j` is computed when asked for, from one entry per binade, so a
-/// range of 2^60 inputs costs a few thousand entries, not one per job.
+/// (constant quantum), and pieces of any length where the regime rule proves that no input is
+/// hard ([`crate::regime`]), one job each. Job `j` is computed when asked for, from one entry
+/// per piece, so a range of 2^60 inputs costs a few thousand entries, not one per job.
 struct ChunkJobs {
     chunk_len: u64,
-    /// Per binade piece: its first ordinal, its end, and the index of its first job.
-    pieces: Vec<(i128, i128, u64)>,
+    /// Per piece: its first ordinal, its end, the index of its first job, and whether the
+    /// rule decided it.
+    pieces: Vec<(i128, i128, u64, bool)>,
     count: u64,
 }
 
 impl ChunkJobs {
-    fn new(range: &InputRange, chunk_len: u64) -> ChunkJobs {
+    fn new(range: &InputRange, chunk_len: u64, rules: Option<&RuleQuery>) -> ChunkJobs {
         let half = 1i128 << (range.format.precision() - 1);
-        let mut pieces = Vec::new();
-        let mut count = 0u64;
+        let mut jobs = ChunkJobs {
+            chunk_len,
+            pieces: Vec::new(),
+            count: 0,
+        };
         let mut o = range.start;
         while o < range.end {
             let end = piece_end(o, half).min(range.end);
-            pieces.push((o, end, count));
-            count += ((end - o) as u128).div_ceil(chunk_len as u128) as u64;
+            let decided = rules.map_or(Vec::new(), |r| {
+                crate::regime::decided_pieces(r.expr, &range.format, o, end, r.bits, r.kinds)
+            });
+            let mut at = o;
+            for piece in decided
+                .iter()
+                .filter(|p| matches!(p.regime, crate::regime::Regime::NoneHard { .. }))
+            {
+                jobs.push(at, piece.start, false);
+                jobs.push(piece.start, piece.end, true);
+                at = piece.end;
+            }
+            jobs.push(at, end, false);
             o = end;
         }
-        ChunkJobs {
-            chunk_len,
-            pieces,
-            count,
+        jobs
+    }
+
+    /// Appends the piece `[start, end)` (nothing when empty).
+    fn push(&mut self, start: i128, end: i128, decided: bool) {
+        if start >= end {
+            return;
         }
+        self.pieces.push((start, end, self.count, decided));
+        self.count += if decided {
+            1
+        } else {
+            ((end - start) as u128).div_ceil(self.chunk_len as u128) as u64
+        };
     }
 
     fn len(&self) -> u64 {
         self.count
     }
 
-    /// Job `j`: (first ordinal, length).
-    fn get(&self, j: u64) -> (i128, u64) {
+    /// Job `j`: (first ordinal, length, decided by the rule).
+    fn get(&self, j: u64) -> (i128, u64, bool) {
         let i = self.pieces.partition_point(|p| p.2 <= j) - 1;
-        let (start, end, first_job) = self.pieces[i];
+        let (start, end, first_job, decided) = self.pieces[i];
+        if decided {
+            return (start, (end - start) as u64, true);
+        }
         let o = start + ((j - first_job) as i128) * self.chunk_len as i128;
-        (o, ((end - o) as u128).min(self.chunk_len as u128) as u64)
+        (o, ((end - o) as u128).min(self.chunk_len as u128) as u64, false)
     }
 }
 
@@ -458,6 +502,19 @@ impl Context<'_> {
                 ..FilterStats::default()
             },
         })
+    }
+
+    /// A piece where the regime rule proved that no input is hard: counted, nothing listed.
+    fn decided_by_rule(&self, len: u64) -> JobResult {
+        self.progress.fetch_add(len, Ordering::Relaxed);
+        JobResult {
+            cases: Vec::new(),
+            summary: Summary::of_inputs(len),
+            stats: FilterStats {
+                rule_inputs: len,
+                ..FilterStats::default()
+            },
+        }
     }
 
     /// MPFR on every input.
@@ -782,11 +839,11 @@ mod tests {
                 start,
                 end,
             };
-            let jobs = ChunkJobs::new(&range, chunk_len);
+            let jobs = ChunkJobs::new(&range, chunk_len, None);
             let half = 1i128 << (f.precision() - 1);
             let mut o = start;
             for j in 0..jobs.len() {
-                let (first, len) = jobs.get(j);
+                let (first, len, _) = jobs.get(j);
                 assert_eq!(first, o, "job {j} starts where the one before ends");
                 assert!(len > 0 && len <= chunk_len);
                 let piece = piece_end(first, half);

@@ -93,6 +93,9 @@ pub struct FilterStats {
     /// Inputs of chunks decided as a whole (every result overflows, or is too close to zero
     /// to be near a breakpoint).
     pub whole_chunk_inputs: u64,
+    /// Inputs of pieces where the regime rule proved that no input is hard
+    /// (`crate::regime`).
+    pub rule_inputs: u64,
     /// Thread time of the polynomial generation (Taylor models, exact packet tables).
     pub generation_nanos: u64,
     pub phase1: PhaseCounts,
@@ -158,6 +161,7 @@ impl FilterStats {
         self.chunk_inputs += o.chunk_inputs;
         self.reference_inputs += o.reference_inputs;
         self.whole_chunk_inputs += o.whole_chunk_inputs;
+        self.rule_inputs += o.rule_inputs;
         self.generation_nanos += o.generation_nanos;
         self.phase1.absorb(&o.phase1);
         self.phase2.absorb(&o.phase2);

@@ -482,6 +482,7 @@ fn filter_json(plan: &SearchPlan, f: &FilterStats) -> serde_json::Value {
         "chunk_inputs": f.chunk_inputs,
         "reference_inputs": f.reference_inputs,
         "whole_chunk_inputs": f.whole_chunk_inputs,
+        "rule_inputs": f.rule_inputs,
         "domain_sizes_used": [f.domain_size_min, f.domain_size_max],
         "degrees_used": [f.degree_min, f.degree_max],
         "generation_thread_seconds": f.generation_nanos as f64 * 1e-9,
