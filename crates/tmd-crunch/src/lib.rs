@@ -54,4 +54,4 @@ pub use driver::{estimate, estimate_adaptive, run, CrunchError, Estimate, Plan, 
 pub use format::CrunchFormat;
 pub use function::RefFunc;
 pub use rounding::Rounding;
-pub use target::{resolve, ClosureTarget, Target};
+pub use target::{resolve, resolve_with_rounding, ClosureTarget, Target};

@@ -11,7 +11,7 @@ use std::cmp::Ordering;
 use tmd_crunch::driver::{crunch_chunk, run, Plan};
 use tmd_crunch::oracle::judge;
 use tmd_crunch::summary::Summary;
-use tmd_crunch::{resolve, CrunchFormat, Target};
+use tmd_crunch::{resolve, CrunchFormat, Rounding, Target};
 
 fn extensive() -> bool {
     std::env::var("TMD_EXTENSIVE").is_ok_and(|v| v == "1")
@@ -26,7 +26,7 @@ fn check_summary(target: &dyn Target, lo: i64, hi: i64, s: &Summary) {
     for o in lo..hi {
         let x = fmt.from_ordinal(o);
         let a = tmd_crunch::driver::eval_one(target, x);
-        let ind = judge(func, fmt, x, a);
+        let ind = judge(func, fmt, x, a, target.rounding());
         if ind.correctly_rounded {
             cr += 1;
         } else if ind.faithful {
@@ -211,7 +211,7 @@ fn reported_maximum_is_exact_and_first() {
         for o in plan.first..plan.end {
             let x = fmt.from_ordinal(o);
             let a = tmd_crunch::driver::eval_one(target.as_ref(), x);
-            let ind = judge(target.function(), fmt, x, a);
+            let ind = judge(target.function(), fmt, x, a, Rounding::Nearest);
             cr += u64::from(ind.correctly_rounded);
             let e = ind.err.unwrap();
             if best.is_none_or(|(m, _)| e.partial_cmp(&m) == Some(Ordering::Greater)) {
