@@ -619,3 +619,105 @@ fn binary32_blocks_are_2_to_the_20_on_the_cpu_and_2_to_the_24_on_a_device() {
     assert_eq!(json_report(&cpu)["block_bits"], 20);
     assert_eq!(json_report(&device)["block_bits"], 24);
 }
+
+#[test]
+fn rust_and_device_targets_refuse_directed_rounding_with_one_line() {
+    let base = ["crunch", "std:expf", "--from", "1", "--to", "2", "-q"];
+    for mode in ["up", "down", "zero", "all"] {
+        let mut args = base.to_vec();
+        args.extend(["--rounding", mode]);
+        let shown = if mode == "all" { "up" } else { mode };
+        assert_bad_input(
+            &args,
+            &format!(
+                "tmd: target std:expf runs only under round-to-nearest (Rust code); \
+                 --rounding {shown} needs a dl:, c: or library target"
+            ),
+        );
+    }
+    assert_bad_input(
+        &[
+            "crunch",
+            "opencl:expf",
+            "--backend",
+            "opencl",
+            "--from",
+            "1",
+            "--to",
+            "2",
+            "--rounding",
+            "down",
+        ],
+        "target opencl:expf runs only under round-to-nearest (device code)",
+    );
+    assert_bad_input(
+        &[
+            "crunch",
+            "std:expf",
+            "--from",
+            "1",
+            "--to",
+            "2",
+            "--rounding",
+            "bogus",
+        ],
+        "expected nearest, up, down, zero or all",
+    );
+}
+
+#[test]
+fn reports_name_the_rounding_mode() {
+    let range = ["--from", "1", "--to", "1.001", "-q"];
+    for extra in [&[][..], &["--rounding", "nearest"][..]] {
+        let mut args = vec!["crunch", "std:expf", "--json"];
+        args.extend(range);
+        args.extend(extra);
+        let v = json_report(&args);
+        assert_eq!(v["rounding"], "nearest", "{args:?}");
+    }
+    let mut args = vec!["crunch", "std:expf"];
+    args.extend(range);
+    let out = tmd(&args);
+    assert!(out.status.success());
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(
+        text.lines()
+            .next()
+            .unwrap()
+            .contains("), rounding nearest: "),
+        "{text}"
+    );
+}
+
+#[test]
+fn checkpoint_from_before_rounding_modes_resumes_as_nearest() {
+    let dir = scratch("old-checkpoint");
+    let cp = dir.join("expf.jsonl");
+    let cp_arg = cp.to_str().unwrap();
+    let args = [
+        "crunch",
+        "std:expf",
+        "--from",
+        "1",
+        "--to",
+        "1.01",
+        "--block-bits",
+        "12",
+        "--json",
+        "-q",
+        "--checkpoint",
+        cp_arg,
+    ];
+    let fresh = json_report(&args);
+    // The header as tmd wrote it before modes existed: no "rounding" field.
+    let text = std::fs::read_to_string(&cp).unwrap();
+    let (header, blocks) = text.split_once('\n').unwrap();
+    let mut old: Value = serde_json::from_str(header).unwrap();
+    assert_eq!(old["rounding"], "nearest");
+    old.as_object_mut().unwrap().remove("rounding");
+    std::fs::write(&cp, format!("{old}\n{blocks}")).unwrap();
+    let resumed = json_report(&args);
+    assert_eq!(resumed["blocks_resumed"], resumed["blocks"]);
+    assert_eq!(comparable(resumed), comparable(fresh));
+    let _ = std::fs::remove_dir_all(&dir);
+}
