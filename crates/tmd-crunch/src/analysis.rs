@@ -1,13 +1,15 @@
 //! The error of one input: a fast decision from the reference's value and bound, or an exact
 //! one with MPFR where the bound does not decide.
 //!
-//! Definitions (docs/definitions.md, crunch): for an input x with exact value f = f(x) and the target's
+//! Definitions (docs/crunch.md, "Definitions"): for an input x with exact value f = f(x) and the target's
 //! result a, `err = |a - f| / ulp(f)` with `ulp(f) = 2^(max(e, emin) - p + 1)` for
-//! `2^e <= |f| < 2^(e+1)` (the subnormal quantum below `2^emin`). `a` is *correctly rounded*
-//! when it equals RN(f), *faithful* when it is RD(f) or RU(f) but not RN(f), *worse*
-//! otherwise. Results that cannot have a finite error are classes of their own ([`Special`]):
-//! f undefined (NaN), f infinite (pole), RN(f) infinite (overflow), a NaN or infinite where
-//! RN(f) is finite. Zeros are compared by value.
+//! `2^e <= |f| < 2^(e+1)` (the subnormal quantum below `2^emin`). For a target run under mode
+//! m ([`Rounding`]), `a` is *correctly rounded* when it equals ∘m(f) (RN ties-to-even, RU, RD,
+//! RZ), *faithful* when it is RD(f) or RU(f) but not ∘m(f), *worse* otherwise. Results that
+//! cannot have a finite error are classes of their own ([`Special`]): f undefined (NaN), f
+//! infinite (pole), RN(f) infinite (overflow), a NaN or infinite where RN(f) is finite. Which
+//! inputs fall in a special class does not depend on m; the class within it does. Zeros are
+//! compared by value. Directed modes: docs/error-analysis.md §12.
 //!
 //! The fast path knows `f` only as `r = rh + rl` with `|f - r| <= eps |rh|`. Every decision it
 //! makes holds for every value in that interval, with the rounding errors of its own f64

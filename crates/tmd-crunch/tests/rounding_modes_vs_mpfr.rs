@@ -31,11 +31,11 @@ fn planted(func: RefFunc, fmt: CrunchFormat, mode: Rounding, plant: Plant, x: f6
     match plant {
         Plant::CorrectlyRounded => correct,
         Plant::Nearest => ieee_round_in(func, fmt, x, Rounding::Nearest),
-        Plant::NanSometimes if x.to_bits() % 5 == 0 => f64::NAN,
+        Plant::NanSometimes if x.to_bits().is_multiple_of(5) => f64::NAN,
         Plant::NanSometimes => correct,
         Plant::OneUlpOff if !correct.is_finite() => correct,
         Plant::OneUlpOff => {
-            let o = fmt.ordinal(correct) + if x.to_bits() % 2 == 0 { 1 } else { -1 };
+            let o = fmt.ordinal(correct) + if x.to_bits().is_multiple_of(2) { 1 } else { -1 };
             if o.abs() > fmt.max_ordinal() {
                 correct
             } else {

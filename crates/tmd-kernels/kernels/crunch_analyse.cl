@@ -212,7 +212,7 @@ DEVICE_FN int ca_classify_fast(double a, double rh, double rl, double eps, doubl
 #define Q_NONE 0
 #define Q_HOST 1     /* an infinite result where f is far below overflow: InfSpurious */
 #define Q_OVERFLOW 2 /* RN(f) = +-inf with the sign of hi: overflow_verdict */
-#define Q_ZERO 3     /* a zero result for |f| < 2^-959: zero_result_verdict */
+#define Q_ZERO 3     /* a zero result for |f| < 2^-959: tiny_result_verdict */
 
 /* The CPU applies these with the binary64 libm value as hi (within 2^-50 relative), the
  * device with the double-double one (within eps <= 2^-90); each verdict is a function of the
