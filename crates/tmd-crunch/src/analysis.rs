@@ -206,13 +206,20 @@ fn power_of_two_nearest(
     if a.abs() != pow2(k) || a.signum() != rh.signum() || slack > ulp_below / (1u64 << 24) as f64 {
         return None;
     }
+    // f is subnormal if 2^k is (binary32 sinf(2^-149), a hair below 2^-149), and may be on
+    // either side of the smallest normal number if 2^k is that number.
+    let special = match k.cmp(&fmt.emin()) {
+        std::cmp::Ordering::Less => Special::Subnormal,
+        std::cmp::Ordering::Equal => return None,
+        std::cmp::Ordering::Greater => Special::None,
+    };
     // The error is below slack / ulp_below <= 2^-24 ulp: correctly rounded; its value is
     // taken with the smaller ulp, within 2^-24 of the truth whichever side f is on.
     let err = ((rh - a) + rl).abs() / ulp_below;
     Some(Verdict {
         class: Class::CorrectlyRounded,
         err: Some(err),
-        special: Special::None,
+        special,
     })
 }
 

@@ -76,6 +76,13 @@ fn check_window(t: &dyn Target, lo: i64, hi: i64) -> u64 {
             CrunchFormat::Binary64 => verdict_binary64(func, &saturation, x, a, mode),
         };
         fast += u64::from(!mpfr);
+        // Which inputs are special does not depend on the mode.
+        let nearest = match fmt {
+            CrunchFormat::Binary32 => verdict_binary32(func, x, a, Rounding::Nearest).0,
+            CrunchFormat::Binary64 => {
+                verdict_binary64(func, &saturation, x, a, Rounding::Nearest).0
+            }
+        };
         let ind = judge(func, fmt, x, a, mode);
         let expected = if ind.correctly_rounded {
             Class::CorrectlyRounded
@@ -91,6 +98,7 @@ fn check_window(t: &dyn Target, lo: i64, hi: i64) -> u64 {
             fmt.hex(a)
         );
         assert_eq!(v.class, expected, "{at}");
+        assert_eq!(v.special, nearest.special, "{at}: special class");
         counts[expected as usize] += 1;
         if let (Some(e), Some(want)) = (v.err, ind.err) {
             assert!(

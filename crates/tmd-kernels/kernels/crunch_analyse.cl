@@ -171,6 +171,11 @@ DEVICE_FN int ca_classify_fast(double a, double rh, double rl, double eps, doubl
         if (fabs(a) != ca_pow2(k) || sign_a != sign_r || slack > ulp_below / 0x1p24) {
             return V_UNDECIDED;
         }
+        /* the subnormal tag: below the smallest normal number if 2^k is, undecided at it */
+        if (k == CA_EMIN) {
+            return V_UNDECIDED;
+        }
+        *subnormal = k < CA_EMIN;
         *err_out = fabs((rh - a) + rl) / ulp_below;
         return V_CORRECT;
     }

@@ -525,8 +525,8 @@ pub fn status(file: &Path) -> anyhow::Result<()> {
     let mut out = std::io::stdout().lock();
     writeln!(
         out,
-        "{} over {} [{}, {}), blocks of 2^{}; reference: {}",
-        h.target, h.format, h.from, h.to, h.block_bits, h.reference
+        "{} over {} [{}, {}), rounding {}, blocks of 2^{}; reference: {}",
+        h.target, h.format, h.from, h.to, h.rounding, h.block_bits, h.reference
     )?;
     match total {
         Some(t) => writeln!(
