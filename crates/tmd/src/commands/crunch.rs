@@ -73,15 +73,32 @@ pub fn run(args: &CrunchArgs) -> anyhow::Result<()> {
         .iter()
         .map(|&mode| resolve_target(args, spec, mode, default_device))
         .collect::<anyhow::Result<Vec<_>>>()?;
-    for (&mode, target) in modes.iter().zip(&targets) {
-        let paths = ModePaths::new(args, mode, modes.len() > 1);
+    // Then every mode's plan, so that an unusable output path of any mode stops the runs
+    // before the first.
+    let runs = modes
+        .iter()
+        .zip(&targets)
+        .map(|(&mode, target)| {
+            let paths = ModePaths::new(args, mode, modes.len() > 1);
+            let plan = plan_for(args, target.as_ref(), &paths)?;
+            Ok((target, paths, plan))
+        })
+        .collect::<anyhow::Result<Vec<_>>>()?;
+    for (index, (target, paths, plan)) in runs.iter().enumerate() {
+        if let Some(path) = &paths.checkpoint {
+            crate::interrupt::kept(format!(
+                "{} holds every finished block: the same command goes on from there",
+                path.display()
+            ));
+        }
         #[cfg(feature = "mpi")]
         if let Some(cluster) = &cluster {
-            let first = mode == modes[0];
-            run_on_cluster(args, target.as_ref(), &paths, cluster, first)?;
+            run_on_cluster(args, target.as_ref(), paths, plan, cluster, index == 0)?;
             continue;
         }
-        run_one(args, target.as_ref(), &paths)?;
+        #[cfg(not(feature = "mpi"))]
+        let _ = index;
+        run_one(args, target.as_ref(), paths, plan)?;
     }
     Ok(())
 }
@@ -197,10 +214,6 @@ fn plan_for(
         // Where an output could never be written (a directory, no such directory): bad
         // input before any work, as for --out.
         crate::out_file::check("--checkpoint", path)?;
-        crate::interrupt::kept(format!(
-            "{} holds every finished block: the same command goes on from there",
-            path.display()
-        ));
     }
     plan.checkpoint = paths.checkpoint.clone();
     plan.sample_windows = args.sample;
@@ -223,8 +236,8 @@ fn run_one(
     args: &CrunchArgs,
     target: &dyn tmd_crunch::Target,
     paths: &ModePaths,
+    plan: &Plan,
 ) -> anyhow::Result<()> {
-    let plan = plan_for(args, target, paths)?;
     let pool = rayon::ThreadPoolBuilder::new()
         .num_threads(args.threads.unwrap_or(0))
         .build()
@@ -237,8 +250,7 @@ fn run_one(
         } else {
             (1 << 20, 1 << 28)
         };
-        let est =
-            pool.install(|| tmd_crunch::estimate_adaptive(target, &plan, 64, first, max, 1.0));
+        let est = pool.install(|| tmd_crunch::estimate_adaptive(target, plan, 64, first, max, 1.0));
         if args.json {
             println!("{}", serde_json::to_string(&est)?);
         } else {
@@ -252,7 +264,7 @@ fn run_one(
         return Ok(());
     }
     let bar = crate::progress::Progress::new(plan.inputs(), args.quiet);
-    let result = pool.install(|| tmd_crunch::run(target, &plan, |done, _| bar.set(done)));
+    let result = pool.install(|| tmd_crunch::run(target, plan, |done, _| bar.set(done)));
     bar.finish();
     let (report, blocks) = result.map_err(map_error)?;
     finish(
@@ -272,6 +284,7 @@ fn run_on_cluster(
     args: &CrunchArgs,
     target: &dyn tmd_crunch::Target,
     paths: &ModePaths,
+    plan: &Plan,
     cluster: &crate::cluster::MpiCluster,
     first: bool,
 ) -> anyhow::Result<()> {
@@ -281,7 +294,6 @@ fn run_on_cluster(
             InputError::Usage("--estimate runs in one process, not under mpirun".into()).into(),
         );
     }
-    let plan = plan_for(args, target, paths)?;
     // MPI handles are not Send, so this rank's blocks run on the global pool, sized to
     // this rank's share of the node's cores.
     let threads = args.threads.unwrap_or_else(|| cluster.threads_per_rank());
@@ -292,7 +304,7 @@ fn run_on_cluster(
             .context("starting worker threads")?;
     }
     let root = cluster.rank() == 0;
-    let result = tmd_crunch::driver::run_cluster(target, &plan, cluster, |_, _| {});
+    let result = tmd_crunch::driver::run_cluster(target, plan, cluster, |_, _| {});
     match result {
         Ok(Some((report, blocks))) => finish(args, paths, plan.format, &report, &blocks, threads),
         Ok(None) => Ok(()),
