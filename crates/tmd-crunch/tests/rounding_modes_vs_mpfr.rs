@@ -24,6 +24,9 @@ enum Plant {
     Nearest,
     /// NaN on every fifth input, ∘_m(f(x)) elsewhere.
     NanSometimes,
+    /// The binary64 libm value (rounded to nearest binary32 for binary32): a real
+    /// implementation's errors, judged in the mode.
+    Libm,
 }
 
 fn planted(func: RefFunc, fmt: CrunchFormat, mode: Rounding, plant: Plant, x: f64) -> f64 {
@@ -33,6 +36,10 @@ fn planted(func: RefFunc, fmt: CrunchFormat, mode: Rounding, plant: Plant, x: f6
         Plant::Nearest => ieee_round_in(func, fmt, x, Rounding::Nearest),
         Plant::NanSometimes if x.to_bits().is_multiple_of(5) => f64::NAN,
         Plant::NanSometimes => correct,
+        Plant::Libm => match fmt {
+            CrunchFormat::Binary32 => func.libm_f64(x) as f32 as f64,
+            CrunchFormat::Binary64 => func.libm_f64(x),
+        },
         Plant::OneUlpOff if !correct.is_finite() => correct,
         Plant::OneUlpOff => {
             let o = fmt.ordinal(correct) + if x.to_bits().is_multiple_of(2) { 1 } else { -1 };
@@ -144,6 +151,11 @@ fn windows(fmt: CrunchFormat, places: &[f64], random: usize, len: i64) -> Vec<(i
     out
 }
 
+/// `TMD_EXTENSIVE=1`: sixteen times the random windows.
+fn extensive() -> bool {
+    std::env::var("TMD_EXTENSIVE").is_ok_and(|v| v == "1")
+}
+
 fn func(name: &str) -> RefFunc {
     RefFunc::lookup(name).unwrap()
 }
@@ -173,12 +185,16 @@ fn places(name: &str, fmt: CrunchFormat) -> Vec<f64> {
         ("log", _) => vec![1.0, 2.0, 0.5, 1e-40],
         ("sin", _) => vec![0.0, 1e-30, -1e-20, 1e-40, 1.5707964],
         ("sqrt", _) => vec![4.0, 9.0, 1.0, 0.25],
+        // Overflow of both signs: -inf or -MAX by the mode.
+        ("sinh", false) => vec![89.41599, -89.41599, 1e-30, -2.0],
+        ("sinh", true) => vec![710.4758600739439, -710.4758600739439, 1e-200, -2.0],
         _ => unreachable!(),
     }
 }
 
 fn check_format(fmt: CrunchFormat, random: usize, len: i64) {
-    for name in ["exp", "expm1", "log", "sin", "sqrt"] {
+    let random = if extensive() { 16 * random } else { random };
+    for name in ["exp", "expm1", "log", "sin", "sqrt", "sinh"] {
         let f = func(name);
         let ws = windows(fmt, &places(name, fmt), random, len);
         for mode in Rounding::ALL {
@@ -187,6 +203,7 @@ fn check_format(fmt: CrunchFormat, random: usize, len: i64) {
                 Plant::OneUlpOff,
                 Plant::Nearest,
                 Plant::NanSometimes,
+                Plant::Libm,
             ] {
                 let t = target(f, fmt, mode, plant);
                 let inputs: i64 = ws.iter().map(|w| w.1 - w.0).sum();
