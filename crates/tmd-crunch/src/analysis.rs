@@ -529,7 +529,7 @@ fn quick_special(
             return Some(overflow_verdict(fmt, hi.signum(), a, mode));
         }
         if hi.abs() < pow2(-960) {
-            // |f| < 2^-959 (the reference is within 4 of its subnormal ulps there).
+            // |f| < 2^-959 (the reference is within one of its subnormal ulps there).
             return match tiny_sign(func, hi) {
                 Some(sign) => tiny_result_verdict(fmt, sign, a, mode),
                 // RN(f) = 0 whatever the sign of f.
@@ -545,7 +545,8 @@ fn quick_special(
 
 /// The sign of a non-zero f whose binary64 reference `hi` is below 2^-960: the table's fact
 /// for the exp family (f(x) > 0 wherever it is that small, `Saturates::OverflowAndTiny`), or
-/// the reference's own sign where it exceeds the reference's error (4 subnormal ulps).
+/// the reference's own sign where it exceeds the reference's error there (one subnormal ulp;
+/// four are allowed for).
 fn tiny_sign(func: RefFunc, hi: f64) -> Option<f64> {
     if func.facts().saturates == Saturates::OverflowAndTiny {
         Some(1.0)

@@ -36,8 +36,9 @@ pub trait Target: Send + Sync {
         None
     }
     /// The rounding mode the target runs under ([`crate::Rounding`]); its results are judged
-    /// against f(x) rounded in that mode. Only targets that set the mode around their own
-    /// calls may return anything but the default, round-to-nearest.
+    /// against f(x) rounded in that mode. Only targets whose results are meant for another
+    /// mode (code that sets it around its own calls, or computes the directed rounding itself,
+    /// [`ClosureTarget::with_rounding`]) return anything but the default, round-to-nearest.
     fn rounding(&self) -> crate::Rounding {
         crate::Rounding::Nearest
     }
