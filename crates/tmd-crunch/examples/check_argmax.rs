@@ -25,7 +25,7 @@ fn main() {
             .to_float()
             .to_f64();
         let a = eval_one(target.as_ref(), x);
-        let v = judge(target.function(), fmt, x, a);
+        let v = judge(target.function(), fmt, x, a, target.rounding());
         let reported = r["max_ulp"].as_f64().unwrap();
         let err = v.err.expect("a finite error at the argument");
         let ok = (err - reported).abs() <= 1e-12 * reported.max(1.0)

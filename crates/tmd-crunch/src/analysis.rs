@@ -1,13 +1,15 @@
 //! The error of one input: a fast decision from the reference's value and bound, or an exact
 //! one with MPFR where the bound does not decide.
 //!
-//! Definitions (docs/definitions.md, crunch): for an input x with exact value f = f(x) and the target's
+//! Definitions (docs/crunch.md, "Definitions"): for an input x with exact value f = f(x) and the target's
 //! result a, `err = |a - f| / ulp(f)` with `ulp(f) = 2^(max(e, emin) - p + 1)` for
-//! `2^e <= |f| < 2^(e+1)` (the subnormal quantum below `2^emin`). `a` is *correctly rounded*
-//! when it equals RN(f), *faithful* when it is RD(f) or RU(f) but not RN(f), *worse*
-//! otherwise. Results that cannot have a finite error are classes of their own ([`Special`]):
-//! f undefined (NaN), f infinite (pole), RN(f) infinite (overflow), a NaN or infinite where
-//! RN(f) is finite. Zeros are compared by value.
+//! `2^e <= |f| < 2^(e+1)` (the subnormal quantum below `2^emin`). For a target run under mode
+//! m ([`Rounding`]), `a` is *correctly rounded* when it equals ∘m(f) (RN ties-to-even, RU, RD,
+//! RZ), *faithful* when it is RD(f) or RU(f) but not ∘m(f), *worse* otherwise. Results that
+//! cannot have a finite error are classes of their own ([`Special`]): f undefined (NaN), f
+//! infinite (pole), RN(f) infinite (overflow), a NaN or infinite where RN(f) is finite. Which
+//! inputs fall in a special class does not depend on m; the class within it does. Zeros are
+//! compared by value. Directed modes: docs/error-analysis.md §12.
 //!
 //! The fast path knows `f` only as `r = rh + rl` with `|f - r| <= eps |rh|`. Every decision it
 //! makes holds for every value in that interval, with the rounding errors of its own f64
@@ -21,8 +23,10 @@
 
 use crate::format::{exponent, pow2, CrunchFormat};
 use crate::function::RefFunc;
+use crate::rounding::Rounding;
 use rug::Float;
 use serde::{Deserialize, Serialize};
+use tmd_core::registry::Saturates;
 
 /// How a result compares with the correct roundings of f(x).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
@@ -75,9 +79,16 @@ pub fn near_max_window(max: f64) -> f64 {
     2.0 * fast_error_tolerance(max)
 }
 
-/// Fast decision for a finite result `a` of the format, from the reference value
-/// `rh + rl` with relative bound `eps`. `None` when the bound does not decide.
-pub fn classify_fast(fmt: CrunchFormat, a: f64, rh: f64, rl: f64, eps: f64) -> Option<Verdict> {
+/// Fast decision for a finite result `a` of the format judged in mode `mode`, from the
+/// reference value `rh + rl` with relative bound `eps`. `None` when the bound does not decide.
+pub fn classify_fast(
+    fmt: CrunchFormat,
+    a: f64,
+    rh: f64,
+    rl: f64,
+    eps: f64,
+    mode: Rounding,
+) -> Option<Verdict> {
     let mag = rh.abs();
     // Below 2^-960 the double-double reference loses its relative bound (its low word
     // underflows); near the overflow threshold the rounding to the format needs care.
@@ -85,52 +96,43 @@ pub fn classify_fast(fmt: CrunchFormat, a: f64, rh: f64, rl: f64, eps: f64) -> O
         return None;
     }
     let slack = 2.0 * eps * mag + rl.abs();
-    let (low, high) = (mag - slack, mag + slack);
-    let e = exponent(mag);
     let p = fmt.precision();
-    if exponent(low) != e || exponent(high) != e {
-        // f may lie on either side of the power of two 2^k between low and high, so its ulp
-        // is not known; RN(f) = ±2^k either way while the slack is below a quarter of the
-        // smaller ulp (results like expf(x) = 1 for tiny x, decided here rather than by
-        // MPFR). Other results need MPFR.
-        let k = exponent(high);
-        let ulp_below = pow2((k - 1).max(fmt.emin()) - p + 1);
-        if a.abs() != pow2(k)
-            || a.signum() != rh.signum()
-            || slack > ulp_below / (1u64 << 24) as f64
-        {
-            return None;
+    let e = match binade(rh, rl, 2.0 * eps * mag) {
+        Ok(e) => e,
+        // f may lie on either side of a power of two 2^k (or on it): under a directed mode
+        // that side is the whole question when a is that power, so MPFR decides.
+        Err(k) if mode == Rounding::Nearest => {
+            return power_of_two_nearest(fmt, a, rh, rl, slack, k)
         }
-        // The error is below slack / ulp_below <= 2^-24 ulp: correctly rounded; its value is
-        // taken with the smaller ulp, within 2^-24 of the truth whichever side f is on.
-        let err = ((rh - a) + rl).abs() / ulp_below;
-        return Some(Verdict {
-            class: Class::CorrectlyRounded,
-            err: Some(err),
-            special: Special::None,
-        });
-    }
+        Err(_) => return None,
+    };
     let ulp = pow2(e.max(fmt.emin()) - p + 1);
     let d = (rh - a) + rl; // f - a, up to the margin below
     let tol_abs = 2.0 * eps * mag + d.abs() * (2.0 * f64::EPSILON);
     let err = d.abs() / ulp;
     let tol = tol_abs / ulp;
-    let class = if err < 0.5 - tol {
-        Class::CorrectlyRounded
-    } else if err <= 0.5 + tol {
-        return None;
-    } else {
-        let other = fmt.neighbour(a, d > 0.0)?;
-        let gap = (other - a).abs();
-        if d.abs() < gap - tol_abs {
-            Class::Faithful
-        } else if d.abs() > gap + tol_abs {
-            Class::Worse
-        } else {
-            return None;
+    let class = match mode.rounds_down(rh > 0.0) {
+        None if err < 0.5 - tol => Class::CorrectlyRounded,
+        None if err <= 0.5 + tol => return None,
+        None => beyond_by_gap(fmt, a, d, tol_abs)?,
+        Some(rounds_down) => {
+            let f_above = sign_beyond(d, 2.0 * eps * mag)?;
+            let neighbour = fmt.neighbour(a, f_above)?;
+            let beyond_neighbour = sign_beyond((rh - neighbour) + rl, 2.0 * eps * mag)?;
+            if beyond_neighbour == f_above {
+                Class::Worse
+            } else if f_above == rounds_down {
+                // f lies strictly between a and its neighbour: a is RD(f) when f is above
+                // it, RU(f) when below, and the mode asks for that one.
+                Class::CorrectlyRounded
+            } else {
+                Class::Faithful
+            }
         }
     };
-    if err >= 0.5 && histogram_bin_of(err - tol) != histogram_bin_of(err + tol) {
+    if class != Class::CorrectlyRounded
+        && histogram_bin_of(err - tol) != histogram_bin_of(err + tol)
+    {
         return None;
     }
     let special = if e < fmt.emin() {
@@ -140,6 +142,82 @@ pub fn classify_fast(fmt: CrunchFormat, a: f64, rh: f64, rl: f64, eps: f64) -> O
     };
     Some(Verdict {
         class,
+        err: Some(err),
+        special,
+    })
+}
+
+/// floor(log2 |f|) for f = rh + rl known within `ref_err` (`2 eps |rh|`), or `Err(k)` when |f|
+/// may lie on either side of 2^k. The sides of 2^e and 2^(e+1), e = floor(log2 |rh|), are the
+/// signs of `(|rh| - 2^k) + sign(rh) rl`, whose first difference is exact (a multiple of
+/// rh's ulp below 2^e) ([`sign_beyond`]); f is within a tiny relative distance of rh, so
+/// those two sides place it. (Subtracting the margin from |rh| instead would round back to
+/// 2^e where f lies a hair below it, and take the wrong ulp.)
+fn binade(rh: f64, rl: f64, ref_err: f64) -> Result<i32, i32> {
+    let (mag, e) = (rh.abs(), exponent(rh));
+    let side = |k: i32| sign_beyond((mag - pow2(k)) + rh.signum() * rl, ref_err);
+    match (side(e), side(e + 1)) {
+        (Some(false), _) => Ok(e - 1),
+        (Some(true), Some(false)) => Ok(e),
+        (_, Some(true)) => Ok(e + 1),
+        (None, _) => Err(e),
+        (_, None) => Err(e + 1),
+    }
+}
+
+/// Round-to-nearest's test for a result more than half an ulp from f = a + d (d known within
+/// `tol_abs`): whether f lies strictly beyond a's neighbour on f's side (`Worse`) or strictly
+/// before it (`Faithful`: a is RD(f) or RU(f)); `None` when the margin does not decide.
+fn beyond_by_gap(fmt: CrunchFormat, a: f64, d: f64, tol_abs: f64) -> Option<Class> {
+    let gap = (fmt.neighbour(a, d > 0.0)? - a).abs();
+    if d.abs() < gap - tol_abs {
+        Some(Class::Faithful)
+    } else if d.abs() > gap + tol_abs {
+        Some(Class::Worse)
+    } else {
+        None
+    }
+}
+
+/// Whether `f - b > 0` where `t` is `f - b` computed as `(rh - b) + rl`, `ref_err` the
+/// reference's bound `2 eps |rh|`: the margin adds the two f64 roundings of `t`. `None` when
+/// f may equal b (an exact result: MPFR decides) or the sign is not certain. The directed
+/// modes ask only such signs, against a and against its neighbour, each with its own margin:
+/// the far side's distance taken as `gap - |d|` would carry the margin of `|d|`, and a tiny f
+/// next to a result of the smallest subnormal (expf(-200) rounded up) would never be decided.
+fn sign_beyond(t: f64, ref_err: f64) -> Option<bool> {
+    let margin = ref_err + t.abs() * (2.0 * f64::EPSILON);
+    (t.abs() > margin).then_some(t > 0.0)
+}
+
+/// Round-to-nearest where f = rh + rl (within `slack`) may lie on either side of the power of
+/// two 2^k, so its ulp is not known: RN(f) = ±2^k either way while the slack is below a
+/// quarter of the smaller ulp (results like expf(x) = 1 for tiny x, decided here rather than
+/// by MPFR). Other results need MPFR.
+fn power_of_two_nearest(
+    fmt: CrunchFormat,
+    a: f64,
+    rh: f64,
+    rl: f64,
+    slack: f64,
+    k: i32,
+) -> Option<Verdict> {
+    let ulp_below = pow2((k - 1).max(fmt.emin()) - fmt.precision() + 1);
+    if a.abs() != pow2(k) || a.signum() != rh.signum() || slack > ulp_below / (1u64 << 24) as f64 {
+        return None;
+    }
+    // f is subnormal if 2^k is (binary32 sinf(2^-149), a hair below 2^-149), and may be on
+    // either side of the smallest normal number if 2^k is that number.
+    let special = match k.cmp(&fmt.emin()) {
+        std::cmp::Ordering::Less => Special::Subnormal,
+        std::cmp::Ordering::Equal => return None,
+        std::cmp::Ordering::Greater => Special::None,
+    };
+    // The error is below slack / ulp_below <= 2^-24 ulp: correctly rounded; its value is
+    // taken with the smaller ulp, within 2^-24 of the truth whichever side f is on.
+    let err = ((rh - a) + rl).abs() / ulp_below;
+    Some(Verdict {
+        class: Class::CorrectlyRounded,
         err: Some(err),
         special,
     })
@@ -160,8 +238,9 @@ pub fn histogram_bin_of(err: f64) -> usize {
 
 /// f(x) by MPFR and its roundings to the format (finite f only).
 struct Roundings {
+    /// f at 256 bits, rounded to nearest.
     f: Float,
-    /// floor(log2 |f|), `emin` for zero.
+    /// floor(log2 |f|) of the exact f, `emin` for zero.
     e: i32,
     ulp_exp: i32,
     down: f64,
@@ -169,48 +248,89 @@ struct Roundings {
     nearest: f64,
 }
 
-/// f(x) at 256 bits; `Err` with the value when it is NaN or infinite.
+impl Roundings {
+    /// ∘_mode(f).
+    fn in_mode(&self, mode: Rounding) -> f64 {
+        match mode.rounds_down(self.f.is_sign_positive()) {
+            None => self.nearest,
+            Some(true) => self.down,
+            Some(false) => self.up,
+        }
+    }
+}
+
+/// f(x) at 256 bits and its roundings; `Err` with the value when it is NaN or infinite.
+///
+/// The 256-bit value `v` may differ from the exact f (ternary value t != 0: f lies strictly
+/// between v and the next 256-bit number on the side opposite to t's sign). Format numbers,
+/// midpoints between them and powers of two are 256-bit numbers, so only where v is one of
+/// them does that side matter: v a power of two with |f| < |v| puts f in the binade below;
+/// v a format number is RU(f) (t > 0) or RD(f) (t < 0); v a midpoint rounds to nearest
+/// toward f, not to even. Such v occur where f is within 2^-256 relative of a format number
+/// (expm1(x) and sin(x) of tiny binary64 x, exp(x) = 1 + x).
 fn roundings(func: RefFunc, fmt: CrunchFormat, x: f64) -> Result<Roundings, Float> {
     let (f, ternary) = func.mpfr(x, 256);
     if !f.is_finite() {
         return Err(f);
     }
     let p = fmt.precision();
-    // f = q * 2^ulp_exp; rug's exponent is floor(log2|f|) + 1.
+    let f_below_v = ternary > 0;
+    // f = q * 2^ulp_exp; rug's exponent is floor(log2|v|) + 1.
     let e = if f.is_zero() {
-        fmt.emin()
+        fmt.emin() // MPFR rounds no non-zero value to zero: f is exactly 0
     } else {
-        f.get_exp().expect("finite non-zero") - 1
+        let e_v = f.get_exp().expect("finite non-zero") - 1;
+        let magnitude_shrinks = ternary != 0 && f_below_v == f.is_sign_positive();
+        let power_of_two = Float::with_val(300, f.clone().abs() >> e_v) == 1;
+        e_v - i32::from(magnitude_shrinks && power_of_two)
     };
     let ulp_exp = e.max(fmt.emin()) - p + 1;
     let q = Float::with_val(300, &f >> ulp_exp);
-    let down = fmt_value(fmt, &q.clone().floor(), ulp_exp);
-    let up = fmt_value(fmt, &q.clone().ceil(), ulp_exp);
-    let nearest = if ternary == 0 && q.is_integer() {
-        down
+    let (down_q, up_q, nearest_q) = if q.is_integer() {
+        // v is a format number: RD and RU differ unless f = v exactly.
+        let below = Float::with_val(300, &q - i32::from(f_below_v));
+        let above = Float::with_val(300, &q + i32::from(ternary < 0));
+        (below, above, q)
     } else {
-        fmt_value(fmt, &q.round_even(), ulp_exp)
+        let (floor, ceil) = (q.clone().floor(), q.clone().ceil());
+        let midpoint = Float::with_val(300, &q * 2u32).is_integer();
+        let nearest = match (midpoint, ternary) {
+            (true, t) if t > 0 => floor.clone(),
+            (true, t) if t < 0 => ceil.clone(),
+            _ => q.clone().round_even(),
+        };
+        (floor, ceil, nearest)
+    };
+    let (down, up) = (
+        fmt_value(fmt, &down_q, ulp_exp),
+        fmt_value(fmt, &up_q, ulp_exp),
+    );
+    // Beyond the largest finite number, rounding toward zero gives it (IEEE 754-2019 §7.4).
+    let (down, up) = if f.is_sign_positive() {
+        (down.min(fmt.max_finite()), up)
+    } else {
+        (down, up.max(-fmt.max_finite()))
     };
     Ok(Roundings {
+        nearest: fmt_value(fmt, &nearest_q, ulp_exp),
         f,
         e,
         ulp_exp,
         down,
         up,
-        nearest,
     })
 }
 
-/// f(x) rounded to nearest in the format (NaN, ±inf included).
-pub fn round_nearest(func: RefFunc, fmt: CrunchFormat, x: f64) -> f64 {
+/// f(x) rounded to the format in `mode` (NaN, ±inf included).
+pub fn correct_rounding(func: RefFunc, fmt: CrunchFormat, x: f64, mode: Rounding) -> f64 {
     match roundings(func, fmt, x) {
-        Ok(r) => r.nearest,
+        Ok(r) => r.in_mode(mode),
         Err(f) => f.to_f64(),
     }
 }
 
-/// Exact decision with f computed by MPFR.
-pub fn classify_exact(func: RefFunc, fmt: CrunchFormat, x: f64, a: f64) -> Verdict {
+/// Exact decision with f computed by MPFR, for a target judged in `mode`.
+pub fn classify_exact(func: RefFunc, fmt: CrunchFormat, x: f64, a: f64, mode: Rounding) -> Verdict {
     let verdict = |class, err, special| Verdict {
         class,
         err,
@@ -232,13 +352,15 @@ pub fn classify_exact(func: RefFunc, fmt: CrunchFormat, x: f64, a: f64) -> Verdi
     if a.is_nan() {
         return verdict(Class::Worse, None, Special::NanSpurious);
     }
-    let class = if a == r.nearest {
+    let class = if a == r.in_mode(mode) {
         Class::CorrectlyRounded
     } else if a == r.down || a == r.up {
         Class::Faithful
     } else {
         Class::Worse
     };
+    // The special classes are sets of inputs fixed by RN(f) and a alone, the same in every
+    // mode; the mode only decides the class within them.
     if r.nearest.is_infinite() {
         return verdict(class, None, Special::Overflow);
     }
@@ -266,26 +388,43 @@ fn fmt_value(fmt: CrunchFormat, n: &Float, ulp_exp: i32) -> f64 {
     }
 }
 
-/// Decision for one input: the fast path where the reference decides, MPFR otherwise.
-/// Returns the verdict and whether MPFR was used.
-pub fn classify(func: RefFunc, fmt: CrunchFormat, x: f64, a: f64, r: Reference) -> (Verdict, bool) {
-    if let Some(v) = quick_special(func, fmt, x, a, r) {
+/// Decision for one input judged in `mode`: the fast path where the reference decides, MPFR
+/// otherwise. Returns the verdict and whether MPFR was used.
+pub fn classify(
+    func: RefFunc,
+    fmt: CrunchFormat,
+    x: f64,
+    a: f64,
+    r: Reference,
+    mode: Rounding,
+) -> (Verdict, bool) {
+    if let Some(v) = quick_special(func, fmt, x, a, r, mode) {
         return (v, false);
     }
     if let Reference::Value { hi, lo, eps } = r {
-        if let Some(v) = classify_fast(fmt, a, hi, lo, eps) {
+        if let Some(v) = classify_fast(fmt, a, hi, lo, eps, mode) {
             return (v, false);
         }
     }
-    (classify_exact(func, fmt, x, a), true)
+    (classify_exact(func, fmt, x, a, mode), true)
 }
 
-/// The verdict on a result `a` where RN(f) is `sign * inf` (f finite or not): infinity of
-/// that sign is correctly rounded, the largest finite number of that sign faithful.
-pub fn overflow_verdict(fmt: CrunchFormat, sign: f64, a: f64) -> Verdict {
-    let class = if a == sign * f64::INFINITY {
+/// The verdict on a result `a` where RN(f) is `sign * inf` and f is finite: |f| exceeds the
+/// largest finite number MAX, so RD(f) and RU(f) are ±MAX and ±inf. The one away from zero
+/// (infinity) is ∘(f) in round-to-nearest and in the directed mode that rounds away for this
+/// sign (up for positive f, down for negative); ±MAX in the others. The other one is faithful.
+pub fn overflow_verdict(fmt: CrunchFormat, sign: f64, a: f64, mode: Rounding) -> Verdict {
+    let infinity = sign * f64::INFINITY;
+    let largest = sign * fmt.max_finite();
+    let away_is_correct = mode.rounds_down(sign > 0.0) != Some(sign > 0.0);
+    let (correct, other) = if away_is_correct {
+        (infinity, largest)
+    } else {
+        (largest, infinity)
+    };
+    let class = if a == correct {
         Class::CorrectlyRounded
-    } else if a == sign * fmt.max_finite() {
+    } else if a == other {
         Class::Faithful
     } else {
         Class::Worse
@@ -297,14 +436,38 @@ pub fn overflow_verdict(fmt: CrunchFormat, sign: f64, a: f64) -> Verdict {
     }
 }
 
-/// The verdict on a zero result where f is a positive number far below half the smallest
-/// subnormal: correctly rounded, with an error reported as 0 (it is below 2^-26 ulp).
-pub fn zero_result_verdict() -> Verdict {
-    Verdict {
-        class: Class::CorrectlyRounded,
-        err: Some(0.0),
+/// The verdict on a result `a` where f is non-zero, of sign `sign`, and of magnitude below
+/// 2^-26 times the smallest subnormal s (callers: 2^-1100 for binary64, 2^-959 for binary32):
+/// RD(f) and RU(f) are 0 and `sign * s`. Zero is ∘(f) in round-to-nearest and toward zero, and
+/// in the directed mode toward zero for this sign (down for positive f, up for negative);
+/// `sign * s` in the other directed mode. The error of a zero result lies in (0, 2^-26) ulp,
+/// reported as 0; of `sign * s` in (1 - 2^-26, 1), reported as 1 - 2^-27 (both within
+/// [`fast_error_tolerance`], and in the histogram bin of the truth). `None` for other results.
+pub fn tiny_result_verdict(
+    fmt: CrunchFormat,
+    sign: f64,
+    a: f64,
+    mode: Rounding,
+) -> Option<Verdict> {
+    let smallest = pow2(fmt.emin() - fmt.precision() + 1);
+    let zero_is_correct = mode.rounds_down(sign > 0.0) != Some(sign < 0.0);
+    let (is_zero, err) = if a == 0.0 {
+        (true, 0.0)
+    } else if a == sign * smallest {
+        (false, 1.0 - pow2(-27))
+    } else {
+        return None;
+    };
+    let class = if is_zero == zero_is_correct {
+        Class::CorrectlyRounded
+    } else {
+        Class::Faithful
+    };
+    Some(Verdict {
+        class,
+        err: Some(err),
         special: Special::Subnormal,
-    }
+    })
 }
 
 /// The fast reference's value at one input.
@@ -325,6 +488,7 @@ fn quick_special(
     x: f64,
     a: f64,
     r: Reference,
+    mode: Rounding,
 ) -> Option<Verdict> {
     if func.outside_domain(x) {
         let class = if a.is_nan() {
@@ -350,6 +514,7 @@ fn quick_special(
     };
     let pole_candidate = x == 0.0 || x.abs() == 1.0;
     if a.is_infinite() && hi.is_finite() && hi.abs() < fmt.max_finite() * 0.5 {
+        // |f| < MAX: every mode rounds f to a finite number.
         return Some(Verdict {
             class: Class::Worse,
             err: None,
@@ -361,13 +526,33 @@ fn quick_special(
         // beyond binary32's overflow threshold.
         let threshold = fmt.max_finite() + pow2(127 - 24); // MAX + ulp/2
         if hi.is_infinite() || hi.abs() * (1.0 - 4.0 * f64::EPSILON) > threshold {
-            return Some(overflow_verdict(fmt, hi.signum(), a));
+            return Some(overflow_verdict(fmt, hi.signum(), a, mode));
         }
-        if hi.abs() < pow2(-960) && a == 0.0 {
-            // |f| < 2^-959 (the reference is within one of its subnormal ulps there), so
-            // RN(f) = 0; the error |f| / 2^-149 is below 2^-810 ulps, reported as 0.
-            return Some(zero_result_verdict());
+        if hi.abs() < pow2(-960) {
+            // |f| < 2^-959 (the reference is within one of its subnormal ulps there).
+            return match tiny_sign(func, hi) {
+                Some(sign) => tiny_result_verdict(fmt, sign, a, mode),
+                // RN(f) = 0 whatever the sign of f.
+                None if a == 0.0 && mode == Rounding::Nearest => {
+                    tiny_result_verdict(fmt, 1.0, a, mode)
+                }
+                None => None,
+            };
         }
     }
     None
+}
+
+/// The sign of a non-zero f whose binary64 reference `hi` is below 2^-960: the table's fact
+/// for the exp family (f(x) > 0 wherever it is that small, `Saturates::OverflowAndTiny`), or
+/// the reference's own sign where it exceeds the reference's error there (one subnormal ulp;
+/// four are allowed for).
+fn tiny_sign(func: RefFunc, hi: f64) -> Option<f64> {
+    if func.facts().saturates == Saturates::OverflowAndTiny {
+        Some(1.0)
+    } else if hi.abs() > pow2(-1072) {
+        Some(hi.signum())
+    } else {
+        None
+    }
 }

@@ -5,6 +5,7 @@
 //! (`tmd_search::cluster::SegmentsJournal`). `tmd crunch-status` reads the file while the run
 //! goes on; `tmd crunch-format` prints the per-block maxima as tab-separated text.
 
+use crate::rounding::Rounding;
 use crate::summary::Summary;
 use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
@@ -19,6 +20,10 @@ pub struct Header {
     pub tmd_crunch_checkpoint: u32,
     pub target: String,
     pub format: String,
+    /// The mode the target ran under; checkpoints written before modes existed were
+    /// round-to-nearest runs.
+    #[serde(default)]
+    pub rounding: Rounding,
     pub from: String,
     pub to: String,
     pub block_bits: u32,
@@ -164,6 +169,15 @@ impl CheckpointWriter {
         let lock = RunLock::acquire(Path::new(&lock_path), path)?;
         if path.exists() {
             let existing = Checkpoint::read(path)?;
+            if existing.header.rounding != header.rounding {
+                return Err(bad(
+                    path,
+                    format!(
+                        "written under --rounding {}, not {}; use another file",
+                        existing.header.rounding, header.rounding
+                    ),
+                ));
+            }
             if existing.header != *header {
                 return Err(bad(
                     path,

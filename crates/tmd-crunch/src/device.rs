@@ -24,6 +24,7 @@ use crate::analysis::HISTOGRAM_BINS;
 use crate::driver::{verdict_binary32, verdict_binary64};
 use crate::format::CrunchFormat;
 use crate::function::RefFunc;
+use crate::rounding::Rounding;
 use crate::summary::{Summary, NEAR_MAX_CAP};
 use rayon::prelude::*;
 
@@ -42,7 +43,9 @@ pub struct DeviceAnalysis {
 }
 
 /// The summary of ordinals `[lo, hi)` of a target of `func` in format `fmt` from a device's
-/// analysis (see the module documentation).
+/// analysis (see the module documentation). Devices analyse in round-to-nearest only
+/// (`driver::crunch_range` never asks a target of another mode), so the host's verdicts on
+/// the inputs the device left are round-to-nearest ones too.
 pub fn summary_from_device(
     func: RefFunc,
     fmt: CrunchFormat,
@@ -73,8 +76,10 @@ pub fn summary_from_device(
         .map(|&(ord, a)| {
             let x = fmt.from_ordinal(ord);
             let verdict = match fmt {
-                CrunchFormat::Binary32 => verdict_binary32(func, x, a),
-                CrunchFormat::Binary64 => verdict_binary64(func, &saturated, x, a),
+                CrunchFormat::Binary32 => verdict_binary32(func, x, a, Rounding::Nearest),
+                CrunchFormat::Binary64 => {
+                    verdict_binary64(func, &saturated, x, a, Rounding::Nearest)
+                }
             };
             (ord, verdict)
         })
@@ -163,7 +168,7 @@ mod tests {
         for ord in order {
             let x = fmt.from_ordinal(ord);
             let a = planted(x);
-            let verdict = if let Some(v) = sat.judge(func, x, a) {
+            let verdict = if let Some(v) = sat.judge(func, x, a, Rounding::Nearest) {
                 Some(v)
             } else if a.is_nan() {
                 None
@@ -171,9 +176,9 @@ mod tests {
                 // the kernel's two stages: the fast reference, then the double-double one
                 let (fast, eps) = func.fast_f64().unwrap();
                 let (h, l) = fast(x);
-                classify_fast(fmt, a, h, l, eps).or_else(|| {
+                classify_fast(fmt, a, h, l, eps, Rounding::Nearest).or_else(|| {
                     let r = func.dd().unwrap()(Dd::from(x));
-                    classify_fast(fmt, a, r.hi(), r.lo(), EPS_DD)
+                    classify_fast(fmt, a, r.hi(), r.lo(), EPS_DD, Rounding::Nearest)
                 })
             };
             let Some(v) = verdict else {
@@ -264,7 +269,7 @@ mod tests {
     /// `ca_binary32_rule` from the double-double reference, then `classify_fast` with
     /// `EPS_DD_BINARY32`.
     fn simulated_binary32_device(lo: i64, hi: i64, seed: u64) -> DeviceAnalysis {
-        use crate::analysis::{overflow_verdict, zero_result_verdict};
+        use crate::analysis::{overflow_verdict, tiny_result_verdict};
         use crate::format::pow2;
         use crate::function::EPS_DD_BINARY32;
         let func = RefFunc::Registry(tmd_core::registry::Func::Exp);
@@ -289,11 +294,11 @@ mod tests {
                     && (mag.is_infinite()
                         || mag * (1.0 - 4.0 * f64::EPSILON) > fmt.max_finite() + pow2(103))
                 {
-                    Some(overflow_verdict(fmt, r.hi().signum(), a))
+                    Some(overflow_verdict(fmt, r.hi().signum(), a, Rounding::Nearest))
                 } else if !pole_candidate && mag < pow2(-960) && a == 0.0 {
-                    Some(zero_result_verdict())
+                    tiny_result_verdict(fmt, 1.0, a, Rounding::Nearest)
                 } else {
-                    classify_fast(fmt, a, r.hi(), r.lo(), EPS_DD_BINARY32)
+                    classify_fast(fmt, a, r.hi(), r.lo(), EPS_DD_BINARY32, Rounding::Nearest)
                 }
             };
             let Some(v) = verdict else {

@@ -9,6 +9,7 @@ pub use crate::cluster::Cluster;
 use crate::cluster::{deal_out, share_from_root};
 use crate::format::CrunchFormat;
 use crate::function::{RefFunc, EPS_DD};
+use crate::rounding::Rounding;
 use crate::summary::{Specials, Summary};
 use crate::target::Target;
 use rayon::prelude::*;
@@ -201,10 +202,12 @@ pub fn reference_name(func: RefFunc, format: CrunchFormat) -> String {
     }
 }
 
-/// Crunches ordinals `[lo, hi)` (a chunk) of the target.
+/// Crunches ordinals `[lo, hi)` (a chunk) of the target, judged in its mode
+/// ([`Target::rounding`]).
 pub fn crunch_chunk(target: &dyn Target, lo: i64, hi: i64) -> Summary {
     let fmt = target.format();
     let func = target.function();
+    let mode = target.rounding();
     let mut summary = Summary::default();
     match fmt {
         CrunchFormat::Binary32 => {
@@ -212,7 +215,7 @@ pub fn crunch_chunk(target: &dyn Target, lo: i64, hi: i64) -> Summary {
             let mut out = vec![0f32; xs.len()];
             target.eval_f32(&xs, &mut out);
             for (i, (&x, &a)) in xs.iter().zip(&out).enumerate() {
-                let (v, mpfr) = verdict_binary32(func, x as f64, a as f64);
+                let (v, mpfr) = verdict_binary32(func, x as f64, a as f64, mode);
                 summary.record(lo + i as i64, v, mpfr);
             }
         }
@@ -222,7 +225,7 @@ pub fn crunch_chunk(target: &dyn Target, lo: i64, hi: i64) -> Summary {
             target.eval_f64(&xs, &mut out);
             let saturated = crate::saturation::saturation(func);
             for (i, (&x, &a)) in xs.iter().zip(&out).enumerate() {
-                let (v, mpfr) = verdict_binary64(func, &saturated, x, a);
+                let (v, mpfr) = verdict_binary64(func, &saturated, x, a, mode);
                 summary.record(lo + i as i64, v, mpfr);
             }
         }
@@ -232,33 +235,41 @@ pub fn crunch_chunk(target: &dyn Target, lo: i64, hi: i64) -> Summary {
 }
 
 /// The verdict on a binary32 result `a` (widened) at the binary32 input `x`: the binary64
-/// `libm` value as the reference ([`RefFunc::eps_f64`]), MPFR where it does not decide.
-/// Returns whether MPFR was used.
-pub fn verdict_binary32(func: RefFunc, x: f64, a: f64) -> (crate::analysis::Verdict, bool) {
+/// `libm` value as the reference ([`RefFunc::eps_f64`]), MPFR where it does not decide; judged
+/// in `mode`. Returns whether MPFR was used.
+pub fn verdict_binary32(
+    func: RefFunc,
+    x: f64,
+    a: f64,
+    mode: Rounding,
+) -> (crate::analysis::Verdict, bool) {
     let r = Reference::Value {
         hi: func.libm_f64(x),
         lo: 0.0,
         eps: func.eps_f64(),
     };
-    classify(func, CrunchFormat::Binary32, x, a, r)
+    classify(func, CrunchFormat::Binary32, x, a, r, mode)
 }
 
 /// The verdict on a binary64 result `a` at `x`: the saturation rules, then the cheap first
 /// reference where the function has one ([`RefFunc::fast_f64`]), then the double-double
-/// reference where the function has one, MPFR where they do not decide.
+/// reference where the function has one, MPFR where they do not decide; judged in `mode`.
 /// Returns whether MPFR was used.
 pub fn verdict_binary64(
     func: RefFunc,
     saturated: &crate::saturation::Saturation,
     x: f64,
     a: f64,
+    mode: Rounding,
 ) -> (crate::analysis::Verdict, bool) {
-    if let Some(v) = saturated.judge(func, x, a) {
+    if let Some(v) = saturated.judge(func, x, a, mode) {
         return (v, false);
     }
     if let Some((fast, eps)) = func.fast_f64() {
         let (hi, lo) = fast(x);
-        if let Some(v) = crate::analysis::classify_fast(CrunchFormat::Binary64, a, hi, lo, eps) {
+        if let Some(v) =
+            crate::analysis::classify_fast(CrunchFormat::Binary64, a, hi, lo, eps, mode)
+        {
             return (v, false);
         }
     }
@@ -273,14 +284,18 @@ pub fn verdict_binary64(
         }
         None => Reference::None,
     };
-    classify(func, CrunchFormat::Binary64, x, a, r)
+    classify(func, CrunchFormat::Binary64, x, a, r, mode)
 }
 
 /// Crunches one block: on the target's device where it analyses there
 /// ([`Target::crunch_on_device`]), else its chunks in parallel on the cores, merged in order.
+/// A device analyses in round-to-nearest only, so a target of another mode is analysed on the
+/// cores whatever it offers.
 pub fn crunch_range(target: &dyn Target, lo: i64, hi: i64) -> Summary {
-    if let Some(summary) = target.crunch_on_device(lo, hi) {
-        return summary;
+    if target.rounding() == Rounding::Nearest {
+        if let Some(summary) = target.crunch_on_device(lo, hi) {
+            return summary;
+        }
     }
     crunch_range_on_cores(target, lo, hi)
 }
@@ -308,6 +323,8 @@ pub struct Report {
     pub target: String,
     pub function: String,
     pub format: String,
+    /// The rounding mode the target ran under and is judged in ([`Target::rounding`]).
+    pub rounding: Rounding,
     pub from: String,
     pub to: String,
     pub inputs: u64,
@@ -315,7 +332,7 @@ pub struct Report {
     /// digits when `max_verified`); `None` when no input has one.
     pub max_ulp: Option<f64>,
     pub argmax: Option<String>,
-    /// The target's result at `argmax` and f(argmax) rounded to nearest.
+    /// The target's result at `argmax` and f(argmax) rounded in the run's mode.
     pub argmax_result: Option<String>,
     pub argmax_expected: Option<String>,
     /// Every input that may reach the maximum was recomputed with MPFR, so `max_ulp` is the
@@ -348,6 +365,7 @@ pub fn header(target: &dyn Target, plan: &Plan) -> Header {
         tmd_crunch_checkpoint: CHECKPOINT_VERSION,
         target: target.name(),
         format: fmt.name().into(),
+        rounding: target.rounding(),
         from: plan.bounds_text().0,
         to: plan.bounds_text().1,
         block_bits: plan.block_bits,
@@ -507,6 +525,7 @@ pub fn report_from_blocks(
 ) -> Report {
     let fmt = plan.format;
     let func = target.function();
+    let mode = target.rounding();
     let mut total = Summary::default();
     for rec in blocks.values() {
         total.merge(&rec.summary);
@@ -520,7 +539,7 @@ pub fn report_from_blocks(
             let exact_err = if cand.exact {
                 Some(cand.err)
             } else {
-                classify_exact(func, fmt, x, a).err
+                classify_exact(func, fmt, x, a, mode).err
             };
             if let Some(err) = exact_err {
                 if max_ulp.is_none_or(|m| err > m) {
@@ -535,13 +554,15 @@ pub fn report_from_blocks(
         target: target.name(),
         function: func.name().into(),
         format: fmt.name().into(),
+        rounding: mode,
         from: hdr.from,
         to: hdr.to,
         inputs: total.inputs,
         max_ulp,
         argmax: argmax.map(|(x, _)| fmt.hex(x)),
         argmax_result: argmax.map(|(_, a)| fmt.hex(a)),
-        argmax_expected: argmax.map(|(x, _)| fmt.hex(crate::analysis::round_nearest(func, fmt, x))),
+        argmax_expected: argmax
+            .map(|(x, _)| fmt.hex(crate::analysis::correct_rounding(func, fmt, x, mode))),
         max_verified: !total.near_max_truncated(),
         max_ulp_bound: max_ulp.map(|m| {
             if total.near_max_truncated() {

@@ -18,7 +18,7 @@
 //!
 //! NaN and infinite entries (some libm test lists carry them) are skipped and counted.
 
-use crate::analysis::{classify_exact, round_nearest, Class, Special};
+use crate::analysis::{classify_exact, correct_rounding, Class, Special};
 use crate::format::CrunchFormat;
 use crate::summary::{Specials, Summary};
 use crate::target::Target;
@@ -133,7 +133,7 @@ pub struct Failure {
     /// The line of the list it came from.
     pub line: usize,
     pub x: f64,
-    /// f(x) correctly rounded.
+    /// f(x) correctly rounded in the target's rounding mode.
     pub expected: f64,
     /// The target's result.
     pub got: f64,
@@ -149,6 +149,8 @@ pub struct ListReport {
     pub target: String,
     pub function: String,
     pub format: String,
+    /// The rounding mode the target ran under and was judged in.
+    pub rounding: String,
     pub inputs_file: String,
     pub inputs: u64,
     /// NaN and infinite entries of the list, not evaluated.
@@ -162,6 +164,8 @@ pub struct ListReport {
     pub faithful: u64,
     pub worse: u64,
     pub specials: Specials,
+    /// Counts per bin: `[correctly rounded, other < 1 ulp, [1,2), [2,4), ...]`.
+    pub histogram: Vec<u64>,
     pub seconds: f64,
     pub note: Option<String>,
 }
@@ -193,7 +197,7 @@ pub fn check_list<R: BufRead, E: From<InputError>>(
     mut on_failure: impl FnMut(&Failure) -> Result<(), E>,
 ) -> Result<ListReport, E> {
     let start = Instant::now();
-    let (fmt, func) = (target.format(), target.function());
+    let (fmt, func, mode) = (target.format(), target.function(), target.rounding());
     let mut summary = Summary::default();
     let mut batch: Vec<(usize, f64)> = Vec::with_capacity(BATCH);
     loop {
@@ -209,7 +213,7 @@ pub fn check_list<R: BufRead, E: From<InputError>>(
         let verdicts: Vec<_> = xs
             .par_iter()
             .zip(&results)
-            .map(|(&x, &a)| classify_exact(func, fmt, x, a))
+            .map(|(&x, &a)| classify_exact(func, fmt, x, a, mode))
             .collect();
         for ((&(line, x), &got), v) in batch.iter().zip(&results).zip(&verdicts) {
             summary.record(fmt.ordinal(x), *v, true);
@@ -217,7 +221,7 @@ pub fn check_list<R: BufRead, E: From<InputError>>(
                 on_failure(&Failure {
                     line,
                     x,
-                    expected: round_nearest(func, fmt, x),
+                    expected: correct_rounding(func, fmt, x, mode),
                     got,
                     err: v.err,
                     class: v.class,
@@ -236,7 +240,7 @@ fn report(
     summary: &Summary,
     start: Instant,
 ) -> ListReport {
-    let (fmt, func) = (target.format(), target.function());
+    let (fmt, func, mode) = (target.format(), target.function(), target.rounding());
     // Every error was computed by MPFR, so the summary's maximum is exact.
     let argmax = summary.argmax.map(|o| {
         let x = fmt.from_ordinal(o);
@@ -246,17 +250,19 @@ fn report(
         target: target.name(),
         function: func.name().into(),
         format: fmt.name().into(),
+        rounding: mode.name().into(),
         inputs_file: name.to_string(),
         inputs: summary.inputs,
         skipped,
         max_ulp: argmax.map(|_| summary.max_ulp),
         argmax: argmax.map(|(x, _)| fmt.hex(x)),
         argmax_result: argmax.map(|(_, a)| fmt.hex(a)),
-        argmax_expected: argmax.map(|(x, _)| fmt.hex(round_nearest(func, fmt, x))),
+        argmax_expected: argmax.map(|(x, _)| fmt.hex(correct_rounding(func, fmt, x, mode))),
         correctly_rounded: summary.correctly_rounded,
         faithful: summary.faithful,
         worse: summary.worse,
         specials: summary.specials.clone(),
+        histogram: summary.histogram.clone(),
         seconds: start.elapsed().as_secs_f64(),
         note: target.note(),
     }

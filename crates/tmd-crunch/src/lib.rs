@@ -11,9 +11,15 @@
 //!
 //! ## How an input is judged
 //!
-//! [`analysis`] defines the error (`|a - f(x)| / ulp(f(x))`), the classes (correctly rounded,
-//! faithful, worse) and the special classes (NaN, poles, overflow, spurious NaN/inf,
-//! subnormal results). Each input is judged by a fast reference with a relative error bound
+//! [`analysis`] defines the error (`|a - f(x)| / ulp(f(x))`), the classes and the special
+//! classes (NaN, poles, overflow, spurious NaN/inf, subnormal results). A target runs under one
+//! rounding mode m ([`Rounding`], [`Target::rounding`]; round-to-nearest unless it sets another
+//! around its own calls): its result a is *correctly rounded* when a = f(x) rounded in m (RN
+//! ties-to-even, RU, RD or RZ of the format, subnormals included), *faithful* when a is RD(f)
+//! or RU(f) but not that one, *worse* otherwise. The error does not depend on m, nor does which
+//! inputs fall in each special class (f, RN(f) and a decide that); m decides the class within
+//! it (an overflowing f > MAX is correctly rounded as +inf in round-to-nearest and up, as MAX
+//! in down and toward zero). Each input is judged by a fast reference with a relative error bound
 //! ([`function`]: binary64 libm for binary32 targets, xfloat double-double for binary64, and for
 //! binary64 `exp` first the cheaper [`fast_exp`]) where that bound decides every question asked,
 //! and by MPFR otherwise; so every count is exact. Which functions crunch knows, which
@@ -59,4 +65,4 @@ pub use foreign::resolve_foreign;
 pub use format::CrunchFormat;
 pub use function::RefFunc;
 pub use rounding::Rounding;
-pub use target::{resolve, ClosureTarget, Target};
+pub use target::{resolve, resolve_with_rounding, ClosureTarget, Target};

@@ -7,10 +7,13 @@
 //! f(x) rounded in that mode. The error in ulps, `|a - f(x)| / ulp(f(x))`, is defined the same
 //! way in every mode; only which result counts as correctly rounded changes.
 
+use serde::{Deserialize, Serialize};
 use std::fmt;
 
-/// A rounding-direction attribute (IEEE 754-2019 §4.3).
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Default)]
+/// A rounding-direction attribute (IEEE 754-2019 §4.3); reports and checkpoints carry it by
+/// its [`Rounding::name`].
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Default, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
 pub enum Rounding {
     /// roundTiesToEven, the default.
     #[default]
@@ -46,6 +49,19 @@ impl Rounding {
     pub fn parse(name: &str) -> Option<Rounding> {
         Rounding::ALL.into_iter().find(|r| r.name() == name)
     }
+
+    /// For a directed mode, whether it rounds a number of this sign down (its result is RD(f),
+    /// `Some(true)`) or up (RU(f), `Some(false)`): toward zero is down for positive numbers and
+    /// up for negative ones. `None` for round-to-nearest, whose choice depends on more than
+    /// the sign.
+    pub fn rounds_down(self, positive: bool) -> Option<bool> {
+        match self {
+            Rounding::Nearest => None,
+            Rounding::Up => Some(false),
+            Rounding::Down => Some(true),
+            Rounding::Zero => Some(positive),
+        }
+    }
 }
 
 impl fmt::Display for Rounding {
@@ -65,5 +81,18 @@ mod tests {
         }
         assert_eq!(Rounding::parse("all"), None);
         assert_eq!(Rounding::default(), Rounding::Nearest);
+        for r in Rounding::ALL {
+            let json = serde_json::to_string(&r).unwrap();
+            assert_eq!(json, format!("\"{}\"", r.name()));
+        }
+    }
+
+    #[test]
+    fn toward_zero_rounds_positive_numbers_down_and_negative_ones_up() {
+        assert_eq!(Rounding::Zero.rounds_down(true), Some(true));
+        assert_eq!(Rounding::Zero.rounds_down(false), Some(false));
+        assert_eq!(Rounding::Up.rounds_down(true), Some(false));
+        assert_eq!(Rounding::Down.rounds_down(false), Some(true));
+        assert_eq!(Rounding::Nearest.rounds_down(true), None);
     }
 }

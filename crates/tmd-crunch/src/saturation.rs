@@ -5,15 +5,18 @@
 //! functions saturate, and how, is tmd-core's table's (`Crunch::saturates`); the
 //! thresholds are found once per function by bisection over binary64 ordinals with MPFR
 //! (the functions are monotone there), so the decisions stay exact:
-//! * overflow region: the correct rounding is ±inf (correctly rounded), ±MAX is faithful;
-//! * tiny region: RN(f) = +0 and the error of a zero result is below 2^-1100 / 2^-1074 =
-//!   2^-26 ulp, reported as 0; other results go to MPFR.
+//! * overflow region: RN(f) is ±inf; RD(f) and RU(f) are ±MAX and ±inf, and which of them is
+//!   correctly rounded depends on the mode ([`overflow_verdict`]);
+//! * tiny region: RD(f) = +0 and RU(f) is the smallest subnormal; +0 is correctly rounded in
+//!   round-to-nearest, down and toward zero, the smallest subnormal in up
+//!   ([`tiny_result_verdict`]); other results go to MPFR.
 //!
 //! (binary32 targets need none of this: their binary64 reference has range to spare.)
 
-use crate::analysis::{overflow_verdict, zero_result_verdict, Verdict};
+use crate::analysis::{overflow_verdict, tiny_result_verdict, Verdict};
 use crate::format::CrunchFormat;
 use crate::function::RefFunc;
+use crate::rounding::Rounding;
 use rug::Float;
 use std::collections::HashMap;
 use std::sync::{Mutex, OnceLock};
@@ -106,8 +109,8 @@ impl Saturation {
         self.tiny_until
     }
 
-    /// The verdict on a binary64 input in a saturated region, or `None`.
-    pub fn judge(&self, func: RefFunc, x: f64, a: f64) -> Option<Verdict> {
+    /// The verdict on a binary64 input in a saturated region judged in `mode`, or `None`.
+    pub fn judge(&self, func: RefFunc, x: f64, a: f64, mode: Rounding) -> Option<Verdict> {
         if let Some(t) = self.overflow_from {
             let beyond = if self.symmetric { x.abs() >= t } else { x >= t };
             if beyond {
@@ -116,12 +119,12 @@ impl Saturation {
                 } else {
                     1.0
                 };
-                return Some(overflow_verdict(CrunchFormat::Binary64, sign, a));
+                return Some(overflow_verdict(CrunchFormat::Binary64, sign, a, mode));
             }
         }
         if let Some(t) = self.tiny_until {
-            if x <= t && a == 0.0 {
-                return Some(zero_result_verdict());
+            if x <= t {
+                return tiny_result_verdict(CrunchFormat::Binary64, 1.0, a, mode);
             }
         }
         None

@@ -24,9 +24,6 @@ pub struct Specials {
     pub pole_wrong: u64,
     pub overflow: u64,
     pub overflow_wrong: u64,
-    /// Overflows whose result is neither infinity nor the largest finite number of its sign.
-    #[serde(default)]
-    pub overflow_worse: u64,
     pub inf_spurious: u64,
     pub subnormal: u64,
     pub subnormal_wrong: u64,
@@ -41,14 +38,13 @@ impl Specials {
         self.pole_wrong += o.pole_wrong;
         self.overflow += o.overflow;
         self.overflow_wrong += o.overflow_wrong;
-        self.overflow_worse += o.overflow_worse;
         self.inf_spurious += o.inf_spurious;
         self.subnormal += o.subnormal;
         self.subnormal_wrong += o.subnormal_wrong;
     }
 
-    fn count(&mut self, special: Special, class: Class) {
-        let wrong = u64::from(class != Class::CorrectlyRounded);
+    fn count(&mut self, special: Special, correct: bool) {
+        let wrong = u64::from(!correct);
         match special {
             Special::None => {}
             Special::Subnormal => {
@@ -67,7 +63,6 @@ impl Specials {
             Special::Overflow => {
                 self.overflow += 1;
                 self.overflow_wrong += wrong;
-                self.overflow_worse += u64::from(class == Class::Worse);
             }
             Special::InfSpurious => self.inf_spurious += 1,
         }
@@ -125,6 +120,14 @@ impl Default for Summary {
 }
 
 impl Summary {
+    /// Results worse than faithful that have no finite error (spurious NaN or infinity, a
+    /// number where NaN or infinity is due, anything but infinity or the largest finite
+    /// number where the result overflows): every worse result with a finite error is at
+    /// least 1 ulp off, so it sits in a histogram bin from 2 on.
+    pub fn worse_without_finite_error(worse: u64, histogram: &[u64]) -> u64 {
+        worse - histogram.iter().skip(2).sum::<u64>().min(worse)
+    }
+
     /// Records one input's verdict. Inputs must come in increasing ordinal order for the
     /// argmax tie rule (first input wins); `merge` keeps that rule across summaries.
     pub fn record(&mut self, ordinal: i64, v: Verdict, used_mpfr: bool) {
@@ -136,7 +139,8 @@ impl Summary {
             Class::Faithful => self.faithful += 1,
             Class::Worse => self.worse += 1,
         }
-        self.specials.count(v.special, v.class);
+        self.specials
+            .count(v.special, v.class == Class::CorrectlyRounded);
         let Some(err) = v.err else { return };
         let bin = if v.class == Class::CorrectlyRounded {
             0

@@ -36,8 +36,9 @@ pub trait Target: Send + Sync {
         None
     }
     /// The rounding mode the target runs under ([`crate::Rounding`]); its results are judged
-    /// against f(x) rounded in that mode. Only targets that set the mode around their own
-    /// calls may return anything but the default, round-to-nearest.
+    /// against f(x) rounded in that mode. Only targets whose results are meant for another
+    /// mode (code that sets it around its own calls, or computes the directed rounding itself,
+    /// [`ClosureTarget::with_rounding`]) return anything but the default, round-to-nearest.
     fn rounding(&self) -> crate::Rounding {
         crate::Rounding::Nearest
     }
@@ -56,6 +57,7 @@ pub struct ClosureTarget<F32, F64> {
     f32_fn: F32,
     f64_fn: F64,
     note: Option<String>,
+    rounding: crate::Rounding,
 }
 
 impl<G: Fn(f32) -> f32 + Send + Sync> ClosureTarget<G, fn(f64) -> f64> {
@@ -68,6 +70,7 @@ impl<G: Fn(f32) -> f32 + Send + Sync> ClosureTarget<G, fn(f64) -> f64> {
             f32_fn: f,
             f64_fn: |x| x,
             note: None,
+            rounding: crate::Rounding::Nearest,
         }
     }
 }
@@ -82,6 +85,7 @@ impl<G: Fn(f64) -> f64 + Send + Sync> ClosureTarget<fn(f32) -> f32, G> {
             f32_fn: |x| x,
             f64_fn: f,
             note: None,
+            rounding: crate::Rounding::Nearest,
         }
     }
 }
@@ -89,6 +93,14 @@ impl<G: Fn(f64) -> f64 + Send + Sync> ClosureTarget<fn(f32) -> f32, G> {
 impl<A, B> ClosureTarget<A, B> {
     fn with_note(mut self, note: String) -> Self {
         self.note = Some(note);
+        self
+    }
+
+    /// Declares that the closure's results are meant for `mode` (it is judged against f(x)
+    /// rounded in that mode). The closure itself need not set the mode: one that computes the
+    /// directed rounding on its own is as good as one called under `fesetround`.
+    pub fn with_rounding(mut self, mode: crate::Rounding) -> Self {
+        self.rounding = mode;
         self
     }
 }
@@ -119,6 +131,9 @@ where
     }
     fn note(&self) -> Option<String> {
         self.note.clone()
+    }
+    fn rounding(&self) -> crate::Rounding {
+        self.rounding
     }
 }
 
@@ -216,6 +231,30 @@ pub fn resolve(spec: &str) -> Result<BoxedTarget, InputError> {
         ))),
         _ => Err(unknown(spec, "sources are std, libm, xfloat, emul")),
     }
+}
+
+/// Resolves a target to run under `mode`. Targets from C code ([`crate::foreign`]: `dl:`,
+/// `c:`, the named libraries) run under `fesetround(mode)`; every other target [`resolve`]
+/// knows is Rust code that cannot follow the C rounding mode, so anything but
+/// round-to-nearest is refused for them.
+pub fn resolve_with_rounding(spec: &str, mode: crate::Rounding) -> Result<BoxedTarget, InputError> {
+    if crate::foreign::is_foreign(spec) {
+        return crate::resolve_foreign(spec, None, None, mode);
+    }
+    let target = resolve(spec)?;
+    match mode {
+        crate::Rounding::Nearest => Ok(target),
+        _ => Err(runs_only_to_nearest(spec, mode, "Rust code")),
+    }
+}
+
+/// The refusal of a target of `kind` (Rust code, device code) under a mode other than
+/// round-to-nearest.
+pub fn runs_only_to_nearest(spec: &str, mode: crate::Rounding, kind: &str) -> InputError {
+    InputError::Usage(format!(
+        "target {spec} runs only under round-to-nearest ({kind}); --rounding {mode} needs a \
+         dl:, c: or library target"
+    ))
 }
 
 fn resolve_table(spec: &str, source: &str, name: &str) -> Result<BoxedTarget, InputError> {

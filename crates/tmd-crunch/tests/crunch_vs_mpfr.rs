@@ -11,7 +11,7 @@ use common::{check_summary, random_windows};
 use std::cmp::Ordering;
 use tmd_crunch::driver::{crunch_chunk, run, Plan};
 use tmd_crunch::oracle::judge;
-use tmd_crunch::{resolve, CrunchFormat};
+use tmd_crunch::{resolve, CrunchFormat, Rounding};
 
 fn extensive() -> bool {
     std::env::var("TMD_EXTENSIVE").is_ok_and(|v| v == "1")
@@ -152,7 +152,7 @@ fn reported_maximum_is_exact_and_first() {
         for o in plan.first..plan.end {
             let x = fmt.from_ordinal(o);
             let a = tmd_crunch::driver::eval_one(target.as_ref(), x);
-            let ind = judge(target.function(), fmt, x, a);
+            let ind = judge(target.function(), fmt, x, a, Rounding::Nearest);
             cr += u64::from(ind.correctly_rounded);
             let e = ind.err.unwrap();
             if best.is_none_or(|(m, _)| e.partial_cmp(&m) == Some(Ordering::Greater)) {

@@ -38,7 +38,7 @@ fn check_against_oracle(target: &dyn Target, text: &str) -> Vec<Failure> {
     let mut failed = failures.iter();
     for &x in &inputs {
         let a = tmd_crunch::driver::eval_one(target, x);
-        let verdict = judge(func, fmt, x, a);
+        let verdict = judge(func, fmt, x, a, target.rounding());
         if let Some(e) = verdict.err {
             max = Some(max.map_or(e, |m: f64| m.max(e)));
         }

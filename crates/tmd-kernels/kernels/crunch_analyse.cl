@@ -125,7 +125,17 @@ DEVICE_FN double ca_near_window(double m) {
 #define V_FAITHFUL 2
 #define V_WORSE 3
 
-/* analysis::classify_fast for the format: the class, *err and *subnormal, or V_UNDECIDED. */
+/* analysis::sign_beyond: 1 when t > 0, 0 when t < 0, -1 when the margin does not decide. */
+DEVICE_FN int ca_sign_beyond(double t, double ref_err) {
+    double margin = ref_err + fabs(t) * (2.0 * 0x1p-52);
+    if (fabs(t) > margin) {
+        return t > 0.0 ? 1 : 0;
+    }
+    return -1;
+}
+
+/* analysis::classify_fast in round-to-nearest for the format: the class, *err and
+ * *subnormal, or V_UNDECIDED. */
 DEVICE_FN int ca_classify_fast(double a, double rh, double rl, double eps, double *err_out,
                                int *subnormal) {
     double mag = fabs(rh);
@@ -134,11 +144,26 @@ DEVICE_FN int ca_classify_fast(double a, double rh, double rl, double eps, doubl
         return V_UNDECIDED;
     }
     double slack = 2.0 * eps * mag + fabs(rl);
-    double low = mag - slack, high = mag + slack;
-    i32 e = ca_exponent(mag);
+    /* analysis::binade: the sides of 2^e0 and 2^(e0+1), in analysis::binade's order */
+    i32 e0 = ca_exponent(mag);
+    double sign_rh = rh > 0.0 ? 1.0 : -1.0;
+    int below = ca_sign_beyond((mag - ca_pow2(e0)) + sign_rh * rl, 2.0 * eps * mag);
+    int above = ca_sign_beyond((mag - ca_pow2(e0 + 1)) + sign_rh * rl, 2.0 * eps * mag);
+    i32 e = e0;
+    i32 k = 0;
+    int straddles = 0;
+    if (below == 0) {
+        e = e0 - 1;
+    } else if (below == 1 && above == 0) {
+        e = e0;
+    } else if (above == 1) {
+        e = e0 + 1;
+    } else {
+        straddles = 1;
+        k = below == -1 ? e0 : e0 + 1;
+    }
     *subnormal = 0;
-    if (ca_exponent(low) != e || ca_exponent(high) != e) {
-        i32 k = ca_exponent(high);
+    if (straddles) {
         i32 ke = (k - 1) > CA_EMIN ? (k - 1) : CA_EMIN;
         double ulp_below = ca_pow2(ke - CA_PRECISION + 1);
         double sign_a = a > 0.0 ? 1.0 : (a < 0.0 ? -1.0 : (TMD_DOUBLE_BITS(a) >> 63 ? -1.0 : 1.0));
@@ -146,6 +171,11 @@ DEVICE_FN int ca_classify_fast(double a, double rh, double rl, double eps, doubl
         if (fabs(a) != ca_pow2(k) || sign_a != sign_r || slack > ulp_below / 0x1p24) {
             return V_UNDECIDED;
         }
+        /* the subnormal tag: below the smallest normal number if 2^k is, undecided at it */
+        if (k == CA_EMIN) {
+            return V_UNDECIDED;
+        }
+        *subnormal = k < CA_EMIN;
         *err_out = fabs((rh - a) + rl) / ulp_below;
         return V_CORRECT;
     }
@@ -187,7 +217,7 @@ DEVICE_FN int ca_classify_fast(double a, double rh, double rl, double eps, doubl
 #define Q_NONE 0
 #define Q_HOST 1     /* an infinite result where f is far below overflow: InfSpurious */
 #define Q_OVERFLOW 2 /* RN(f) = +-inf with the sign of hi: overflow_verdict */
-#define Q_ZERO 3     /* a zero result for |f| < 2^-959: zero_result_verdict */
+#define Q_ZERO 3     /* a zero result for |f| < 2^-959: tiny_result_verdict */
 
 /* The CPU applies these with the binary64 libm value as hi (within 2^-50 relative), the
  * device with the double-double one (within eps <= 2^-90); each verdict is a function of the

@@ -61,7 +61,9 @@ fn binary32_rules_agree_with_the_per_input_decision() {
     let f32 = Format::binary32();
     let mut rng = ChaCha8Rng::seed_from_u64(32);
     let mut checked = 0;
-    for f in ["exp", "expm1", "sin", "cos", "tan", "log1p", "atan", "sinh", "erf"] {
+    for f in [
+        "exp", "expm1", "sin", "cos", "tan", "log1p", "atan", "sinh", "erf",
+    ] {
         for (bits, kinds) in [
             (24, Breakpoints::All),
             (30, Breakpoints::Directed),

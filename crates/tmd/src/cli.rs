@@ -77,6 +77,11 @@ pub struct CrunchArgs {
     /// dl: and c: targets otherwise take it from the symbol's name.
     #[arg(long)]
     pub function: Option<String>,
+    /// The rounding mode the target runs under and is judged in: nearest, up, down, zero, or
+    /// all (the four in turn, one report each; --checkpoint and --plot files get the mode
+    /// before their extension, e.g. run.up.ckpt).
+    #[arg(long, value_parser = parse_rounding, default_value = "nearest")]
+    pub rounding: RoundingModes,
     /// Checkpoint FILE: finished blocks are appended to it; an existing one is resumed.
     #[arg(long)]
     pub checkpoint: Option<std::path::PathBuf>,
@@ -320,6 +325,19 @@ fn options_before_inputs(args: Vec<std::ffi::OsString>) -> Vec<std::ffi::OsStrin
 
 /// `--threads`: at least one worker, and no more than a machine could use (a typo such as
 /// 100000 would start that many threads).
+/// The modes `--rounding` asks for, in the order they run.
+#[derive(Clone, Debug)]
+pub struct RoundingModes(pub Vec<tmd_crunch::Rounding>);
+
+fn parse_rounding(text: &str) -> Result<RoundingModes, String> {
+    if text == "all" {
+        return Ok(RoundingModes(tmd_crunch::Rounding::ALL.to_vec()));
+    }
+    tmd_crunch::Rounding::parse(text)
+        .map(|mode| RoundingModes(vec![mode]))
+        .ok_or_else(|| "expected nearest, up, down, zero or all".into())
+}
+
 fn parse_threads(text: &str) -> Result<usize, String> {
     match text.parse::<usize>() {
         Ok(n @ 1..=1024) => Ok(n),

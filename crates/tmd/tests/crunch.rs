@@ -645,7 +645,10 @@ fn an_input_list_prints_each_input_not_correctly_rounded() {
         first,
         "x = 0x1p-53: got 0x1p+0, expected 0x1.0000000000001p+0, 0.500000 ulp (faithful; line 2)"
     );
-    assert!(stdout.contains("on the 2 inputs of"), "{stdout}");
+    assert!(
+        stdout.contains("rounding nearest: the 2 inputs of"),
+        "{stdout}"
+    );
     assert!(
         stdout.contains("correctly rounded 1, faithful 1, worse 0"),
         "{stdout}"
@@ -795,5 +798,169 @@ fn foreign_targets_from_the_command_line() {
     assert!(
         stderr.contains("error"),
         "the compiler's message is shown: {stderr}"
+    );
+}
+
+#[test]
+fn rust_and_device_targets_refuse_directed_rounding_with_one_line() {
+    let base = ["crunch", "std:expf", "--from", "1", "--to", "2", "-q"];
+    for mode in ["up", "down", "zero", "all"] {
+        let mut args = base.to_vec();
+        args.extend(["--rounding", mode]);
+        let shown = if mode == "all" { "up" } else { mode };
+        assert_bad_input(
+            &args,
+            &format!(
+                "tmd: target std:expf runs only under round-to-nearest (Rust code); \
+                 --rounding {shown} needs a dl:, c: or library target"
+            ),
+        );
+    }
+    assert_bad_input(
+        &[
+            "crunch",
+            "opencl:expf",
+            "--backend",
+            "opencl",
+            "--from",
+            "1",
+            "--to",
+            "2",
+            "--rounding",
+            "down",
+        ],
+        "target opencl:expf runs only under round-to-nearest (device code)",
+    );
+    assert_bad_input(
+        &[
+            "crunch",
+            "std:expf",
+            "--from",
+            "1",
+            "--to",
+            "2",
+            "--rounding",
+            "bogus",
+        ],
+        "expected nearest, up, down, zero or all",
+    );
+}
+
+#[test]
+fn reports_name_the_rounding_mode() {
+    let range = ["--from", "1", "--to", "1.001", "-q"];
+    for extra in [&[][..], &["--rounding", "nearest"][..]] {
+        let mut args = vec!["crunch", "std:expf", "--json"];
+        args.extend(range);
+        args.extend(extra);
+        let v = json_report(&args);
+        assert_eq!(v["rounding"], "nearest", "{args:?}");
+    }
+    let mut args = vec!["crunch", "std:expf"];
+    args.extend(range);
+    let out = tmd(&args);
+    assert!(out.status.success());
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(
+        text.lines()
+            .next()
+            .unwrap()
+            .contains("), rounding nearest: "),
+        "{text}"
+    );
+}
+
+#[test]
+fn checkpoint_from_before_rounding_modes_resumes_as_nearest() {
+    let dir = scratch("old-checkpoint");
+    let cp = dir.join("expf.jsonl");
+    let cp_arg = cp.to_str().unwrap();
+    let args = [
+        "crunch",
+        "std:expf",
+        "--from",
+        "1",
+        "--to",
+        "1.01",
+        "--block-bits",
+        "12",
+        "--json",
+        "-q",
+        "--checkpoint",
+        cp_arg,
+    ];
+    let fresh = json_report(&args);
+    // The header as tmd wrote it before modes existed: no "rounding" field.
+    let text = std::fs::read_to_string(&cp).unwrap();
+    let (header, blocks) = text.split_once('\n').unwrap();
+    let mut old: Value = serde_json::from_str(header).unwrap();
+    assert_eq!(old["rounding"], "nearest");
+    old.as_object_mut().unwrap().remove("rounding");
+    std::fs::write(&cp, format!("{old}\n{blocks}")).unwrap();
+    let resumed = json_report(&args);
+    assert_eq!(resumed["blocks_resumed"], resumed["blocks"]);
+    assert_eq!(comparable(resumed), comparable(fresh));
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn an_input_list_is_judged_in_every_rounding_mode() {
+    let dir = scratch("listmodes");
+    // sqrt is correctly rounded in every mode (an IEEE operation); this one is one ulp up
+    // under upward rounding only.
+    let source = dir.join("upsqrt.c");
+    std::fs::write(
+        &source,
+        "#include <fenv.h>\n#include <math.h>\n\
+         double upsqrt(double x) {\n  double y = sqrt(x);\n\
+         return fegetround() == FE_UPWARD ? nextafter(y, INFINITY) : y;\n}\n",
+    )
+    .unwrap();
+    let list = list_file(&dir, "l.txt", "2\n3\n0x1.8p+0\n10\n");
+    let spec = format!("c:{}:upsqrt", source.display());
+    let out = tmd(&[
+        "crunch",
+        &spec,
+        "--function",
+        "sqrt",
+        "--inputs",
+        &list,
+        "--rounding",
+        "all",
+        "--max-ulp",
+        "0.5",
+        "--json",
+    ]);
+    assert_eq!(
+        out.status.code(),
+        Some(1),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let lines: Vec<Value> = String::from_utf8_lossy(&out.stdout)
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap())
+        .collect();
+    let reports: Vec<&Value> = lines
+        .iter()
+        .filter(|v| v.get("rounding").is_some())
+        .collect();
+    let modes: Vec<&str> = reports
+        .iter()
+        .map(|r| r["rounding"].as_str().unwrap())
+        .collect();
+    assert_eq!(modes, ["nearest", "up", "down", "zero"]);
+    for r in &reports {
+        let wrong = r["faithful"].as_u64().unwrap() + r["worse"].as_u64().unwrap();
+        let expected_wrong = if r["rounding"] == "up" { 4 } else { 0 };
+        assert_eq!(wrong, expected_wrong, "{r}");
+    }
+    // The four failures are listed, each under upward rounding, before the reports after it.
+    assert_eq!(lines.iter().filter(|v| v.get("got").is_some()).count(), 4);
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(stderr.lines().count(), 1, "{stderr}");
+    assert!(
+        stderr.contains("4 results are not correctly rounded"),
+        "{stderr}"
     );
 }

@@ -16,7 +16,7 @@ pub fn check_summary(target: &dyn Target, lo: i64, hi: i64, s: &Summary) {
     for o in lo..hi {
         let x = fmt.from_ordinal(o);
         let a = tmd_crunch::driver::eval_one(target, x);
-        let ind = judge(func, fmt, x, a);
+        let ind = judge(func, fmt, x, a, target.rounding());
         if ind.correctly_rounded {
             cr += 1;
         } else if ind.faithful {

@@ -334,7 +334,11 @@ impl ChunkJobs {
             return (start, (end - start) as u64, true);
         }
         let o = start + ((j - first_job) as i128) * self.chunk_len as i128;
-        (o, ((end - o) as u128).min(self.chunk_len as u128) as u64, false)
+        (
+            o,
+            ((end - o) as u128).min(self.chunk_len as u128) as u64,
+            false,
+        )
     }
 }
 

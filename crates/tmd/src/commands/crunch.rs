@@ -4,7 +4,7 @@
 use crate::cli::CrunchArgs;
 use anyhow::Context;
 use std::io::Write;
-use std::path::Path;
+use std::path::{Path, PathBuf};
 use tmd_core::{number::parse_rounded, InputError};
 use tmd_crunch::checkpoint::Checkpoint;
 use tmd_crunch::driver::{reference_name, CrunchError};
@@ -59,31 +59,80 @@ pub fn run(args: &CrunchArgs) -> anyhow::Result<()> {
     let default_device = cluster.as_ref().map_or(0, |c| c.local_rank());
     #[cfg(not(feature = "mpi"))]
     let default_device = 0;
-    if let Some(path) = &args.plot {
-        crate::out_file::check("--plot", path)?;
-    }
     let spec = args.target.as_deref().expect("clap requires it");
-    let format_flag = args
-        .format
-        .as_deref()
-        .map(CrunchFormat::parse)
-        .transpose()?;
-    let foreign = tmd_crunch::foreign::is_foreign(spec);
-    if args.function.is_some() && !spec.starts_with("file:") && !foreign {
+    if args.function.is_some()
+        && !spec.starts_with("file:")
+        && !tmd_crunch::foreign::is_foreign(spec)
+    {
         return Err(InputError::Usage(format!(
             "--function is for file:, dl: and c: targets; {spec} names its own function"
         ))
         .into());
     }
-    let target = match args.backend.as_str() {
-        // Round to nearest until the rounding flag arrives; the mode goes here.
-        "cpu" if foreign => tmd_crunch::resolve_foreign(
+    // Every mode's target first: a mode the target cannot run under is refused before any
+    // other mode runs.
+    let modes = &args.rounding.0;
+    let targets = modes
+        .iter()
+        .map(|&mode| resolve_target(args, spec, mode, default_device))
+        .collect::<anyhow::Result<Vec<_>>>()?;
+    if let Some(list) = &args.inputs {
+        return run_lists(args, modes, &targets, list);
+    }
+    // Then every mode's plan, so that an unusable output path of any mode stops the runs
+    // before the first.
+    let runs = modes
+        .iter()
+        .zip(&targets)
+        .map(|(&mode, target)| {
+            let paths = ModePaths::new(args, mode, modes.len() > 1);
+            let plan = plan_for(args, target.as_ref(), &paths)?;
+            Ok((target, paths, plan))
+        })
+        .collect::<anyhow::Result<Vec<_>>>()?;
+    for (index, (target, paths, plan)) in runs.iter().enumerate() {
+        if let Some(path) = &paths.checkpoint {
+            crate::interrupt::kept(format!(
+                "{} holds every finished block: the same command goes on from there",
+                path.display()
+            ));
+        }
+        #[cfg(feature = "mpi")]
+        if let Some(cluster) = &cluster {
+            run_on_cluster(args, target.as_ref(), paths, plan, cluster, index == 0)?;
+            continue;
+        }
+        #[cfg(not(feature = "mpi"))]
+        let _ = index;
+        run_one(args, target.as_ref(), paths, plan)?;
+    }
+    Ok(())
+}
+
+/// The target `spec` for `mode`: built-in targets on the cores, device targets on their
+/// backend (round-to-nearest only: devices analyse only in that mode).
+fn resolve_target(
+    args: &CrunchArgs,
+    spec: &str,
+    mode: tmd_crunch::Rounding,
+    default_device: usize,
+) -> anyhow::Result<tmd_crunch::target::BoxedTarget> {
+    let format_flag = args
+        .format
+        .as_deref()
+        .map(CrunchFormat::parse)
+        .transpose()?;
+    match args.backend.as_str() {
+        "cpu" if tmd_crunch::foreign::is_foreign(spec) => Ok(tmd_crunch::resolve_foreign(
             spec,
             args.function.as_deref(),
             format_flag,
-            tmd_crunch::Rounding::Nearest,
-        )?,
-        "cpu" => tmd_crunch::resolve(spec)?,
+            mode,
+        )?),
+        "cpu" => Ok(tmd_crunch::resolve_with_rounding(spec, mode)?),
+        _ if mode != tmd_crunch::Rounding::Nearest => {
+            Err(tmd_crunch::target::runs_only_to_nearest(spec, mode, "device code").into())
+        }
         backend @ ("opencl" | "cuda") => resolve_device(
             spec,
             &DeviceChoice {
@@ -98,14 +147,57 @@ pub fn run(args: &CrunchArgs) -> anyhow::Result<()> {
         .map_err(|e| match e {
             TargetError::Input(i) => anyhow::Error::from(i),
             TargetError::Device(message) => anyhow::anyhow!(message),
-        })?,
-        other => {
-            return Err(InputError::Usage(format!(
-                "--backend {other}: expected cpu, opencl or cuda"
-            ))
-            .into())
+        }),
+        other => Err(
+            InputError::Usage(format!("--backend {other}: expected cpu, opencl or cuda")).into(),
+        ),
+    }
+}
+
+/// The checkpoint and plot files of one mode's run: the given ones, or with `--rounding all`
+/// the mode inserted before their extension (`run.ckpt` -> `run.up.ckpt`).
+struct ModePaths {
+    checkpoint: Option<PathBuf>,
+    plot: Option<PathBuf>,
+}
+
+impl ModePaths {
+    fn new(args: &CrunchArgs, mode: tmd_crunch::Rounding, several: bool) -> ModePaths {
+        let name = |path: &PathBuf| {
+            if several {
+                with_mode(path, mode)
+            } else {
+                path.clone()
+            }
+        };
+        ModePaths {
+            checkpoint: args.checkpoint.as_ref().map(name),
+            plot: args.plot.as_ref().map(name),
         }
-    };
+    }
+}
+
+/// `path` with `.MODE` before its extension (`run.ckpt` -> `run.up.ckpt`, `cp` -> `cp.up`).
+fn with_mode(path: &Path, mode: tmd_crunch::Rounding) -> PathBuf {
+    let mut file = path.file_stem().unwrap_or_default().to_owned();
+    file.push(format!(".{mode}"));
+    if let Some(ext) = path.extension() {
+        file.push(".");
+        file.push(ext);
+    }
+    path.with_file_name(file)
+}
+
+/// The plan of one mode's run, its output paths checked.
+fn plan_for(
+    args: &CrunchArgs,
+    target: &dyn tmd_crunch::Target,
+    paths: &ModePaths,
+) -> anyhow::Result<Plan> {
+    if let Some(path) = &paths.plot {
+        crate::out_file::check("--plot", path)?;
+    }
+    let spec = args.target.as_deref().expect("clap requires it");
     let fmt = match &args.format {
         Some(name) => {
             let f = CrunchFormat::parse(name)?;
@@ -120,9 +212,6 @@ pub fn run(args: &CrunchArgs) -> anyhow::Result<()> {
         }
         None => target.format(),
     };
-    if let Some(path) = &args.inputs {
-        return super::crunch_list::run(args, target.as_ref(), path);
-    }
     let from = parse_bound(args.from.as_deref().expect("clap"), "--from", fmt)?;
     let to = parse_bound(args.to.as_deref().expect("clap"), "--to", fmt)?;
     // A device launch per block: on a device, binary32 blocks of 2^24 (2^20 took 3 ms per
@@ -133,16 +222,12 @@ pub fn run(args: &CrunchArgs) -> anyhow::Result<()> {
         (CrunchFormat::Binary64, _) => 32,
     };
     let mut plan = Plan::new(fmt, from, to, args.block_bits.unwrap_or(default_bits))?;
-    if let Some(path) = &args.checkpoint {
+    if let Some(path) = &paths.checkpoint {
         // Where an output could never be written (a directory, no such directory): bad
         // input before any work, as for --out.
         crate::out_file::check("--checkpoint", path)?;
-        crate::interrupt::kept(format!(
-            "{} holds every finished block: the same command goes on from there",
-            path.display()
-        ));
     }
-    plan.checkpoint = args.checkpoint.clone();
+    plan.checkpoint = paths.checkpoint.clone();
     plan.sample_windows = args.sample;
     if args.sample == Some(0) {
         return Err(InputError::Usage("--sample 0: at least one window".into()).into());
@@ -155,36 +240,16 @@ pub fn run(args: &CrunchArgs) -> anyhow::Result<()> {
         );
         plan.sample_windows = None;
     }
-    #[cfg(feature = "mpi")]
-    if let Some(cluster) = &cluster {
-        use tmd_crunch::driver::Cluster;
-        if args.estimate {
-            return Err(InputError::Usage(
-                "--estimate runs in one process, not under mpirun".into(),
-            )
-            .into());
-        }
-        // MPI handles are not Send, so this rank's blocks run on the global pool, sized to
-        // this rank's share of the node's cores.
-        let threads = args.threads.unwrap_or_else(|| cluster.threads_per_rank());
-        rayon::ThreadPoolBuilder::new()
-            .num_threads(threads)
-            .build_global()
-            .context("starting worker threads")?;
-        let root = cluster.rank() == 0;
-        let result = tmd_crunch::driver::run_cluster(target.as_ref(), &plan, cluster, |_, _| {});
-        return match result {
-            Ok(Some((report, blocks))) => finish(args, fmt, &report, &blocks, threads),
-            Ok(None) => Ok(()),
-            Err(CrunchError::OtherRank) if !root => cluster.fail_together(None),
-            // Bad input or checkpoint: found before any work, every rank is waiting.
-            Err(e @ (CrunchError::Input(_) | CrunchError::Checkpoint(_))) if root => {
-                cluster.fail_together(Some(map_error(e)))
-            }
-            Err(e) if root => cluster.abort(map_error(e)),
-            Err(e) => Err(map_error(e)),
-        };
-    }
+    Ok(plan)
+}
+
+/// One mode's run (or estimate) in this process.
+fn run_one(
+    args: &CrunchArgs,
+    target: &dyn tmd_crunch::Target,
+    paths: &ModePaths,
+    plan: &Plan,
+) -> anyhow::Result<()> {
     let pool = rayon::ThreadPoolBuilder::new()
         .num_threads(args.threads.unwrap_or(0))
         .build()
@@ -197,8 +262,7 @@ pub fn run(args: &CrunchArgs) -> anyhow::Result<()> {
         } else {
             (1 << 20, 1 << 28)
         };
-        let est = pool
-            .install(|| tmd_crunch::estimate_adaptive(target.as_ref(), &plan, 64, first, max, 1.0));
+        let est = pool.install(|| tmd_crunch::estimate_adaptive(target, plan, 64, first, max, 1.0));
         if args.json {
             println!("{}", serde_json::to_string(&est)?);
         } else {
@@ -212,25 +276,74 @@ pub fn run(args: &CrunchArgs) -> anyhow::Result<()> {
         return Ok(());
     }
     let bar = crate::progress::Progress::new(plan.inputs(), args.quiet);
-    let result = pool.install(|| tmd_crunch::run(target.as_ref(), &plan, |done, _| bar.set(done)));
+    let result = pool.install(|| tmd_crunch::run(target, plan, |done, _| bar.set(done)));
     bar.finish();
     let (report, blocks) = result.map_err(map_error)?;
-    finish(args, fmt, &report, &blocks, pool.current_num_threads())
+    finish(
+        args,
+        paths,
+        plan.format,
+        &report,
+        &blocks,
+        pool.current_num_threads(),
+    )
+}
+
+/// One mode's run across the ranks of mpirun; `first`: the first mode, which sizes the global
+/// thread pool (it can be sized once per process).
+#[cfg(feature = "mpi")]
+fn run_on_cluster(
+    args: &CrunchArgs,
+    target: &dyn tmd_crunch::Target,
+    paths: &ModePaths,
+    plan: &Plan,
+    cluster: &crate::cluster::MpiCluster,
+    first: bool,
+) -> anyhow::Result<()> {
+    use tmd_crunch::driver::Cluster;
+    if args.estimate {
+        return Err(
+            InputError::Usage("--estimate runs in one process, not under mpirun".into()).into(),
+        );
+    }
+    // MPI handles are not Send, so this rank's blocks run on the global pool, sized to
+    // this rank's share of the node's cores.
+    let threads = args.threads.unwrap_or_else(|| cluster.threads_per_rank());
+    if first {
+        rayon::ThreadPoolBuilder::new()
+            .num_threads(threads)
+            .build_global()
+            .context("starting worker threads")?;
+    }
+    let root = cluster.rank() == 0;
+    let result = tmd_crunch::driver::run_cluster(target, plan, cluster, |_, _| {});
+    match result {
+        Ok(Some((report, blocks))) => finish(args, paths, plan.format, &report, &blocks, threads),
+        Ok(None) => Ok(()),
+        Err(CrunchError::OtherRank) if !root => cluster.fail_together(None),
+        // Bad input or checkpoint: found before any work, every rank is waiting.
+        Err(e @ (CrunchError::Input(_) | CrunchError::Checkpoint(_))) if root => {
+            cluster.fail_together(Some(map_error(e)))
+        }
+        Err(e) if root => cluster.abort(map_error(e)),
+        Err(e) => Err(map_error(e)),
+    }
 }
 
 /// Writes the plot and prints the report.
 fn finish(
     args: &CrunchArgs,
+    paths: &ModePaths,
     fmt: CrunchFormat,
     report: &Report,
     blocks: &std::collections::BTreeMap<i64, tmd_crunch::checkpoint::BlockRecord>,
     threads: usize,
 ) -> anyhow::Result<()> {
-    if let Some(path) = &args.plot {
+    if let Some(path) = &paths.plot {
         let records: Vec<_> = blocks.values().collect();
         let title = format!(
-            "{} over {} [{}, {})",
-            report.target, report.format, report.from, report.to
+            "{} over {} [{}, {}), rounding {}",
+            report.target, report.format, report.from, report.to, report.rounding
         );
         let svg = tmd_crunch::plot::svg(&title, fmt, &records);
         crate::out_file::write_whole("--plot", path, svg.as_bytes())?;
@@ -249,6 +362,10 @@ fn finish(
                 max_ulp: report.max_ulp,
                 argmax: report.argmax.as_deref(),
                 not_correctly_rounded: report.faithful + report.worse,
+                worse_without_error: Summary::worse_without_finite_error(
+                    report.worse,
+                    &report.histogram,
+                ),
                 specials: &report.specials,
             },
         ),
@@ -256,15 +373,48 @@ fn finish(
     }
 }
 
+/// `--inputs FILE`: each mode's list run in turn; the first `--max-ulp` failure is returned
+/// after every mode has run, so a gate reports every mode.
+fn run_lists(
+    args: &CrunchArgs,
+    modes: &[tmd_crunch::Rounding],
+    targets: &[tmd_crunch::target::BoxedTarget],
+    list: &Path,
+) -> anyhow::Result<()> {
+    let mut first_failure = None;
+    for target in targets {
+        if let Some(name) = &args.format {
+            let f = CrunchFormat::parse(name)?;
+            if f != target.format() {
+                return Err(InputError::Usage(format!(
+                    "target {} is a {} function; --format {name} does not fit it",
+                    target.name(),
+                    target.format().name()
+                ))
+                .into());
+            }
+        }
+        match super::crunch_list::run(args, target.as_ref(), list) {
+            Err(e) if e.downcast_ref::<super::crunch_list::GateFailed>().is_some() => {
+                first_failure.get_or_insert(e);
+            }
+            other => other?,
+        }
+    }
+    debug_assert!(modes.len() == targets.len());
+    first_failure.map_or(Ok(()), Err)
+}
+
 fn write_text(out: &mut impl Write, r: &Report, threads: usize) -> std::io::Result<()> {
     let rate = r.inputs as f64 / r.seconds.max(1e-9);
     writeln!(
         out,
-        "{} over {} [{}, {}): {} inputs{} in {:.2} s ({:.3e} inputs/s, {} threads{})",
+        "{} over {} [{}, {}), rounding {}: {} inputs{} in {:.2} s ({:.3e} inputs/s, {} threads{})",
         r.target,
         r.format,
         r.from,
         r.to,
+        r.rounding,
         r.inputs,
         match r.sample_windows {
             Some(w) => format!(
@@ -333,7 +483,11 @@ fn write_text(out: &mut impl Write, r: &Report, threads: usize) -> std::io::Resu
     if !shown.is_empty() {
         writeln!(out, "  special: {}", shown.join(", "))?;
     }
-    writeln!(out, "  histogram: {}", histogram_text(&r.histogram))?;
+    writeln!(
+        out,
+        "  histogram: {}",
+        histogram_text(&r.histogram, r.rounding)
+    )?;
     writeln!(
         out,
         "  reference: {}; {} inputs decided by MPFR",
@@ -345,7 +499,7 @@ fn write_text(out: &mut impl Write, r: &Report, threads: usize) -> std::io::Resu
     Ok(())
 }
 
-fn histogram_text(h: &[u64]) -> String {
+fn histogram_text(h: &[u64], rounding: tmd_crunch::Rounding) -> String {
     let mut parts = Vec::new();
     for (k, &n) in h.iter().enumerate() {
         if n == 0 {
@@ -353,7 +507,10 @@ fn histogram_text(h: &[u64]) -> String {
         }
         let label = match k {
             0 => "correctly rounded".to_string(),
-            1 => "(0.5, 1)".to_string(),
+            // Round-to-nearest's other errors are at least 1/2 ulp; a directed mode's can be
+            // any below 1.
+            1 if rounding == tmd_crunch::Rounding::Nearest => "(0.5, 1)".to_string(),
+            1 => "(0, 1)".to_string(),
             k if k == h.len() - 1 => format!(">= 2^{}", k - 2),
             k => format!("[2^{}, 2^{})", k - 2, k - 1),
         };
@@ -443,8 +600,8 @@ pub fn status(file: &Path) -> anyhow::Result<()> {
     let mut out = std::io::stdout().lock();
     writeln!(
         out,
-        "{} over {} [{}, {}), blocks of 2^{}; reference: {}",
-        h.target, h.format, h.from, h.to, h.block_bits, h.reference
+        "{} over {} [{}, {}), rounding {}, blocks of 2^{}; reference: {}",
+        h.target, h.format, h.from, h.to, h.rounding, h.block_bits, h.reference
     )?;
     match total {
         Some(t) => writeln!(
@@ -516,4 +673,26 @@ pub fn format_blocks(file: &Path) -> anyhow::Result<()> {
         )?;
     }
     Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use tmd_crunch::Rounding;
+
+    #[test]
+    fn each_mode_of_all_gets_its_own_file_named_by_the_mode() {
+        assert_eq!(
+            with_mode(Path::new("dir/run.ckpt"), Rounding::Up),
+            PathBuf::from("dir/run.up.ckpt")
+        );
+        assert_eq!(
+            with_mode(Path::new("cp"), Rounding::Zero),
+            PathBuf::from("cp.zero")
+        );
+        assert_eq!(
+            with_mode(Path::new("/tmp/max.svg"), Rounding::Nearest),
+            PathBuf::from("/tmp/max.nearest.svg")
+        );
+    }
 }

@@ -7,7 +7,7 @@ use std::io::{BufReader, Write};
 use tmd_core::InputError;
 use tmd_crunch::analysis::{Class, Special};
 use tmd_crunch::input_list::{check_list, Failure, InputList, ListReport};
-use tmd_crunch::summary::Specials;
+use tmd_crunch::summary::{Specials, Summary};
 use tmd_crunch::{CrunchFormat, Target};
 
 /// Runs the list and prints its failures and report; then applies `--max-ulp`.
@@ -51,6 +51,10 @@ pub fn run(args: &CrunchArgs, target: &dyn Target, path: &std::path::Path) -> an
                 max_ulp: report.max_ulp,
                 argmax: report.argmax.as_deref(),
                 not_correctly_rounded: report.faithful + report.worse,
+                worse_without_error: Summary::worse_without_finite_error(
+                    report.worse,
+                    &report.histogram,
+                ),
                 specials: &report.specials,
             },
         ),
@@ -105,8 +109,8 @@ fn write_failure(
 fn write_report(out: &mut impl Write, r: &ListReport) -> std::io::Result<()> {
     writeln!(
         out,
-        "{} ({} {}) on the {} inputs of {} in {:.2} s",
-        r.target, r.function, r.format, r.inputs, r.inputs_file, r.seconds
+        "{} ({} {}), rounding {}: the {} inputs of {} in {:.2} s",
+        r.target, r.function, r.format, r.rounding, r.inputs, r.inputs_file, r.seconds
     )?;
     match (r.max_ulp, &r.argmax) {
         (Some(m), Some(x)) => writeln!(
@@ -134,6 +138,9 @@ pub struct GateInput<'a> {
     pub argmax: Option<&'a str>,
     /// Results not correctly rounded (faithful or worse, special classes included).
     pub not_correctly_rounded: u64,
+    /// Results worse than faithful without a finite error
+    /// (`Summary::worse_without_finite_error`).
+    pub worse_without_error: u64,
     pub specials: &'a Specials,
 }
 
@@ -147,36 +154,38 @@ pub struct GateInput<'a> {
 pub fn gate(limit: f64, r: &GateInput) -> anyhow::Result<()> {
     if limit <= 0.5 {
         if r.not_correctly_rounded > 0 {
-            anyhow::bail!(
+            return Err(gate_failed(format!(
                 "{} not correctly rounded{} (--max-ulp {limit})",
                 results(r.not_correctly_rounded),
                 match (r.max_ulp, r.argmax) {
                     (Some(m), Some(x)) => format!("; max error {m:.6} ulp at x = {x}"),
                     _ => String::new(),
                 }
-            );
+            )));
         }
         return Ok(());
     }
     if let (Some(m), Some(x)) = (r.max_ulp, r.argmax) {
         if m > limit {
-            anyhow::bail!("max error {m:.6} ulp at x = {x} exceeds --max-ulp {limit}");
+            return Err(gate_failed(format!(
+                "max error {m:.6} ulp at x = {x} exceeds --max-ulp {limit}"
+            )));
         }
     }
     let s = r.specials;
-    let spurious = s.nan_spurious + s.inf_spurious + s.nan_wrong + s.pole_wrong + s.overflow_worse;
+    let spurious = r.worse_without_error;
     if spurious > 0 {
-        anyhow::bail!(
+        return Err(gate_failed(format!(
             "{} NaN or infinite where a number is due, a number where NaN or infinity is due, \
              or far from an overflowing result (--max-ulp {limit})",
             results(spurious)
-        );
+        )));
     }
     if s.overflow_wrong > 0 && limit < 1.0 {
-        anyhow::bail!(
+        return Err(gate_failed(format!(
             "{} the largest finite number where infinity is due (--max-ulp {limit})",
             results(s.overflow_wrong)
-        );
+        )));
     }
     Ok(())
 }
@@ -188,4 +197,20 @@ fn results(n: u64) -> String {
     } else {
         format!("{n} results are")
     }
+}
+
+/// A `--max-ulp` gate that the results did not pass (exit code 1, not bad input).
+#[derive(Debug)]
+pub struct GateFailed(String);
+
+impl std::fmt::Display for GateFailed {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(&self.0)
+    }
+}
+
+impl std::error::Error for GateFailed {}
+
+fn gate_failed(why: String) -> anyhow::Error {
+    anyhow::Error::new(GateFailed(why))
 }

@@ -1,0 +1,351 @@
+//! Crunch's judgement under each rounding mode against the independent MPFR-per-input oracle
+//! (`tmd_crunch::oracle`, which shares no code with the analysis): every input's class and
+//! error, and every summary's counts, for targets that are correctly rounded in the mode, one
+//! ulp off, round-to-nearest judged in the mode, or NaN where a number is due; on random
+//! windows and on windows where the rules of the analysis change (overflow and underflow
+//! thresholds, tiny inputs whose f is within a hair of x or 1, exact values).
+
+use rand::{Rng, SeedableRng};
+use rand_chacha::ChaCha8Rng;
+use tmd_crunch::analysis::{fast_error_tolerance, Class};
+use tmd_crunch::checkpoint::CheckpointError;
+use tmd_crunch::driver::{crunch_chunk, eval_one, run, verdict_binary32, verdict_binary64, Plan};
+use tmd_crunch::oracle::{ieee_round_in, judge};
+use tmd_crunch::{ClosureTarget, CrunchError, CrunchFormat, RefFunc, Rounding, Target};
+
+/// What a planted target returns at an input, given the correct rounding in its mode.
+#[derive(Clone, Copy, Debug)]
+enum Plant {
+    /// ∘_m(f(x)).
+    CorrectlyRounded,
+    /// ∘_m(f(x)) moved one ulp, up or down by the parity of x's bits.
+    OneUlpOff,
+    /// RN(f(x)), whatever the mode.
+    Nearest,
+    /// NaN on every fifth input, ∘_m(f(x)) elsewhere.
+    NanSometimes,
+    /// The binary64 libm value (rounded to nearest binary32 for binary32): a real
+    /// implementation's errors, judged in the mode.
+    Libm,
+}
+
+fn planted(func: RefFunc, fmt: CrunchFormat, mode: Rounding, plant: Plant, x: f64) -> f64 {
+    let correct = ieee_round_in(func, fmt, x, mode);
+    match plant {
+        Plant::CorrectlyRounded => correct,
+        Plant::Nearest => ieee_round_in(func, fmt, x, Rounding::Nearest),
+        Plant::NanSometimes if x.to_bits().is_multiple_of(5) => f64::NAN,
+        Plant::NanSometimes => correct,
+        Plant::Libm => match fmt {
+            CrunchFormat::Binary32 => func.libm_f64(x) as f32 as f64,
+            CrunchFormat::Binary64 => func.libm_f64(x),
+        },
+        Plant::OneUlpOff if !correct.is_finite() => correct,
+        Plant::OneUlpOff => {
+            let o = fmt.ordinal(correct) + if x.to_bits().is_multiple_of(2) { 1 } else { -1 };
+            if o.abs() > fmt.max_ordinal() {
+                correct
+            } else {
+                fmt.from_ordinal(o)
+            }
+        }
+    }
+}
+
+fn target(func: RefFunc, fmt: CrunchFormat, mode: Rounding, plant: Plant) -> Box<dyn Target> {
+    let name = format!("{} {fmt:?} {plant:?}", func.name());
+    match fmt {
+        CrunchFormat::Binary32 => Box::new(
+            ClosureTarget::binary32(&name, func, move |x: f32| {
+                planted(func, fmt, mode, plant, x as f64) as f32
+            })
+            .with_rounding(mode),
+        ),
+        CrunchFormat::Binary64 => Box::new(
+            ClosureTarget::binary64(&name, func, move |x| planted(func, fmt, mode, plant, x))
+                .with_rounding(mode),
+        ),
+    }
+}
+
+/// Checks every input of `[lo, hi)` and the chunk's summary against the oracle; returns how
+/// many inputs the fast rules decided (without MPFR).
+fn check_window(t: &dyn Target, lo: i64, hi: i64) -> u64 {
+    let (fmt, func, mode) = (t.format(), t.function(), t.rounding());
+    let saturation = tmd_crunch::saturation::saturation(func);
+    let mut counts = [0u64; 3];
+    let mut fast = 0;
+    for o in lo..hi {
+        let x = fmt.from_ordinal(o);
+        let a = eval_one(t, x);
+        let (v, mpfr) = match fmt {
+            CrunchFormat::Binary32 => verdict_binary32(func, x, a, mode),
+            CrunchFormat::Binary64 => verdict_binary64(func, &saturation, x, a, mode),
+        };
+        fast += u64::from(!mpfr);
+        // Which inputs are special does not depend on the mode.
+        let nearest = match fmt {
+            CrunchFormat::Binary32 => verdict_binary32(func, x, a, Rounding::Nearest).0,
+            CrunchFormat::Binary64 => {
+                verdict_binary64(func, &saturation, x, a, Rounding::Nearest).0
+            }
+        };
+        let ind = judge(func, fmt, x, a, mode);
+        let expected = if ind.correctly_rounded {
+            Class::CorrectlyRounded
+        } else if ind.faithful {
+            Class::Faithful
+        } else {
+            Class::Worse
+        };
+        let at = format!(
+            "{} in mode {mode} at x = {}, a = {}",
+            t.name(),
+            fmt.hex(x),
+            fmt.hex(a)
+        );
+        assert_eq!(v.class, expected, "{at}");
+        assert_eq!(v.special, nearest.special, "{at}: special class");
+        counts[expected as usize] += 1;
+        if let (Some(e), Some(want)) = (v.err, ind.err) {
+            assert!(
+                (e - want).abs() <= fast_error_tolerance(want),
+                "{at}: error {e} vs {want}"
+            );
+        }
+        if a.is_finite() && ind.err.is_some() {
+            assert!(v.err.is_some(), "{at}: no error where the oracle has one");
+        }
+    }
+    let s = crunch_chunk(t, lo, hi);
+    assert_eq!(
+        [s.correctly_rounded, s.faithful, s.worse],
+        counts,
+        "{} in mode {mode} on [{}, {})",
+        t.name(),
+        fmt.hex(fmt.from_ordinal(lo)),
+        fmt.hex(fmt.from_ordinal(hi))
+    );
+    fast
+}
+
+/// Windows of `len` inputs centred on `places`, plus `random` windows anywhere.
+fn windows(fmt: CrunchFormat, places: &[f64], random: usize, len: i64) -> Vec<(i64, i64)> {
+    let mut out: Vec<(i64, i64)> = places
+        .iter()
+        .map(|&v| {
+            fmt.ordinal(if fmt == CrunchFormat::Binary32 {
+                v as f32 as f64
+            } else {
+                v
+            })
+        })
+        .map(|o| (o - len / 2, o + len / 2))
+        .collect();
+    let mut rng = ChaCha8Rng::seed_from_u64(places.len() as u64 + random as u64);
+    let max = fmt.max_ordinal();
+    out.extend((0..random).map(|_| {
+        let lo = rng.gen_range(-max..=max - len);
+        (lo, lo + len)
+    }));
+    out
+}
+
+/// `TMD_EXTENSIVE=1`: sixteen times the random windows.
+fn extensive() -> bool {
+    std::env::var("TMD_EXTENSIVE").is_ok_and(|v| v == "1")
+}
+
+fn func(name: &str) -> RefFunc {
+    RefFunc::lookup(name).unwrap()
+}
+
+/// Places where the analysis changes rules for each function: exp's overflow threshold,
+/// smallest normal and subnormal results and (binary64) its tiny region; expm1, sin and exp
+/// on tiny inputs (f within far less than an ulp of x or 1, both signs); exact results
+/// (exp(0) = 1, log(1) = 0, sqrt of squares) and binade edges.
+fn places(name: &str, fmt: CrunchFormat) -> Vec<f64> {
+    let b64 = fmt == CrunchFormat::Binary64;
+    match (name, b64) {
+        ("exp", false) => vec![
+            0.0, 1e-30, -1e-30, 88.72284, -87.33655, -103.2789, -104.0, -200.0,
+        ],
+        ("exp", true) => vec![
+            0.0,
+            1e-300,
+            -1e-300,
+            709.782712893384,
+            -708.3964185322641,
+            -745.1332191019411,
+            -762.46,
+            -800.0,
+        ],
+        ("expm1", false) => vec![1e-30, -1e-30, 1e-40, 88.72284, -20.0],
+        ("expm1", true) => vec![1e-300, -1e-300, 2e-310, 709.782712893384, -40.0],
+        ("log", _) => vec![1.0, 2.0, 0.5, 1e-40],
+        ("sin", _) => vec![0.0, 1e-30, -1e-20, 1e-40, 1.5707964],
+        ("sqrt", _) => vec![4.0, 9.0, 1.0, 0.25],
+        // Overflow of both signs: -inf or -MAX by the mode.
+        ("sinh", false) => vec![89.41599, -89.41599, 1e-30, -2.0],
+        ("sinh", true) => vec![710.4758600739439, -710.4758600739439, 1e-200, -2.0],
+        _ => unreachable!(),
+    }
+}
+
+fn check_format(fmt: CrunchFormat, random: usize, len: i64) {
+    let random = if extensive() { 16 * random } else { random };
+    for name in ["exp", "expm1", "log", "sin", "sqrt", "sinh"] {
+        let f = func(name);
+        let ws = windows(fmt, &places(name, fmt), random, len);
+        for mode in Rounding::ALL {
+            for plant in [
+                Plant::CorrectlyRounded,
+                Plant::OneUlpOff,
+                Plant::Nearest,
+                Plant::NanSometimes,
+                Plant::Libm,
+            ] {
+                let t = target(f, fmt, mode, plant);
+                let inputs: i64 = ws.iter().map(|w| w.1 - w.0).sum();
+                let fast: u64 = ws
+                    .iter()
+                    .map(|&(lo, hi)| check_window(t.as_ref(), lo, hi))
+                    .sum();
+                // The fast rules, not MPFR alone, are what is checked (the edge windows hold
+                // many inputs only MPFR decides: f within the reference's bound of x or 1).
+                assert!(
+                    fast as i64 > inputs / 8,
+                    "{name} {mode} {plant:?}: {fast} of {inputs} inputs decided fast"
+                );
+            }
+        }
+    }
+}
+
+#[test]
+fn binary32_classes_and_errors_match_the_oracle_in_every_mode() {
+    check_format(CrunchFormat::Binary32, 16, 64);
+}
+
+#[test]
+fn binary64_classes_and_errors_match_the_oracle_in_every_mode() {
+    check_format(CrunchFormat::Binary64, 10, 48);
+}
+
+#[test]
+fn exact_results_are_correctly_rounded_only_as_themselves_in_directed_modes() {
+    // f = 1, 0, 3 exactly: RD = RU = f, so a neighbour is worse, not faithful, in every mode.
+    for (name, x, exact) in [("exp", 0.0, 1.0), ("log", 1.0, 0.0), ("sqrt", 9.0, 3.0)] {
+        for fmt in [CrunchFormat::Binary32, CrunchFormat::Binary64] {
+            let saturation = tmd_crunch::saturation::saturation(func(name));
+            for mode in Rounding::ALL {
+                let judged = |a: f64| match fmt {
+                    CrunchFormat::Binary32 => verdict_binary32(func(name), x, a, mode).0,
+                    CrunchFormat::Binary64 => {
+                        verdict_binary64(func(name), &saturation, x, a, mode).0
+                    }
+                };
+                assert_eq!(
+                    judged(exact).class,
+                    Class::CorrectlyRounded,
+                    "{name} {mode}"
+                );
+                assert_eq!(judged(exact).err, Some(0.0), "{name} {mode}");
+                for up in [true, false] {
+                    let other = fmt.neighbour(exact, up).unwrap();
+                    assert_eq!(judged(other).class, Class::Worse, "{name} {mode} {other}");
+                }
+            }
+        }
+    }
+}
+
+#[test]
+fn tiny_and_huge_results_follow_the_mode() {
+    // exp(-800) is below 2^-1100: +0 in nearest, down and toward zero, the smallest subnormal
+    // in up. exp(800) overflows: +inf in nearest and up, MAX in down and toward zero.
+    let exp = func("exp");
+    let fmt = CrunchFormat::Binary64;
+    let sat = tmd_crunch::saturation::saturation(exp);
+    let smallest = f64::from_bits(1);
+    for (mode, tiny, huge) in [
+        (Rounding::Nearest, 0.0, f64::INFINITY),
+        (Rounding::Up, smallest, f64::INFINITY),
+        (Rounding::Down, 0.0, f64::MAX),
+        (Rounding::Zero, 0.0, f64::MAX),
+    ] {
+        assert_eq!(ieee_round_in(exp, fmt, -800.0, mode), tiny, "{mode}");
+        assert_eq!(ieee_round_in(exp, fmt, 800.0, mode), huge, "{mode}");
+        let (v, mpfr) = verdict_binary64(exp, &sat, -800.0, tiny, mode);
+        assert_eq!((v.class, mpfr), (Class::CorrectlyRounded, false), "{mode}");
+        let (v, mpfr) = verdict_binary64(exp, &sat, 800.0, huge, mode);
+        assert_eq!((v.class, mpfr), (Class::CorrectlyRounded, false), "{mode}");
+        let other_tiny = if tiny == 0.0 { smallest } else { 0.0 };
+        assert_eq!(
+            verdict_binary64(exp, &sat, -800.0, other_tiny, mode)
+                .0
+                .class,
+            Class::Faithful
+        );
+        // binary32 expf(-200): the same through the binary64 reference's rules.
+        let want32 = if mode == Rounding::Up {
+            2f64.powi(-149)
+        } else {
+            0.0
+        };
+        assert_eq!(
+            ieee_round_in(exp, CrunchFormat::Binary32, -200.0, mode),
+            want32
+        );
+        let (v, mpfr) = verdict_binary32(exp, -200.0, want32, mode);
+        assert_eq!((v.class, mpfr), (Class::CorrectlyRounded, false), "{mode}");
+    }
+}
+
+#[test]
+fn report_names_the_mode_and_a_checkpoint_refuses_another_mode() {
+    let exp = func("exp");
+    let fmt = CrunchFormat::Binary32;
+    let path = std::env::temp_dir().join(format!("tmd-rounding-{}.ckpt", std::process::id()));
+    let _ = std::fs::remove_file(&path);
+    let mut plan = Plan::new(fmt, 1.0, 1.0 + 1.0 / 1024.0, 10).unwrap();
+    plan.checkpoint = Some(path.clone());
+    let up = target(exp, fmt, Rounding::Up, Plant::CorrectlyRounded);
+    let (report, _) = run(up.as_ref(), &plan, |_, _| {}).unwrap();
+    assert_eq!(report.rounding, Rounding::Up);
+    assert_eq!(report.correctly_rounded, report.inputs);
+    let json = serde_json::to_value(&report).unwrap();
+    assert_eq!(json["rounding"], "up");
+    // The expected result at the maximum is f rounded up: for round-to-nearest results
+    // judged in mode up, not the result itself.
+    let nearest = target(exp, fmt, Rounding::Up, Plant::Nearest);
+    let mut no_checkpoint = plan.clone();
+    no_checkpoint.checkpoint = None;
+    let (report_rn, _) = run(nearest.as_ref(), &no_checkpoint, |_, _| {}).unwrap();
+    let argmax = report_rn.argmax.clone().unwrap();
+    let x = (plan.first..plan.end)
+        .map(|o| fmt.from_ordinal(o))
+        .find(|&x| fmt.hex(x) == argmax)
+        .unwrap();
+    assert_eq!(
+        report_rn.argmax_expected,
+        Some(fmt.hex(ieee_round_in(exp, fmt, x, Rounding::Up)))
+    );
+    assert!(report_rn.faithful > 0 && report_rn.correctly_rounded > 0);
+    let down = target(exp, fmt, Rounding::Down, Plant::CorrectlyRounded);
+    match run(down.as_ref(), &plan, |_, _| {}) {
+        Err(CrunchError::Checkpoint(e)) => {
+            assert!(e.is_bad_input(), "{e}");
+            assert!(e.to_string().contains("--rounding up, not down"), "{e}");
+            assert!(matches!(e, CheckpointError::Bad { .. }));
+        }
+        other => panic!("resumed under another mode: {:?}", other.map(|r| r.0)),
+    }
+    // The same mode resumes every block.
+    let (again, _) = run(up.as_ref(), &plan, |_, _| {}).unwrap();
+    assert_eq!(again.blocks_resumed, again.blocks);
+    let _ = std::fs::remove_file(&path);
+    let mut lock = path.into_os_string();
+    lock.push(".lock");
+    let _ = std::fs::remove_file(lock);
+}
