@@ -22,6 +22,7 @@
 //!   measured maxima are 1 to 6 ulps of 106 bits, 2^-103.4 at worst, so the margin is more
 //!   than 2^7; also checked by `tests/reference_bounds.rs`), MPFR for every input otherwise.
 
+use crate::dd_composed;
 use rug::Float;
 use tmd_core::registry::{
     eval_rounded, Binary64Reference, Crunch, Dir, Func, LibmBound, FUNCTIONS, RECIP_CRUNCH,
@@ -112,15 +113,25 @@ fn dd_of(func: RefFunc) -> Option<fn(Dd) -> Dd> {
         // twin in crunch_analyse, whose results must equal these bit for bit.
         Exp => tmd_xfloat::math::exp::<Dd>,
         Expm1 => Dd::expm1,
+        Exp2 => dd_composed::exp2,
+        Exp10 => dd_composed::exp10,
         Log => Dd::ln,
         Log1p => Dd::ln_1p,
+        Log2 => dd_composed::log2,
+        Log10 => dd_composed::log10,
+        Cbrt => dd_composed::cbrt,
         Sin => Dd::sin,
         Cos => Dd::cos,
         Tan => Dd::tan,
+        Asin => dd_composed::asin,
+        Acos => dd_composed::acos,
         Atan => Dd::atan,
         Sinh => Dd::sinh,
         Cosh => Dd::cosh,
         Tanh => Dd::tanh,
+        Asinh => dd_composed::asinh,
+        Acosh => dd_composed::acosh,
+        Atanh => dd_composed::atanh,
         Sqrt => Dd::sqrt,
         _ => return None,
     })

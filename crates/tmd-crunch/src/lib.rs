@@ -37,6 +37,7 @@
 pub mod analysis;
 pub mod checkpoint;
 pub mod cluster;
+pub mod dd_composed;
 pub mod device;
 pub mod driver;
 pub mod emul;
