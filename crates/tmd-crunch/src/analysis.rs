@@ -85,15 +85,20 @@ pub fn classify_fast(fmt: CrunchFormat, a: f64, rh: f64, rl: f64, eps: f64) -> O
         return None;
     }
     let slack = 2.0 * eps * mag + rl.abs();
-    let (low, high) = (mag - slack, mag + slack);
     let e = exponent(mag);
     let p = fmt.precision();
-    if exponent(low) != e || exponent(high) != e {
-        // f may lie on either side of the power of two 2^k between low and high, so its ulp
-        // is not known; RN(f) = ±2^k either way while the slack is below a quarter of the
-        // smaller ulp (results like expf(x) = 1 for tiny x, decided here rather than by
-        // MPFR). Other results need MPFR.
-        let k = exponent(high);
+    // Whether [mag - slack, mag + slack] reaches below 2^e or up to 2^(e+1), from the exact
+    // differences `mag - 2^e` and `2^(e+1) - mag` (Sterbenz): `mag - slack` rounded may land
+    // on 2^e itself when f lies within half an ulp below it (a double-double rh = 2^e with a
+    // negative rl, e.g. acosh(1 + 2^-51) = 2^-25 (1 - 2^-51/12)).
+    let below = mag - pow2(e) < slack;
+    let above = pow2(e + 1) - mag <= slack;
+    if below || above {
+        // f may lie on either side of the power of two 2^k, so its ulp is not known;
+        // RN(f) = ±2^k either way while the slack is below a quarter of the smaller ulp
+        // (results like expf(x) = 1 for tiny x, decided here rather than by MPFR). Other
+        // results need MPFR.
+        let k = if below { e } else { e + 1 };
         let ulp_below = pow2((k - 1).max(fmt.emin()) - p + 1);
         if a.abs() != pow2(k)
             || a.signum() != rh.signum()
@@ -370,4 +375,29 @@ fn quick_special(
         }
     }
     None
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// acosh(1 + 2^-51) = 2^-25 (1 - 2^-51/12): its double-double reference is
+    /// `(2^-25, -2^-76/12)`, and `2^-25 - 2^-78` (the binary64 number below) is 2/3 ulp away,
+    /// faithful. `mag - slack` rounds to 2^-25 there, which once hid the power of two below f
+    /// and judged the result correctly rounded with 1/3 ulp.
+    #[test]
+    fn a_reference_just_below_a_power_of_two_is_not_judged_with_the_larger_ulp() {
+        let (rh, rl) = (pow2(-25), -pow2(-76) / 12.0);
+        let a = pow2(-25) - pow2(-78);
+        let eps = crate::function::EPS_DD;
+        let verdict = classify_fast(CrunchFormat::Binary64, a, rh, rl, eps);
+        assert_eq!(verdict, None, "the result is not 2^-25: MPFR decides");
+        // With f within 2^-100 of 2^-25, below it, 2^-25 is decided correctly rounded and the
+        // number below it is left to MPFR.
+        let rl = -pow2(-125);
+        let at_power = classify_fast(CrunchFormat::Binary64, pow2(-25), rh, rl, eps).unwrap();
+        assert_eq!(at_power.class, Class::CorrectlyRounded);
+        assert!(at_power.err.unwrap() < pow2(-40));
+        assert_eq!(classify_fast(CrunchFormat::Binary64, a, rh, rl, eps), None);
+    }
 }

@@ -134,11 +134,14 @@ DEVICE_FN int ca_classify_fast(double a, double rh, double rl, double eps, doubl
         return V_UNDECIDED;
     }
     double slack = 2.0 * eps * mag + fabs(rl);
-    double low = mag - slack, high = mag + slack;
     i32 e = ca_exponent(mag);
     *subnormal = 0;
-    if (ca_exponent(low) != e || ca_exponent(high) != e) {
-        i32 k = ca_exponent(high);
+    /* The exact differences to the powers of two around mag (Sterbenz): mag - slack rounded
+     * may land on 2^e when f lies within half an ulp below it. */
+    int below = mag - ca_pow2(e) < slack;
+    int above = ca_pow2(e + 1) - mag <= slack;
+    if (below || above) {
+        i32 k = below ? e : e + 1;
         i32 ke = (k - 1) > CA_EMIN ? (k - 1) : CA_EMIN;
         double ulp_below = ca_pow2(ke - CA_PRECISION + 1);
         double sign_a = a > 0.0 ? 1.0 : (a < 0.0 ? -1.0 : (TMD_DOUBLE_BITS(a) >> 63 ? -1.0 : 1.0));
