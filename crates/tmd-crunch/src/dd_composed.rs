@@ -15,6 +15,10 @@
 use tmd_xfloat::eft::two_prod;
 use tmd_xfloat::{BaseFloat, Constant, Dd};
 
+/// The relative bound proven for every reference of this module (docs/error-analysis.md §12;
+/// the largest, asin's, is `2^-100.4`); crunch judges with the looser `EPS_DD`.
+pub const EPS_COMPOSED: f64 = 1.0 / (1u128 << 99) as f64;
+
 /// Below this magnitude asinh, atanh and asin are their argument to within `x^2/3 < 2^-1000`,
 /// relative; above it every logarithm taken below has `|ln m| >= 2^-501`, inside `Dd::ln`'s
 /// proven range (`>= 2^-916`).
