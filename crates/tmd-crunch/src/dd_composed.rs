@@ -65,15 +65,18 @@ pub fn exp10(x: Dd) -> Dd {
     let k = (x * core::f64::consts::LOG2_10).round_ties_even();
     let ln10 = f64::const_words(Constant::Ln10);
     let ln2 = f64::const_words(Constant::Ln2);
-    let exact_product = |a: f64, b: f64| {
-        let (p, e) = two_prod(a, b);
-        Dd::from_sum(p, e)
-    };
+    // x L0 - k M0 = (p - q) + (pe - qe) exactly; the next words' products are below 2^-42
+    // and their errors below 2^-95, so the last term carries them in one binary64 sum.
     let (p, pe) = two_prod(x, ln10[0]);
     let (q, qe) = two_prod(k, ln2[0]);
-    let r = Dd::from_sum(p, -q) + Dd::from_sum(pe, -qe) + exact_product(x, ln10[1])
-        - exact_product(k, ln2[1])
-        + Dd::from(x * ln10[2] - k * ln2[2]);
+    let (p1, pe1) = two_prod(x, ln10[1]);
+    let (q1, qe1) = two_prod(k, ln2[1]);
+    let r = Dd::from_sum(p, -q)
+        .add_fp(pe)
+        .add_fp(-qe)
+        .add_fp(p1)
+        .add_fp(-q1)
+        .add_fp((pe1 - qe1) + (x * ln10[2] - k * ln2[2]));
     r.exp().ldexp(k as i32)
 }
 
