@@ -20,7 +20,11 @@
 //!   correctly rounded, `eps = 2^-53`.
 //! * binary64 targets: xfloat's double-double functions where they exist (`eps = 2^-96`; their
 //!   measured maxima are 1 to 6 ulps of 106 bits, 2^-103.4 at worst, so the margin is more
-//!   than 2^7; also checked by `tests/reference_bounds.rs`), MPFR for every input otherwise.
+//!   than 2^7; also checked by `tests/reference_bounds.rs`), and for exp2, exp10, log2, log10,
+//!   cbrt, asin, acos, asinh, acosh, atanh double-double references composed from xfloat's
+//!   table-driven exp, ln and sin_cos ([`crate::dd_composed`], proven within 2^-99,
+//!   docs/error-analysis.md §12), judged with the same `eps = 2^-96`; MPFR for every input
+//!   where the table names no double-double reference.
 
 use crate::dd_composed;
 use rug::Float;
@@ -203,6 +207,15 @@ impl RefFunc {
         match self.facts().binary64 {
             Binary64Reference::Mpfr => None,
             _ => Some(dd_of(self).expect("the table's double-double references exist")),
+        }
+    }
+
+    /// Where the double-double reference comes from, for reports: `xfloat` (a `Dd` method or
+    /// xfloat's generic function) or `composed` ([`crate::dd_composed`]).
+    pub fn dd_origin(self) -> &'static str {
+        match self.registry() {
+            Some(f) if dd_composed::COMPOSED.contains(&f) => "composed",
+            _ => "xfloat",
         }
     }
 

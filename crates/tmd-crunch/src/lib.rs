@@ -12,7 +12,8 @@
 //! [`analysis`] defines the error (`|a - f(x)| / ulp(f(x))`), the classes (correctly rounded,
 //! faithful, worse) and the special classes (NaN, poles, overflow, spurious NaN/inf,
 //! subnormal results). Each input is judged by a fast reference with a relative error bound
-//! ([`function`]: binary64 libm for binary32 targets, xfloat double-double for binary64, and for
+//! ([`function`]: binary64 libm for binary32 targets, xfloat double-double for binary64 (or
+//! double-double composed from xfloat's functions, [`dd_composed`]), and for
 //! binary64 `exp` first the cheaper [`fast_exp`]) where that bound decides every question asked,
 //! and by MPFR otherwise; so every count is exact. Which functions crunch knows, which
 //! references each has with what bound, and where binary64 saturates ([`saturation`]) are
