@@ -60,7 +60,7 @@ fn with_sign(r: Dd, negative: bool) -> Dd {
 /// `2^x = 2^k e^(r ln 2)` with `k = rint(x)` and the exact `r = x - k`, `|r| <= 1/2`.
 pub fn exp2(x: Dd) -> Dd {
     let x = binary64_argument(x);
-    if x.is_nan() || x > 1100.0 || x < -1100.0 {
+    if !(-1100.0..=1100.0).contains(&x) {
         // NaN, or a result far beyond the overflow or below 2^-1100: its limit is enough.
         return Dd::from(x.exp2());
     }
@@ -74,7 +74,7 @@ pub fn exp2(x: Dd) -> Dd {
 /// double words: `x ln 10` alone, rounded to a double word, would be off by `2^-96` absolute).
 pub fn exp10(x: Dd) -> Dd {
     let x = binary64_argument(x);
-    if x.is_nan() || x > 330.0 || x < -330.0 {
+    if !(-330.0..=330.0).contains(&x) {
         return Dd::from(libm::exp10(x));
     }
     let k = (x * core::f64::consts::LOG2_10).round_ties_even();
@@ -187,7 +187,7 @@ pub fn acosh(x: Dd) -> Dd {
 pub fn atanh(x: Dd) -> Dd {
     let x = binary64_argument(x);
     let a = x.abs();
-    if !(a >= TINY && a < 1.0) {
+    if !(TINY..1.0).contains(&a) {
         return if a == 1.0 {
             Dd::from(x * f64::INFINITY)
         } else if a < TINY {
@@ -218,7 +218,7 @@ fn half_acos_near_one(a: f64) -> Dd {
 pub fn asin(x: Dd) -> Dd {
     let x = binary64_argument(x);
     let a = x.abs();
-    if !(a >= TINY && a <= 1.0) {
+    if !(TINY..=1.0).contains(&a) {
         return if a < TINY {
             Dd::from(x)
         } else {
