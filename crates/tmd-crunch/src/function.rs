@@ -22,7 +22,7 @@
 //!   measured maxima are 1 to 6 ulps of 106 bits, 2^-103.4 at worst, so the margin is more
 //!   than 2^7; also checked by `tests/reference_bounds.rs`), and for exp2, exp10, log2, log10,
 //!   cbrt, asin, acos, asinh, acosh, atanh double-double references composed from xfloat's
-//!   table-driven exp, ln and sin_cos ([`crate::dd_composed`], proven within 2^-99,
+//!   table-driven exp, ln and sin ([`crate::dd_composed`], proven within 2^-98,
 //!   docs/error-analysis.md §12), judged with the same `eps = 2^-96`; MPFR for every input
 //!   where the table names no double-double reference.
 
