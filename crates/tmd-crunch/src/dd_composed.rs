@@ -137,8 +137,10 @@ fn ln_1p_non_negative(v: Dd) -> Dd {
     m.ln().add_fp(d.hi() / m.hi())
 }
 
-/// `asinh x = ±ln1p(|x| + x^2 / (1 + sqrt(1 + x^2)))`, free of cancellation (every term is
-/// non-negative), and `±(ln|x| + ln 2)` beyond `HUGE`.
+/// `asinh x = ±ln1p(|x| + x^2 / (1 + sqrt(1 + x^2)))` for `|x| < 1`, free of cancellation
+/// (every term is non-negative); `±ln(|x| + sqrt(1 + x^2))` from 1 to `HUGE` (no division,
+/// and `|asinh x| >= 0.88` keeps the logarithm's absolute error relative);
+/// `±(ln|x| + ln 2)` beyond.
 pub fn asinh(x: Dd) -> Dd {
     let x = binary64_argument(x);
     let a = x.abs();
@@ -151,8 +153,13 @@ pub fn asinh(x: Dd) -> Dd {
     }
     let (s, se) = two_prod(a, a);
     let square = Dd::from_sum(s, se);
-    let w = square / square.add_fp(1.0).sqrt().add_fp(1.0);
-    with_sign(ln_1p_non_negative(w.add_fp(a)), x < 0.0)
+    let root = square.add_fp(1.0).sqrt();
+    let r = if a >= 1.0 {
+        root.add_fp(a).ln()
+    } else {
+        ln_1p_non_negative((square / root.add_fp(1.0)).add_fp(a))
+    };
+    with_sign(r, x < 0.0)
 }
 
 /// `ln x + ln 2` for `x > HUGE`.
