@@ -106,7 +106,8 @@ pub fn log10(x: Dd) -> Dd {
 }
 
 /// `cbrt x = 2^k cbrt m` with `|x| = 2^(3k) m`, `m` in `[1, 8)`, and `cbrt m` by one Newton
-/// step `y0 + (m - y0^3) / (3 y0^2)` from the `libm` crate's binary64 cube root `y0`.
+/// step `y0 + (m - y0^3) / (3 y0^2)` from the `libm` crate's binary64 cube root `y0`, the
+/// residual in double words, the quotient in binary64.
 pub fn cbrt(x: Dd) -> Dd {
     let x = binary64_argument(x);
     if !x.is_finite() || x == 0.0 {
@@ -123,8 +124,9 @@ pub fn cbrt(x: Dd) -> Dd {
     let y0 = libm::cbrt(m);
     let (s, se) = two_prod(y0, y0);
     let square = Dd::from_sum(s, se);
+    // The step is about 2^-50 y0: its quotient needs only binary64 accuracy (§12.4).
     let residual = Dd::from(m) - square.mul_fp(y0);
-    let y1 = (residual / square.mul_fp(3.0)).add_fp(y0);
+    let y1 = Dd::from_sum(y0, residual.hi() / (3.0 * s));
     with_sign(y1.ldexp(k + k_sub), x < 0.0)
 }
 
