@@ -13,7 +13,7 @@
 //! its saturation rules, are only required not to panic.
 
 use tmd_core::registry::Func;
-use tmd_xfloat::eft::two_prod;
+use tmd_xfloat::eft::{two_prod, two_prod_in_dekker_range};
 use tmd_xfloat::{BaseFloat, Constant, Dd};
 
 /// The functions whose binary64 reference this module composes.
@@ -78,14 +78,20 @@ pub fn exp10(x: Dd) -> Dd {
         return Dd::from(libm::exp10(x));
     }
     let k = (x * core::f64::consts::LOG2_10).round_ties_even();
+    if k == 0.0 {
+        // |x ln10| < 0.35: the product rounded to a double word errs by 2^-106 absolute.
+        return Dd::constant(Constant::Ln10).mul_fp(x).exp();
+    }
     let ln10 = f64::const_words(Constant::Ln10);
     let ln2 = f64::const_words(Constant::Ln2);
     // x L0 - k M0 = (p - q) + (pe - qe) exactly; the next words' products are below 2^-42
-    // and their errors below 2^-95, so the last term carries them in one binary64 sum.
-    let (p, pe) = two_prod(x, ln10[0]);
-    let (q, qe) = two_prod(k, ln2[0]);
-    let (p1, pe1) = two_prod(x, ln10[1]);
-    let (q1, qe1) = two_prod(k, ln2[1]);
+    // and their errors below 2^-95, so the last term carries them in one binary64 sum. With
+    // |x| >= 0.15 and 1 <= |k| <= 1100 every product lies in Dekker's range, where the exact
+    // error needs no library `fma` call in builds without a hardware FMA.
+    let (p, pe) = two_prod_in_dekker_range(x, ln10[0]);
+    let (q, qe) = two_prod_in_dekker_range(k, ln2[0]);
+    let (p1, pe1) = two_prod_in_dekker_range(x, ln10[1]);
+    let (q1, qe1) = two_prod_in_dekker_range(k, ln2[1]);
     let r = Dd::from_sum(p, -q)
         .add_fp(pe)
         .add_fp(-qe)
@@ -122,7 +128,7 @@ pub fn cbrt(x: Dd) -> Dd {
     let k = a.exponent().div_euclid(3);
     let m = libm::scalbn(a, -3 * k);
     let y0 = libm::cbrt(m);
-    let (s, se) = two_prod(y0, y0);
+    let (s, se) = two_prod_in_dekker_range(y0, y0); // 1 <= y0 < 2
     let square = Dd::from_sum(s, se);
     // The step is about 2^-50 y0: its quotient needs only binary64 accuracy (§12.4).
     let residual = Dd::from(m) - square.mul_fp(y0);
