@@ -1,7 +1,8 @@
 //! The fast references' relative error bounds, which every fast decision relies on
 //! (`function.rs`), checked against MPFR: the binary64 `libm` functions at binary32 inputs
 //! (bound 2^-50, or 2^-53 for sqrt and 1/x) and the double-double functions at binary64
-//! inputs (bound 2^-96). Random inputs over every binade of the domain plus edges;
+//! inputs (bound 2^-96; the references composed in `tmd_crunch::dd_composed` also against
+//! their proven 2^-98). Random inputs over every binade of the domain plus edges;
 //! `TMD_EXTENSIVE=1` takes 2^22 binary32 inputs per function instead of 2^14.
 
 use rand::{Rng, SeedableRng};
