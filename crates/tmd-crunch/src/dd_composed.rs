@@ -175,8 +175,9 @@ fn ln_plus_ln2(x: f64) -> Dd {
     Dd::from(x).ln() + Dd::constant(Constant::Ln2)
 }
 
-/// `acosh x = ln1p(t + sqrt(t (x + 1)))` with the exact `t = x - 1`, and `ln x + ln 2` beyond
-/// `HUGE`.
+/// `acosh x = ln1p(t + sqrt(t (x + 1)))` with the exact `t = x - 1` below 2;
+/// `ln(x + sqrt(x^2 - 1))` from 2 to `HUGE` (`acosh x >= 1.3` keeps the logarithm's absolute
+/// error relative), and `ln x + ln 2` beyond.
 pub fn acosh(x: Dd) -> Dd {
     let x = binary64_argument(x);
     if x.is_nan() || x < 1.0 {
@@ -188,6 +189,10 @@ pub fn acosh(x: Dd) -> Dd {
         } else {
             Dd::from(x)
         };
+    }
+    if x >= 2.0 {
+        let (s, se) = two_prod_in_dekker_range(x, x); // 4 <= x^2 <= 2^120
+        return Dd::from_sum(s, se).add_fp(-1.0).sqrt().add_fp(x).ln();
     }
     let t = Dd::from_sum(x, -1.0);
     let v = t + (t * Dd::from_sum(x, 1.0)).sqrt();
