@@ -66,11 +66,11 @@ registry! {
         Some(Crunch::new(LibmBound::Libm, Binary64Reference::DoubleDouble)
             .saturates(Saturates::Overflow).device32(&DD32_EXPM1).builtin("expm1"));
     Exp2 => "exp2" [] All Increasing "2^x", mpfr::exp2, Some(Model::Exp(Base::Two)),
-        Some(Crunch::new(LibmBound::Libm, Binary64Reference::Mpfr)
+        Some(Crunch::new(LibmBound::Libm, Binary64Reference::DoubleDouble)
             .saturates(Saturates::OverflowAndTiny).builtin("exp2").native("exp2"));
     Exp2m1 => "exp2m1" [] All Increasing "2^x - 1", mpfr::exp2m1, Some(Model::Expm1(Base::Two)), None;
     Exp10 => "exp10" ["pow10"] All Increasing "10^x", mpfr::exp10, Some(Model::Exp(Base::Ten)),
-        Some(Crunch::new(LibmBound::LibmWide, Binary64Reference::Mpfr)
+        Some(Crunch::new(LibmBound::LibmWide, Binary64Reference::DoubleDouble)
             .saturates(Saturates::OverflowAndTiny)
             .builtin("exp10").native("exp10").intrinsic("exp10"));
     Exp10m1 => "exp10m1" [] All Increasing "10^x - 1", mpfr::exp10m1, Some(Model::Expm1(Base::Ten)), None;
@@ -81,11 +81,11 @@ registry! {
         Some(Crunch::new(LibmBound::Libm, Binary64Reference::DoubleDouble).device32(&DD32_LOG1P)
             .builtin("log1p"));
     Log2 => "log2" [] Positive Increasing "base-2 logarithm", mpfr::log2, Some(Model::Log(Base::Two)),
-        Some(Crunch::new(LibmBound::Libm, Binary64Reference::Mpfr)
+        Some(Crunch::new(LibmBound::Libm, Binary64Reference::DoubleDouble)
             .builtin("log2").native("log2").intrinsic("log2"));
     Log2p1 => "log2p1" [] AboveMinusOne Increasing "log2(1 + x)", mpfr::log2p1, Some(Model::Log1p(Base::Two)), None;
     Log10 => "log10" [] Positive Increasing "base-10 logarithm", mpfr::log10, Some(Model::Log(Base::Ten)),
-        Some(Crunch::new(LibmBound::Libm, Binary64Reference::Mpfr)
+        Some(Crunch::new(LibmBound::Libm, Binary64Reference::DoubleDouble)
             .builtin("log10").native("log10").intrinsic("log10"));
     Log10p1 => "log10p1" [] AboveMinusOne Increasing "log10(1 + x)", mpfr::log10p1, Some(Model::Log1p(Base::Ten)), None;
     Sqrt => "sqrt" [] NonNegative Increasing "square root", mpfr::sqrt, Some(Model::Power { p: 1, q: 2 }),
@@ -93,7 +93,7 @@ registry! {
             .device32(&DD32_SQRT).builtin("sqrt").native("sqrt"));
     Rsqrt => "rsqrt" ["rec_sqrt", "rootn_m2"] Positive Decreasing "1 / sqrt(x)", mpfr::rec_sqrt, Some(Model::Power { p: -1, q: 2 }), None;
     Cbrt => "cbrt" [] All Increasing "cube root", mpfr::cbrt, Some(Model::Power { p: 1, q: 3 }),
-        Some(Crunch::new(LibmBound::Libm, Binary64Reference::Mpfr).builtin("cbrt"));
+        Some(Crunch::new(LibmBound::Libm, Binary64Reference::DoubleDouble).builtin("cbrt"));
     Sin => "sin" [] All LipschitzOne "sine", mpfr::sin, Some(Model::SinCos),
         Some(Crunch::new(LibmBound::Libm, Binary64Reference::DoubleDouble).device32(&DD32_SIN)
             .builtin("sin").native("sin").intrinsic("sin"));
@@ -107,9 +107,9 @@ registry! {
     Cospi => "cospi" [] All LipschitzPi "cos(pi x)", mpfr::cospi, Some(Model::SinCos), None;
     Tanpi => "tanpi" [] NotHalfInteger TanLike "tan(pi x)", mpfr::tanpi, Some(Model::Tan), None;
     Asin => "asin" [] UnitClosed Increasing "arcsine", mpfr::asin, Some(Model::AsinAcos),
-        Some(Crunch::new(LibmBound::Libm, Binary64Reference::Mpfr).builtin("asin"));
+        Some(Crunch::new(LibmBound::Libm, Binary64Reference::DoubleDouble).builtin("asin"));
     Acos => "acos" [] UnitClosed Decreasing "arccosine", mpfr::acos, Some(Model::AsinAcos),
-        Some(Crunch::new(LibmBound::Libm, Binary64Reference::Mpfr).builtin("acos"));
+        Some(Crunch::new(LibmBound::Libm, Binary64Reference::DoubleDouble).builtin("acos"));
     Atan => "atan" [] All Increasing "arctangent", mpfr::atan, Some(Model::Atan),
         Some(Crunch::new(LibmBound::Libm, Binary64Reference::DoubleDouble).device32(&DD32_ATAN)
             .builtin("atan"));
@@ -126,11 +126,11 @@ registry! {
         Some(Crunch::new(LibmBound::LibmWide, Binary64Reference::DoubleDouble).device32(&DD32_TANH)
             .builtin("tanh"));
     Asinh => "asinh" [] All Increasing "inverse hyperbolic sine", mpfr::asinh, Some(Model::Asinh),
-        Some(Crunch::new(LibmBound::LibmWide, Binary64Reference::Mpfr).builtin("asinh"));
+        Some(Crunch::new(LibmBound::LibmWide, Binary64Reference::DoubleDouble).builtin("asinh"));
     Acosh => "acosh" [] AtLeastOne Increasing "inverse hyperbolic cosine", mpfr::acosh, Some(Model::Acosh),
-        Some(Crunch::new(LibmBound::LibmWide, Binary64Reference::Mpfr).builtin("acosh"));
+        Some(Crunch::new(LibmBound::LibmWide, Binary64Reference::DoubleDouble).builtin("acosh"));
     Atanh => "atanh" [] UnitOpen Increasing "inverse hyperbolic tangent", mpfr::atanh, Some(Model::Atanh),
-        Some(Crunch::new(LibmBound::LibmWide, Binary64Reference::Mpfr).builtin("atanh"));
+        Some(Crunch::new(LibmBound::LibmWide, Binary64Reference::DoubleDouble).builtin("atanh"));
     Erf => "erf" [] All Increasing "error function", mpfr::erf, Some(Model::Erf), None;
     Erfc => "erfc" [] All Decreasing "complementary error function", mpfr::erfc, Some(Model::Erf), None;
     Gamma => "gamma" ["tgamma"] NotNonPositiveInteger GammaLike "Gamma function", mpfr::gamma, None, None;

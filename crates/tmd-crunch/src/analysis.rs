@@ -556,3 +556,38 @@ fn tiny_sign(func: RefFunc, hi: f64) -> Option<f64> {
         None
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// acosh(1 + 2^-51) = 2^-25 (1 - 2^-51/12): its double-double reference is
+    /// `(2^-25, -2^-76/12)`, and `2^-25 - 2^-78` (the binary64 number below) is 2/3 ulp away,
+    /// faithful. `mag - slack` rounds to 2^-25 there, which once hid the power of two below f
+    /// and judged the result correctly rounded with 1/3 ulp.
+    #[test]
+    fn a_reference_just_below_a_power_of_two_is_not_judged_with_the_larger_ulp() {
+        let nearest = Rounding::Nearest;
+        let (rh, rl) = (pow2(-25), -pow2(-76) / 12.0);
+        let a = pow2(-25) - pow2(-78);
+        let eps = crate::function::EPS_DD;
+        match classify_fast(CrunchFormat::Binary64, a, rh, rl, eps, nearest) {
+            None => {}
+            Some(v) => {
+                assert_eq!(v.class, Class::Faithful, "{v:?}");
+                assert!((v.err.unwrap() - 2.0 / 3.0).abs() < 1e-9, "{v:?}");
+            }
+        }
+        // With f within 2^-100 of 2^-25, below it, 2^-25 is correctly rounded and the number
+        // below it is not.
+        let rl = -pow2(-125);
+        let at_power = classify_fast(CrunchFormat::Binary64, pow2(-25), rh, rl, eps, nearest);
+        if let Some(v) = at_power {
+            assert_eq!(v.class, Class::CorrectlyRounded);
+            assert!(v.err.unwrap() < pow2(-40));
+        }
+        if let Some(v) = classify_fast(CrunchFormat::Binary64, a, rh, rl, eps, nearest) {
+            assert_ne!(v.class, Class::CorrectlyRounded, "{v:?}");
+        }
+    }
+}

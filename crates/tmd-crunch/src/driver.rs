@@ -193,7 +193,8 @@ pub fn reference_name(func: RefFunc, format: CrunchFormat) -> String {
                 )
             });
             format!(
-                "{fast}xfloat double-double {} (relative bound 2^{}) + MPFR",
+                "{fast}{} double-double {} (relative bound 2^{}) + MPFR",
+                func.dd_origin(),
                 func.name(),
                 EPS_DD.log2()
             )

@@ -20,8 +20,13 @@
 //!   correctly rounded, `eps = 2^-53`.
 //! * binary64 targets: xfloat's double-double functions where they exist (`eps = 2^-96`; their
 //!   measured maxima are 1 to 6 ulps of 106 bits, 2^-103.4 at worst, so the margin is more
-//!   than 2^7; also checked by `tests/reference_bounds.rs`), MPFR for every input otherwise.
+//!   than 2^7; also checked by `tests/reference_bounds.rs`), and for exp2, exp10, log2, log10,
+//!   cbrt, asin, acos, asinh, acosh, atanh double-double references composed from xfloat's
+//!   table-driven exp, ln and sin ([`crate::dd_composed`], proven within 2^-98,
+//!   docs/error-analysis.md §12), judged with the same `eps = 2^-96`; MPFR for every input
+//!   where the table names no double-double reference.
 
+use crate::dd_composed;
 use rug::Float;
 use tmd_core::registry::{
     eval_rounded, Binary64Reference, Crunch, Dir, Func, LibmBound, FUNCTIONS, RECIP_CRUNCH,
@@ -112,15 +117,25 @@ fn dd_of(func: RefFunc) -> Option<fn(Dd) -> Dd> {
         // twin in crunch_analyse, whose results must equal these bit for bit.
         Exp => tmd_xfloat::math::exp::<Dd>,
         Expm1 => Dd::expm1,
+        Exp2 => dd_composed::exp2,
+        Exp10 => dd_composed::exp10,
         Log => Dd::ln,
         Log1p => Dd::ln_1p,
+        Log2 => dd_composed::log2,
+        Log10 => dd_composed::log10,
+        Cbrt => dd_composed::cbrt,
         Sin => Dd::sin,
         Cos => Dd::cos,
         Tan => Dd::tan,
+        Asin => dd_composed::asin,
+        Acos => dd_composed::acos,
         Atan => Dd::atan,
         Sinh => Dd::sinh,
         Cosh => Dd::cosh,
         Tanh => Dd::tanh,
+        Asinh => dd_composed::asinh,
+        Acosh => dd_composed::acosh,
+        Atanh => dd_composed::atanh,
         Sqrt => Dd::sqrt,
         _ => return None,
     })
@@ -192,6 +207,15 @@ impl RefFunc {
         match self.facts().binary64 {
             Binary64Reference::Mpfr => None,
             _ => Some(dd_of(self).expect("the table's double-double references exist")),
+        }
+    }
+
+    /// Where the double-double reference comes from, for reports: `xfloat` (a `Dd` method or
+    /// xfloat's generic function) or `composed` ([`crate::dd_composed`]).
+    pub fn dd_origin(self) -> &'static str {
+        match self.registry() {
+            Some(f) if dd_composed::COMPOSED.contains(&f) => "composed",
+            _ => "xfloat",
         }
     }
 

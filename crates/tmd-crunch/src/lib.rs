@@ -20,7 +20,8 @@
 //! inputs fall in each special class (f, RN(f) and a decide that); m decides the class within
 //! it (an overflowing f > MAX is correctly rounded as +inf in round-to-nearest and up, as MAX
 //! in down and toward zero). Each input is judged by a fast reference with a relative error bound
-//! ([`function`]: binary64 libm for binary32 targets, xfloat double-double for binary64, and for
+//! ([`function`]: binary64 libm for binary32 targets, xfloat double-double for binary64 (or
+//! double-double composed from xfloat's functions, [`dd_composed`]), and for
 //! binary64 `exp` first the cheaper [`fast_exp`]) where that bound decides every question asked,
 //! and by MPFR otherwise; so every count is exact. Which functions crunch knows, which
 //! references each has with what bound, and where binary64 saturates ([`saturation`]) are
@@ -45,6 +46,7 @@
 pub mod analysis;
 pub mod checkpoint;
 pub mod cluster;
+pub mod dd_composed;
 pub mod device;
 pub mod driver;
 pub mod emul;

@@ -120,6 +120,55 @@ fn binary64_targets_match_independent_mpfr() {
     }
 }
 
+/// The binary64 functions whose references are composed from xfloat's table-driven functions
+/// (`tmd_crunch::dd_composed`), on windows at their edges (both sides of 0, ±1/2 and ±1 where
+/// the formulas switch or the function has a pole, 2^-500 and 2^60 where asinh and acosh
+/// switch, subnormal and overflowing results of exp2 and exp10) and on random windows.
+#[test]
+fn binary64_composed_references_match_independent_mpfr() {
+    let fmt = CrunchFormat::Binary64;
+    let places = [
+        0.0,
+        1e-300,
+        2e-151,
+        0.5,
+        -0.5,
+        1.0,
+        -1.0,
+        2.0,
+        1.152921504606847e18,
+        -1.152921504606847e18,
+        1e300,
+        1024.0,
+        -1022.0,
+        -1074.5,
+        308.25,
+        -307.65,
+        -323.6,
+        27.0,
+        -0.9999999999,
+    ];
+    let mut windows: Vec<(i64, i64)> = places
+        .iter()
+        .map(|&v| (fmt.ordinal(v) - 300, fmt.ordinal(v) + 300))
+        .collect();
+    windows.extend(random_windows(fmt, 12, 128, 96));
+    for name in [
+        "libm:exp2",
+        "libm:exp10",
+        "libm:log2",
+        "std:log10",
+        "libm:cbrt",
+        "libm:asin",
+        "std:acos",
+        "libm:asinh",
+        "libm:acosh",
+        "libm:atanh",
+    ] {
+        check_target(name, &windows);
+    }
+}
+
 #[test]
 fn random_inputs_match_independent_mpfr() {
     // Random single inputs (windows of 16) over all binary32 numbers.

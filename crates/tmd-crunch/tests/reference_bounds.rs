@@ -1,7 +1,8 @@
 //! The fast references' relative error bounds, which every fast decision relies on
 //! (`function.rs`), checked against MPFR: the binary64 `libm` functions at binary32 inputs
 //! (bound 2^-50, or 2^-53 for sqrt and 1/x) and the double-double functions at binary64
-//! inputs (bound 2^-96). Random inputs over every binade of the domain plus edges;
+//! inputs (bound 2^-96; the references composed in `tmd_crunch::dd_composed` also against
+//! their proven 2^-98). Random inputs over every binade of the domain plus edges;
 //! `TMD_EXTENSIVE=1` takes 2^22 binary32 inputs per function instead of 2^14.
 
 use rand::{Rng, SeedableRng};
@@ -247,4 +248,99 @@ fn binary32_device_references_are_within_their_bound() {
         }
     }
     assert!(tiny > n, "only {tiny} inputs below 2^-960");
+}
+
+/// A random binary64 number of magnitude `2^e (1 + U[0, 1))` for a random `e` in `exponents`.
+fn log_uniform(rng: &mut ChaCha8Rng, exponents: std::ops::Range<i32>) -> f64 {
+    let e = rng.gen_range(exponents);
+    (1.0 + rng.gen::<f64>()) * 2f64.powi(e.max(-1022)) * 2f64.powi((e + 1022).min(0))
+}
+
+/// `k` binary64 steps from `x` (negative `k` downwards).
+fn steps_from(x: f64, k: i64) -> f64 {
+    let o = x.to_bits() as i64 + if x < 0.0 { -k } else { k };
+    f64::from_bits(o as u64)
+}
+
+/// Inputs of one composed reference (`tmd_crunch::dd_composed`): random ones over every binade
+/// of its domain, both signs where it has them, and its edges (ends of the domain, the switches
+/// between formulas, cancellation points), `n` in all.
+fn composed_reference_inputs(name: &str, n: usize, rng: &mut ChaCha8Rng) -> Vec<f64> {
+    let tiny = 2f64.powi(-500);
+    let huge = 2f64.powi(60);
+    let both_signs = !matches!(name, "log2" | "log10" | "acosh");
+    let mut xs = Vec::with_capacity(n);
+    while xs.len() < n {
+        let k = rng.gen_range(-2000..2000); // steps from an edge
+        let x = match (name, xs.len() % 4) {
+            ("exp2", 0) => rng.gen_range(-1022.0..1024.0),
+            ("exp2", 1) => steps_from(rng.gen_range(-1022..1024) as f64, k),
+            ("exp10", 0) => rng.gen_range(-307.6..308.25),
+            // where x ln10 is next to a multiple of ln2: the reduced argument cancels
+            ("exp10", 1) => steps_from(rng.gen_range(-1020..1022) as f64 * 2f64.log10(), k),
+            ("exp2" | "exp10", _) => log_uniform(rng, -1074..9),
+            ("log2" | "log10", 0) => steps_from(1.0, k),
+            ("log2" | "log10", 1) => steps_from(10f64.powi(rng.gen_range(-300..300)), k),
+            ("log2" | "log10", _) => log_uniform(rng, -1074..1024),
+            ("cbrt", 0) => steps_from((rng.gen_range(1..1 << 20) as f64).powi(3), k),
+            ("cbrt", _) => log_uniform(rng, -1074..1024),
+            ("asin" | "acos" | "atanh", 0) => steps_from(1.0, -k.abs()),
+            ("asin" | "acos" | "atanh", 1) => steps_from(0.5, k),
+            ("asin" | "acos" | "atanh", 2) => rng.gen_range(0.0..1.0),
+            ("asin" | "acos" | "atanh", _) => log_uniform(rng, -1074..0),
+            ("asinh", 0) => steps_from([tiny, 1.0, huge][xs.len() / 4 % 3], k),
+            ("asinh", _) => log_uniform(rng, -1074..1024),
+            ("acosh", 0) => steps_from(1.0, k.abs()),
+            ("acosh", 1) => steps_from([2.0, huge][xs.len() / 4 % 2], k),
+            ("acosh", _) => 1.0 + log_uniform(rng, -52..1023),
+            _ => panic!("no inputs for {name}"),
+        };
+        xs.push(if both_signs && rng.gen() { -x } else { x });
+    }
+    xs
+}
+
+/// The composed double-double references (`tmd_crunch::dd_composed`, docs/error-analysis.md
+/// §12) within their proven bound `EPS_COMPOSED = 2^-98` of MPFR, at the inputs of
+/// [`composed_reference_inputs`]; results below 2^-960 (which crunch sends to MPFR) are
+/// skipped, and inside the domain the reference is never NaN.
+#[test]
+fn composed_references_are_within_their_proven_bound() {
+    use tmd_crunch::dd_composed::EPS_COMPOSED;
+    let n = if extensive() { 1 << 18 } else { 1 << 13 };
+    let mut rng = ChaCha8Rng::seed_from_u64(99);
+    let names = [
+        "exp2", "exp10", "log2", "log10", "cbrt", "asin", "acos", "asinh", "acosh", "atanh",
+    ];
+    for name in names {
+        let func = RefFunc::lookup(name).unwrap();
+        let dd = func.dd().expect("a double-double reference");
+        let (mut worst, mut checked) = (0f64, 0);
+        for x in composed_reference_inputs(name, n, &mut rng) {
+            if func.outside_domain(x) {
+                continue;
+            }
+            let y = dd(Dd::from(x));
+            assert!(!y.hi().is_nan(), "{name}({x:e}): NaN");
+            if !y.hi().is_finite() || y.hi().abs() < 2f64.powi(-960) {
+                continue;
+            }
+            let r = Float::with_val(120, y.hi()) + y.lo();
+            if let Some(err) = relative_error(func, x, &r) {
+                assert!(
+                    err <= EPS_COMPOSED,
+                    "{name}({x:e} = {:#x}): relative error 2^{:.2} > 2^-98",
+                    x.to_bits(),
+                    err.log2()
+                );
+                worst = worst.max(err);
+                checked += 1;
+            }
+        }
+        assert!(checked > n / 2, "{name}: only {checked} inputs checked");
+        eprintln!(
+            "{name}: worst relative error of the composed reference over {checked} inputs 2^{:.1}",
+            worst.log2()
+        );
+    }
 }
