@@ -192,7 +192,26 @@ fn at_least(bits: &Option<f64>) -> String {
         .unwrap_or_default()
 }
 
-/// The `#` header of a CORE-MATH worst-case file (`*.wc`).
+/// The `#` header of a CORE-MATH worst-case file (`*.wc`). A line break inside a line (an
+/// expression may hold one: it is white space there) becomes a space, so that no header text
+/// starts a line of its own and reads back as an input.
 pub fn wc_header(lines: &[String]) -> String {
-    lines.iter().map(|l| format!("# {l}\n")).collect()
+    lines
+        .iter()
+        .map(|l| format!("# {}\n", l.replace(['\n', '\r'], " ")))
+        .collect()
+}
+
+/// One case of a worst-case file: the input, then its kind (and k, bits) as a comment.
+pub fn wc_line(x: &FormatNumber, outcome: &Outcome) -> String {
+    match outcome {
+        Outcome::Inexact(i) => format!(
+            "{} # {} k={} bits={:.3}",
+            x.to_hex(),
+            i.kind.name(),
+            i.k,
+            i.bits
+        ),
+        other => format!("{} # {}", x.to_hex(), other.kind_name()),
+    }
 }
