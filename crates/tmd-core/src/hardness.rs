@@ -732,6 +732,11 @@ mod tests {
         assert_eq!(at(&recip, "-0"), pole(Some(true)));
         assert_eq!(at(&Expr::parse("x^-2").unwrap(), "-0"), pole(Some(false)));
         assert_eq!(at(&Expr::parse("x/x").unwrap(), "0"), Outcome::Undefined);
+        // pi·0 is an inexact enclosure [0, 0] of 0: still 0/0.
+        assert_eq!(
+            at(&Expr::parse("sin(pi*x)/x").unwrap(), "0"),
+            Outcome::Undefined
+        );
         for (f, x, neg) in [
             ("log", "-0", Some(true)),
             ("log1p", "-1", Some(true)),

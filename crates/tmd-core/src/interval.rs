@@ -176,8 +176,9 @@ impl Interval {
         if other.exact && other.lo.is_zero() {
             // a/±0: a pole for a nonzero a (IEEE 754's divideByZero, signed by both signs),
             // no value for a = 0 (invalid: 0/0 is NaN); an enclosure of a that holds zero
-            // needs more precision.
-            return if self.exact && self.lo.is_zero() {
+            // and more needs more precision.
+            // An enclosure [0, 0] is the value 0 even when a step was inexact (pi·0).
+            return if self.lo.is_zero() && self.hi.is_zero() && !self.nonzero {
                 Eval::Undefined
             } else if self.lo > 0 || self.hi < 0 || self.nonzero {
                 let a_neg = self.hi < 0 || (self.hi.is_zero() && self.nonzero);

@@ -141,7 +141,7 @@ mod fuzz_tests {
         match which % 6 {
             0 | 1 => Outcome::Inexact(Inexact {
                 roundings,
-                kind: if which % 6 == 0 {
+                kind: if which.is_multiple_of(6) {
                     Kind::Directed
                 } else {
                     Kind::Nearest
@@ -153,14 +153,14 @@ mod fuzz_tests {
             }),
             2 => Outcome::Exact {
                 roundings,
-                midpoint: k % 2 == 0,
+                midpoint: k.is_multiple_of(2),
             },
             3 => Outcome::Unresolved {
                 precision: k,
                 bits_at_least: Some(bits),
             },
             4 => Outcome::Pole {
-                neg: Some(k % 2 == 0),
+                neg: Some(k.is_multiple_of(2)),
             },
             _ => Outcome::Undefined,
         }
