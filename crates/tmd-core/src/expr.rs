@@ -128,7 +128,12 @@ impl Expr {
                     nonzero: true,
                 })
             }
-            Expr::Neg(a) => map1(a.eval_over(x, prec), |v| Eval::Value(v.neg())),
+            Expr::Neg(a) => match a.eval_over(x, prec) {
+                Eval::Pole { neg } => Eval::Pole {
+                    neg: neg.map(|n| !n),
+                },
+                other => map1(other, |v| Eval::Value(v.neg())),
+            },
             Expr::Add(a, b) => map2(a, b, x, prec, |u, v| u.add(v, prec)),
             Expr::Sub(a, b) => map2(a, b, x, prec, |u, v| u.sub(v, prec)),
             Expr::Mul(a, b) => map2(a, b, x, prec, |u, v| u.mul(v, prec)),
@@ -140,10 +145,19 @@ impl Expr {
     }
 }
 
+/// A pole inside a larger expression keeps its kind but not its sign, which the enclosing
+/// operations would have to carry through (exp(-1/x) at +0 even has the limit 0).
+fn unsigned_pole(e: Eval) -> Eval {
+    match e {
+        Eval::Pole { .. } => Eval::Pole { neg: None },
+        other => other,
+    }
+}
+
 fn map1(e: Eval, f: impl FnOnce(&Interval) -> Eval) -> Eval {
     match e {
         Eval::Value(v) => f(&v),
-        other => other,
+        other => unsigned_pole(other),
     }
 }
 
@@ -156,11 +170,11 @@ fn map2(
 ) -> Eval {
     let u = match a.eval_over(x, prec) {
         Eval::Value(u) => u,
-        other => return other,
+        other => return unsigned_pole(other),
     };
     match b.eval_over(x, prec) {
         Eval::Value(v) => f(&u, &v),
-        other => other,
+        other => unsigned_pole(other),
     }
 }
 
@@ -459,7 +473,24 @@ mod tests {
         assert_eq!(e.eval(&Float::new(64), 64), Eval::Undefined);
         let e = Expr::parse("log(x)").unwrap();
         assert_eq!(e.eval(&Float::with_val(64, -1), 64), Eval::Undefined);
-        assert_eq!(e.eval(&Float::new(64), 64), Eval::Pole);
+        assert_eq!(e.eval(&Float::new(64), 64), Eval::Pole { neg: Some(true) });
+        let recip = Expr::parse("1/x").unwrap();
+        assert_eq!(
+            recip.eval(&Float::new(64), 64),
+            Eval::Pole { neg: Some(false) }
+        );
+        assert_eq!(
+            recip.eval(&-Float::new(64), 64),
+            Eval::Pole { neg: Some(true) }
+        );
+        assert_eq!(
+            Expr::parse("-1/x").unwrap().eval(&Float::new(64), 64),
+            Eval::Pole { neg: Some(true) }
+        );
+        assert_eq!(
+            Expr::parse("exp(1/x)").unwrap().eval(&Float::new(64), 64),
+            Eval::Pole { neg: None }
+        );
     }
 
     #[test]

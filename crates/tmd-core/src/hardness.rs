@@ -129,8 +129,12 @@ pub enum Outcome {
     },
     /// x is outside the domain.
     Undefined,
-    /// f has a pole at x.
-    Pole,
+    /// f has a pole at x: its value is an exact infinity (IEEE 754's divideByZero), of sign
+    /// `neg` where the sign is defined (log(0) = -inf, 1/-0 = -inf), `None` where it is not
+    /// (digamma(-1)) or a pole lies inside a larger expression.
+    Pole {
+        neg: Option<bool>,
+    },
     /// The Ziv loop reached its precision cap without deciding. When the last enclosure was
     /// narrower than 2^-B ulp yet held a breakpoint, `bits_at_least` is B: f(x) is within
     /// 2^-B ulp of a breakpoint (e.g. erfc(-2^100) = 2 - 2^-(10^30)), or is one.
@@ -148,7 +152,7 @@ impl Outcome {
             Outcome::Inexact(i) => i.kind.name(),
             Outcome::Overflow { .. } => "overflow",
             Outcome::Undefined => "undefined",
-            Outcome::Pole => "pole",
+            Outcome::Pole { .. } => "pole",
             Outcome::Unresolved { .. } => "unresolved",
         }
     }
@@ -169,9 +173,17 @@ pub const DEFAULT_MAX_PRECISION: u32 = 8192;
 enum Location {
     Undecided,
     Undefined,
-    Pole,
-    Overflow { neg: bool },
-    Zero,
+    Pole {
+        neg: Option<bool>,
+    },
+    Overflow {
+        neg: bool,
+    },
+    /// An exact zero; `neg` when both ends are -0 (f(-0) = -0 for the odd functions, as
+    /// IEEE 754 and MPFR have it).
+    Zero {
+        neg: bool,
+    },
     Grid(Grid),
 }
 
@@ -190,11 +202,13 @@ fn locate(eval: Eval, format: &Format) -> Location {
     let iv = match eval {
         Eval::Value(iv) => iv,
         Eval::Undefined => return Location::Undefined,
-        Eval::Pole => return Location::Pole,
+        Eval::Pole { neg } => return Location::Pole { neg },
         Eval::Undecided => return Location::Undecided,
     };
     if iv.exact && iv.lo.is_zero() {
-        return Location::Zero;
+        return Location::Zero {
+            neg: iv.lo.is_sign_negative() && iv.hi.is_sign_negative(),
+        };
     }
     let Interval {
         lo,
@@ -334,8 +348,11 @@ fn overflow_roundings(format: &Format, neg: bool) -> Roundings {
     }
 }
 
-fn zero_roundings(format: &Format) -> Roundings {
-    let z = Rounded::Finite(FormatNumber::zero(format));
+fn zero_roundings(format: &Format, neg: bool) -> Roundings {
+    let z = Rounded::Finite(FormatNumber {
+        neg,
+        ..FormatNumber::zero(format)
+    });
     Roundings {
         nearest: z,
         down: z,
@@ -464,9 +481,9 @@ pub fn hardness(expr: &Expr, format: &Format, x: &FormatNumber, max_precision: u
         };
         let outcome = match locate(eval, format) {
             Location::Undefined => Some(Outcome::Undefined),
-            Location::Pole => Some(Outcome::Pole),
-            Location::Zero => Some(Outcome::Exact {
-                roundings: zero_roundings(format),
+            Location::Pole { neg } => Some(Outcome::Pole { neg }),
+            Location::Zero { neg } => Some(Outcome::Exact {
+                roundings: zero_roundings(format, neg),
                 midpoint: false,
             }),
             Location::Overflow { neg } => Some(Outcome::Overflow {
@@ -530,7 +547,7 @@ pub fn decide_likely_hard(
         Outcome::Exact { .. } => Some(true),
         Outcome::Overflow { .. } => return Decision::Skipped(Skip::Overflow),
         Outcome::Undefined => return Decision::Skipped(Skip::Undefined),
-        Outcome::Pole => return Decision::Skipped(Skip::Pole),
+        Outcome::Pole { .. } => return Decision::Skipped(Skip::Pole),
         Outcome::Unresolved { .. } => None,
         Outcome::Inexact(i) => {
             let allowed = [
@@ -578,9 +595,11 @@ pub fn decide(
     loop {
         match locate(expr.eval(&xf, prec), format) {
             Location::Undefined => return Decision::Skipped(Skip::Undefined),
-            Location::Pole => return Decision::Skipped(Skip::Pole),
+            Location::Pole { .. } => return Decision::Skipped(Skip::Pole),
             Location::Overflow { .. } => return Decision::Skipped(Skip::Overflow),
-            Location::Zero => return Decision::Exact(hardness(expr, format, x, max_precision)),
+            Location::Zero { .. } => {
+                return Decision::Exact(hardness(expr, format, x, max_precision))
+            }
             Location::Grid(g) if g.is_breakpoint() => {
                 return Decision::Exact(hardness(expr, format, x, max_precision))
             }
@@ -695,12 +714,72 @@ mod tests {
                 "{f}({x})"
             );
         }
-        assert_eq!(hard("log", "0", &b64), Outcome::Pole);
+        assert_eq!(hard("log", "0", &b64), Outcome::Pole { neg: Some(true) });
         assert_eq!(hard("log", "-1", &b64), Outcome::Undefined);
         assert!(matches!(
             hard("exp", "1000", &b64),
             Outcome::Overflow { .. }
         ));
+    }
+
+    #[test]
+    fn poles_are_signed_where_ieee_754_signs_them() {
+        let b64 = Format::binary64();
+        let pole = |neg| Outcome::Pole { neg };
+        let recip = Expr::parse("1/x").unwrap();
+        let at = |e: &Expr, x: &str| hardness(e, &b64, &parse_exact(x, &b64).unwrap(), 256);
+        assert_eq!(at(&recip, "0"), pole(Some(false)));
+        assert_eq!(at(&recip, "-0"), pole(Some(true)));
+        assert_eq!(at(&Expr::parse("x^-2").unwrap(), "-0"), pole(Some(false)));
+        assert_eq!(at(&Expr::parse("x/x").unwrap(), "0"), Outcome::Undefined);
+        // pi·0 is an inexact enclosure [0, 0] of 0: still 0/0.
+        assert_eq!(
+            at(&Expr::parse("sin(pi*x)/x").unwrap(), "0"),
+            Outcome::Undefined
+        );
+        for (f, x, neg) in [
+            ("log", "-0", Some(true)),
+            ("log1p", "-1", Some(true)),
+            ("atanh", "-1", Some(true)),
+            ("atanh", "1", Some(false)),
+            ("lgamma", "0", Some(false)),
+            ("lgamma", "-2", Some(false)),
+            ("gamma", "-0", Some(true)),
+            ("digamma", "0", Some(true)),
+            ("digamma", "-0", Some(false)),
+            ("digamma", "-3", None),
+        ] {
+            assert_eq!(hard(f, x, &b64), pole(neg), "{f}({x})");
+        }
+        // NaN results stay undefined; tan has no pole at a floating-point number.
+        assert_eq!(hard("log", "-1", &b64), Outcome::Undefined);
+        assert!(matches!(
+            hard("tan", "0x1.921fb54442d18p+0", &b64),
+            Outcome::Inexact(_)
+        ));
+    }
+
+    #[test]
+    fn zeros_keep_their_sign() {
+        let b64 = Format::binary64();
+        let nearest = |o: Outcome| o.roundings().unwrap().nearest.to_hex();
+        for f in [
+            "sin", "tan", "expm1", "log1p", "atan", "sinpi", "cbrt", "sqrt",
+        ] {
+            assert_eq!(nearest(hard(f, "-0", &b64)), "-0x0p+0", "{f}(-0)");
+            assert_eq!(nearest(hard(f, "0", &b64)), "0x0p+0", "{f}(+0)");
+        }
+        assert_eq!(nearest(hard("sinpi", "-3", &b64)), "-0x0p+0");
+        assert_eq!(nearest(hard("sinpi", "3", &b64)), "0x0p+0");
+        assert_eq!(nearest(hard("exp", "-0", &b64)), "0x1p+0");
+        let at = |e: &str, x: &str| {
+            let e = Expr::parse(e).unwrap();
+            nearest(hardness(&e, &b64, &parse_exact(x, &b64).unwrap(), 256))
+        };
+        // x - x is +0 (round to nearest), although its enclosure's lower end rounds down.
+        assert_eq!(at("x-x", "1"), "0x0p+0");
+        assert_eq!(at("-x", "0"), "-0x0p+0");
+        assert_eq!(at("x*x", "-0"), "0x0p+0");
     }
 
     #[test]

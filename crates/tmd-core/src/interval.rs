@@ -36,8 +36,13 @@ pub enum Eval {
     Value(Interval),
     /// Outside the domain (MPFR returns NaN, or a division by an exact zero).
     Undefined,
-    /// An exact pole: the result is infinite (log(0), tanpi(1/2), gamma(0)).
-    Pole,
+    /// An exact pole: the result is infinite (log(0), tanpi(1/2), gamma(0), 1/0), IEEE 754's
+    /// divideByZero. `neg` is the sign of the infinity where it is defined (log(0) = -inf,
+    /// 1/-0 = -inf, lgamma(-2) = +inf), `None` where it is not (digamma(-1): -inf from
+    /// the right, +inf from the left) or not tracked (a pole inside a larger expression).
+    Pole {
+        neg: Option<bool>,
+    },
     /// The enclosure at this precision is not good enough to go on; raise the precision.
     Undecided,
 }
@@ -72,7 +77,9 @@ impl Interval {
         }
         if ternary == 0 {
             return if r.is_infinite() {
-                Eval::Pole
+                Eval::Pole {
+                    neg: Some(r.is_sign_negative()),
+                }
             } else {
                 Eval::Value(Interval::exact(r))
             };
@@ -128,7 +135,12 @@ impl Interval {
     fn add_signed(&self, other: &Interval, prec: u32, subtract: bool) -> Eval {
         let other = if subtract { other.neg() } else { other.clone() };
         if self.exact && other.exact {
-            let (r, t) = Float::with_val_round(prec, &self.lo + &other.lo, Round::Down);
+            let (mut r, t) = Float::with_val_round(prec, &self.lo + &other.lo, Round::Down);
+            if r.is_zero() {
+                // An exact zero sum is +0 (IEEE 754 §6.3) except in rounding downwards, which
+                // this enclosure's lower end uses; the value's sign is round-to-nearest's.
+                r = Float::with_val(prec, &self.lo + &other.lo);
+            }
             return Interval::from_rounded_down(r, t as i32);
         }
         let lo = Float::with_val_round(prec, &self.lo + &other.lo, Round::Down).0;
@@ -162,7 +174,20 @@ impl Interval {
 
     pub fn div(&self, other: &Interval, prec: u32) -> Eval {
         if other.exact && other.lo.is_zero() {
-            return Eval::Undefined;
+            // a/±0: a pole for a nonzero a (IEEE 754's divideByZero, signed by both signs),
+            // no value for a = 0 (invalid: 0/0 is NaN); an enclosure of a that holds zero
+            // and more needs more precision.
+            // An enclosure [0, 0] is the value 0 even when a step was inexact (pi·0).
+            return if self.lo.is_zero() && self.hi.is_zero() && !self.nonzero {
+                Eval::Undefined
+            } else if self.lo > 0 || self.hi < 0 || self.nonzero {
+                let a_neg = self.hi < 0 || (self.hi.is_zero() && self.nonzero);
+                Eval::Pole {
+                    neg: Some(a_neg != other.lo.is_sign_negative()),
+                }
+            } else {
+                Eval::Undecided
+            };
         }
         if !(other.lo > 0 || other.hi < 0) {
             return Eval::Undecided;
@@ -318,13 +343,24 @@ impl Interval {
 pub fn point(func: Func, x: &Float, prec: u32) -> Eval {
     match exact_value(func, x) {
         Some(Exact::Value(v)) => Eval::Value(Interval::exact(v)),
-        Some(Exact::Pole) => Eval::Pole,
+        Some(Exact::Pole) => Eval::Pole {
+            neg: pole_sign(func, x),
+        },
         None if !func.domain().contains(x) => Eval::Undefined,
         None => {
             let (r, t) = eval_rounded(func, x, prec, Dir::Down);
             Interval::from_rounded_down(r, t)
         }
     }
+}
+
+/// The sign of f's infinity at a pole x, as MPFR returns it (which follows IEEE 754 §9.2:
+/// log(±0) = -inf, atanh(±1) = ±inf, lgamma at non-positive integers +inf, gamma(±0) = ±inf,
+/// digamma(±0) = ∓inf); `None` where MPFR returns NaN, the two one-sided limits differing
+/// (gamma and digamma at negative integers).
+fn pole_sign(func: Func, x: &Float) -> Option<bool> {
+    let (r, _) = eval_rounded(func, x, 2, Dir::Nearest);
+    r.is_infinite().then(|| r.is_sign_negative())
 }
 
 #[cfg(test)]
@@ -395,7 +431,14 @@ mod tests {
         assert!(value(two.mul(&three, 64)).exact);
         assert!(!value(two.div(&three, 64)).exact);
         let zero = Interval::exact(Float::new(64));
-        assert_eq!(two.div(&zero, 64), Eval::Undefined);
+        assert_eq!(two.div(&zero, 64), Eval::Pole { neg: Some(false) });
+        let minus_zero = Interval::exact(-Float::new(64));
+        assert_eq!(two.div(&minus_zero, 64), Eval::Pole { neg: Some(true) });
+        assert_eq!(
+            two.neg().div(&minus_zero, 64),
+            Eval::Pole { neg: Some(false) }
+        );
+        assert_eq!(zero.div(&zero, 64), Eval::Undefined);
         let ninth = value(three.powi(-2, 64));
         let exact = Rational::from((1, 9));
         assert!(ninth.lo < exact && exact < ninth.hi && !ninth.exact);

@@ -125,10 +125,22 @@ pub fn decimal_approx(q: &Rational) -> String {
     f.to_string_radix(10, Some(17))
 }
 
+/// The sign of a zero written `-0` (or `-0x0p+0`, `-0.0e5`): a rational has none, so it is
+/// read from the text. A nonzero negative value that rounds to zero already carries it.
+fn with_sign_of_zero(x: FormatNumber, text: &str) -> FormatNumber {
+    if x.is_zero() && text.trim_start().starts_with('-') {
+        FormatNumber { neg: true, ..x }
+    } else {
+        x
+    }
+}
+
 /// Reads a number that must be exactly representable in `format` (an input of `hardness`).
+/// `-0` is the negative zero.
 pub fn parse_exact(text: &str, format: &Format) -> Result<FormatNumber, InputError> {
     let q = parse_number(text)?;
     let (x, exact) = round_to_format(&q, format)?;
+    let x = with_sign_of_zero(x, text);
     if !exact {
         return Err(InputError::Number(format!(
             "'{text}' is not a {} number (the nearest one is {})",
@@ -139,10 +151,12 @@ pub fn parse_exact(text: &str, format: &Format) -> Result<FormatNumber, InputErr
     Ok(x)
 }
 
-/// Reads a range bound: rounded to nearest; the flag says whether it was exact.
+/// Reads a range bound: rounded to nearest; the flag says whether it was exact. `-0` is the
+/// negative zero.
 pub fn parse_rounded(text: &str, format: &Format) -> Result<(FormatNumber, bool), InputError> {
     let q = parse_number(text)?;
-    round_to_format(&q, format)
+    let (x, exact) = round_to_format(&q, format)?;
+    Ok((with_sign_of_zero(x, text), exact))
 }
 
 #[cfg(test)]
@@ -195,6 +209,23 @@ mod tests {
         // Half the smallest subnormal is a tie between 0 and 2^-1074: even is 0.
         assert_eq!(b64("0x1p-1075"), 0.0);
         assert_eq!(b64("0x1.0000001p-1075"), f64::from_bits(1));
+    }
+
+    #[test]
+    fn negative_zero_keeps_its_sign() {
+        let f = Format::binary64();
+        for s in ["-0", "-0x0p+0", " -0.000e7", "-0x0.0p-3"] {
+            let x = parse_exact(s, &f).unwrap();
+            assert!(x.neg && x.is_zero(), "{s}");
+            assert_eq!(x.to_hex(), "-0x0p+0");
+            assert!(x.to_float().is_sign_negative());
+        }
+        assert_eq!(parse_exact("0", &f).unwrap().to_hex(), "0x0p+0");
+        assert_eq!(parse_exact("+0", &f).unwrap().to_hex(), "0x0p+0");
+        // A negative value below half the smallest subnormal rounds to -0.
+        let (x, exact) = parse_rounded("-1e-400", &f).unwrap();
+        assert_eq!((x.to_hex().as_str(), exact), ("-0x0p+0", false));
+        assert_eq!(f.ordinal(&x), 0);
     }
 
     #[test]

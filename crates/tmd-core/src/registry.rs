@@ -632,7 +632,8 @@ pub fn exact_value(func: Func, x: &Float) -> Option<Exact> {
         | Atan | Asinpi | Atanpi | Sinh | Tanh | Asinh | Atanh | Erf | J1 | Li2 | Sinpi | Tanpi
             if zero =>
         {
-            small(0)
+            // f(±0) = ±0 (IEEE 754 §9.2): the zero itself, sign included.
+            value(Float::with_val(2, x))
         }
         Log | Acos | Acospi | Acosh if one => small(0),
         Log | Log2 | Log10 | Rsqrt | Y0 | Y1 | Eint if zero => Some(Exact::Pole),
@@ -767,8 +768,20 @@ fn exact_pi_trig(func: Func, x: &Float) -> Option<Exact> {
     let quarter = four_x.to_integer().filter(|_| four_x.is_integer())?;
     let r = quarter.mod_u(8) as i64; // x mod 2, in quarters
     let v = |i: i64| Some(Exact::Value(Float::with_val(64, i)));
+    // IEEE 754-2019 §9.2.1: sinPi(±n) = ±0; tanPi(±n) = ±0 for even n, ∓0 for odd n;
+    // cosPi(n + 1/2) = +0.
+    let signed_zero = |neg: bool| {
+        Some(Exact::Value(if neg {
+            -Float::new(2)
+        } else {
+            Float::new(2)
+        }))
+    };
+    let negative = x.is_sign_negative();
     match (func, r) {
-        (Func::Sinpi, 0 | 4) | (Func::Cospi, 2 | 6) | (Func::Tanpi, 0 | 4) => v(0),
+        (Func::Sinpi, 0 | 4) | (Func::Tanpi, 0) => signed_zero(negative),
+        (Func::Tanpi, 4) => signed_zero(!negative && !x.is_zero()),
+        (Func::Cospi, 2 | 6) => v(0),
         (Func::Sinpi, 2) | (Func::Cospi, 0) | (Func::Tanpi, 1 | 5) => v(1),
         (Func::Sinpi, 6) | (Func::Cospi, 4) | (Func::Tanpi, 3 | 7) => v(-1),
         (Func::Tanpi, 2 | 6) => Some(Exact::Pole),

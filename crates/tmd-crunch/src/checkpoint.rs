@@ -94,9 +94,17 @@ fn bad(path: &Path, why: impl Into<String>) -> CheckpointError {
 impl Checkpoint {
     /// Reads a checkpoint; a partial last line (a kill during a write) is ignored.
     pub fn read(path: &Path) -> Result<Checkpoint, CheckpointError> {
-        let io = |source| CheckpointError::Io {
-            path: path.to_path_buf(),
-            source,
+        // Bytes that are not UTF-8 text are a damaged or foreign file, the user's to fix,
+        // not a failure to read it.
+        let io = |source: std::io::Error| {
+            if source.kind() == std::io::ErrorKind::InvalidData {
+                bad(path, "not UTF-8 text: not a crunch checkpoint")
+            } else {
+                CheckpointError::Io {
+                    path: path.to_path_buf(),
+                    source,
+                }
+            }
         };
         let mut reader = BufReader::new(File::open(path).map_err(io)?);
         let mut line = String::new();
@@ -211,5 +219,237 @@ impl CheckpointWriter {
         text.push('\n');
         self.file.write_all(text.as_bytes())?;
         self.file.flush()
+    }
+}
+
+#[cfg(test)]
+mod fuzz_tests {
+    //! Property tests of the checkpoint reader (`PROPTEST_CASES` sets how many cases).
+    use super::*;
+    use crate::summary::{NearMax, Specials};
+    use proptest::prelude::*;
+    use std::sync::atomic::{AtomicUsize, Ordering};
+
+    /// A scratch file unique to one case of this process, removed (with its lock) when dropped.
+    struct Scratch(PathBuf);
+
+    impl Scratch {
+        fn new() -> Scratch {
+            static RUN: AtomicUsize = AtomicUsize::new(0);
+            let n = RUN.fetch_add(1, Ordering::Relaxed);
+            let path = std::env::temp_dir().join(format!(
+                "tmd-checkpoint-fuzz-{}-{n}.jsonl",
+                std::process::id()
+            ));
+            let _ = std::fs::remove_file(&path);
+            Scratch(path)
+        }
+
+        fn holding(bytes: &[u8]) -> Scratch {
+            let s = Scratch::new();
+            std::fs::write(&s.0, bytes).unwrap();
+            s
+        }
+    }
+
+    impl Drop for Scratch {
+        fn drop(&mut self) {
+            let _ = std::fs::remove_file(&self.0);
+            let mut lock = self.0.as_os_str().to_owned();
+            lock.push(".lock");
+            let _ = std::fs::remove_file(lock);
+        }
+    }
+
+    fn finite() -> impl Strategy<Value = f64> {
+        any::<u64>()
+            .prop_map(f64::from_bits)
+            .prop_filter("finite", |v| v.is_finite())
+    }
+
+    fn summary() -> impl Strategy<Value = Summary> {
+        (
+            any::<[u64; 5]>(),
+            (finite(), proptest::option::of(any::<i64>()), finite()),
+            proptest::collection::vec((any::<i64>(), finite(), any::<bool>()), 0..4),
+            proptest::collection::vec(any::<u64>(), 0..8),
+            any::<[u64; 10]>(),
+        )
+            .prop_map(
+                |(n, (max_ulp, argmax, dropped), near, histogram, sp)| Summary {
+                    inputs: n[0],
+                    correctly_rounded: n[1],
+                    faithful: n[2],
+                    worse: n[3],
+                    max_ulp,
+                    argmax,
+                    near_max: near
+                        .into_iter()
+                        .map(|(ordinal, err, exact)| NearMax {
+                            ordinal,
+                            err,
+                            exact,
+                        })
+                        .collect(),
+                    near_max_dropped: dropped,
+                    histogram,
+                    specials: Specials {
+                        nan_expected: sp[0],
+                        nan_wrong: sp[1],
+                        nan_spurious: sp[2],
+                        pole: sp[3],
+                        pole_wrong: sp[4],
+                        overflow: sp[5],
+                        overflow_wrong: sp[6],
+                        inf_spurious: sp[7],
+                        subnormal: sp[8],
+                        subnormal_wrong: sp[9],
+                    },
+                    mpfr_inputs: n[4],
+                },
+            )
+    }
+
+    fn records() -> impl Strategy<Value = Vec<BlockRecord>> {
+        proptest::collection::vec((any::<i64>(), any::<i64>(), finite(), summary()), 0..6).prop_map(
+            |blocks| {
+                blocks
+                    .into_iter()
+                    .enumerate()
+                    .map(|(i, (first, end, seconds, summary))| BlockRecord {
+                        index: i as i64,
+                        first,
+                        end,
+                        seconds,
+                        summary,
+                    })
+                    .collect()
+            },
+        )
+    }
+
+    fn header() -> Header {
+        Header {
+            tmd_crunch_checkpoint: CHECKPOINT_VERSION,
+            target: "exp \"fast\"\n".into(),
+            format: "binary64".into(),
+            from: "-0x0p+0".into(),
+            to: "inf".into(),
+            block_bits: 20,
+            sample_windows: Some(3),
+            reference: "mpfr".into(),
+        }
+    }
+
+    /// Writes the records through [`CheckpointWriter`]; the file's bytes.
+    fn write(records: &[BlockRecord]) -> Vec<u8> {
+        let file = Scratch::new();
+        let (mut writer, old) = CheckpointWriter::open(&file.0, &header()).unwrap();
+        assert!(old.is_empty());
+        for r in records {
+            writer.append(r).unwrap();
+        }
+        drop(writer);
+        std::fs::read(&file.0).unwrap()
+    }
+
+    /// A damaged file is the user's to fix: a `Bad` error, exit status 2.
+    fn read(bytes: &[u8]) -> Result<Checkpoint, CheckpointError> {
+        let file = Scratch::holding(bytes);
+        let result = Checkpoint::read(&file.0);
+        if let Err(e) = &result {
+            assert!(e.is_bad_input(), "{e}");
+        }
+        result
+    }
+
+    proptest! {
+        #[test]
+        fn checkpoint_reader_never_panics_on_arbitrary_bytes(
+            bytes in proptest::collection::vec(any::<u8>(), 0..300),
+            with_header in any::<bool>(),
+        ) {
+            let mut file = Vec::new();
+            if with_header {
+                file = serde_json::to_vec(&header()).unwrap();
+                file.push(b'\n');
+            }
+            file.extend(bytes);
+            let _ = read(&file);
+        }
+
+        #[test]
+        fn checkpoints_round_trip_exactly(records in records()) {
+            let bytes = write(&records);
+            let read = read(&bytes).unwrap();
+            prop_assert_eq!(read.header, header());
+            prop_assert_eq!(read.complete_len, bytes.len() as u64);
+            let blocks: Vec<BlockRecord> = read.blocks.into_values().collect();
+            // Bit for bit: a resumed run must report what an uninterrupted one does.
+            prop_assert_eq!(format!("{blocks:?}"), format!("{records:?}"));
+        }
+
+        #[test]
+        fn cut_checkpoints_read_back_a_prefix_of_their_blocks(
+            records in records(),
+            cut in any::<proptest::sample::Index>(),
+        ) {
+            let bytes = write(&records);
+            let cut = cut.index(bytes.len() + 1);
+            let header_len = bytes.iter().position(|&b| b == b'\n').unwrap() + 1;
+            match read(&bytes[..cut]) {
+                Ok(c) => {
+                    prop_assert!(cut >= header_len);
+                    let n = c.blocks.len();
+                    let blocks: Vec<BlockRecord> = c.blocks.into_values().collect();
+                    prop_assert_eq!(&blocks[..], &records[..n]);
+                }
+                Err(_) => prop_assert!(cut < header_len),
+            }
+        }
+
+        #[test]
+        fn bit_flipped_checkpoints_read_or_give_a_bad_input_error(
+            records in records(),
+            flip in any::<proptest::sample::Index>(),
+            bit in 0u8..8,
+        ) {
+            let mut bytes = write(&records);
+            let at = flip.index(bytes.len());
+            bytes[at] ^= 1 << bit;
+            let _ = read(&bytes);
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::summary::NearMax;
+
+    #[test]
+    fn regression_block_records_keep_every_bit_of_their_errors() {
+        // serde_json's default float parser read this error back one ulp low, so a resumed
+        // run could report another maximum than an uninterrupted one.
+        let err = 2.8437081946646025e-114;
+        let record = BlockRecord {
+            index: 0,
+            first: 0,
+            end: 1,
+            seconds: 0.1,
+            summary: Summary {
+                max_ulp: err,
+                near_max: vec![NearMax {
+                    ordinal: 0,
+                    err,
+                    exact: false,
+                }],
+                ..Summary::default()
+            },
+        };
+        let text = serde_json::to_string(&record).unwrap();
+        let back: BlockRecord = serde_json::from_str(&text).unwrap();
+        assert_eq!(back.summary.max_ulp.to_bits(), err.to_bits());
+        assert_eq!(back.summary.near_max[0].err.to_bits(), err.to_bits());
     }
 }

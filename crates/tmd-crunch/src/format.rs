@@ -124,7 +124,13 @@ impl CrunchFormat {
         if x.is_infinite() {
             return if x > 0.0 { "inf".into() } else { "-inf".into() };
         }
-        self.core().from_ordinal(self.ordinal(x) as i128).to_hex()
+        // The ordinal of -0 is 0's: the sign comes from x.
+        let n = self.core().from_ordinal(self.ordinal(x) as i128);
+        tmd_core::FormatNumber {
+            neg: x.is_sign_negative(),
+            ..n
+        }
+        .to_hex()
     }
 }
 
@@ -174,6 +180,15 @@ mod tests {
             }
             assert_eq!(fmt.from_ordinal(fmt.max_ordinal()), fmt.max_finite());
             assert_eq!(fmt.neighbour(fmt.max_finite(), true), None);
+        }
+    }
+
+    #[test]
+    fn hex_keeps_the_sign_of_zero() {
+        for fmt in [CrunchFormat::Binary32, CrunchFormat::Binary64] {
+            assert_eq!(fmt.hex(-0.0), "-0x0p+0");
+            assert_eq!(fmt.hex(0.0), "0x0p+0");
+            assert_eq!(fmt.hex(-1.5), "-0x1.8p+0");
         }
     }
 

@@ -1107,4 +1107,150 @@ mod tests {
             );
         }
     }
+
+    /// Property tests of the reader (`PROPTEST_CASES` sets how many cases).
+    mod fuzz_tests {
+        use super::*;
+        use proptest::prelude::*;
+        use std::sync::atomic::{AtomicUsize, Ordering};
+
+        /// One checkpoint of a history: the offsets of its cases above the previous
+        /// `done_through`, and how far past the last case it reaches.
+        type Step = (std::collections::BTreeSet<u32>, u32);
+
+        fn steps() -> impl Strategy<Value = Vec<Step>> {
+            proptest::collection::vec(
+                (proptest::collection::btree_set(0u32..1000, 0..6), 1u32..100),
+                0..12,
+            )
+        }
+
+        /// The cases and checkpoints of a history starting at `start`.
+        fn history(start: i128, steps: &[Step]) -> Vec<(Vec<i128>, i128)> {
+            let mut done = start;
+            steps
+                .iter()
+                .map(|(offsets, past)| {
+                    let cases: Vec<i128> = offsets.iter().map(|&o| done + o as i128).collect();
+                    done += offsets.last().map_or(0, |&o| o as i128) + *past as i128;
+                    (cases, done)
+                })
+                .collect()
+        }
+
+        /// Writes a history through [`Journal`] and returns the file's bytes and what
+        /// reading it must recover.
+        fn write(history: &[(Vec<i128>, i128)], complete: bool) -> (Vec<u8>, Recovered) {
+            static RUN: AtomicUsize = AtomicUsize::new(0);
+            let dir = TempDir::new(&format!("fuzz-{}", RUN.fetch_add(1, Ordering::Relaxed)));
+            let (mut journal, _) = open(&dir);
+            journal.sync_interval = Duration::MAX;
+            let mut expected = Recovered::default();
+            for (i, (cases, done)) in history.iter().enumerate() {
+                let c = counts(i as u64 * 17);
+                journal.checkpoint(cases, *done, &c).unwrap();
+                expected.cases.extend(cases);
+                expected.resume_from = Some(*done);
+                expected.counts = c;
+            }
+            if complete {
+                let c = counts(1000);
+                journal.finish(&c).unwrap();
+                expected.counts = c;
+                expected.complete = true;
+            }
+            drop(journal);
+            let (_, recovered) = open(&dir);
+            assert_eq!(recovered, expected, "reopened");
+            (fs::read(dir.journal()).unwrap(), expected)
+        }
+
+        fn read(bytes: &[u8]) -> Result<Recovered, JournalError> {
+            scan(Path::new("journal.tmd"), bytes, FP).map(Scan::recovered)
+        }
+
+        /// What any successful read must satisfy: cases increasing, all below the
+        /// resume point.
+        fn well_formed(r: &Recovered) -> bool {
+            r.cases.windows(2).all(|w| w[0] < w[1])
+                && r.cases
+                    .last()
+                    .is_none_or(|&c| r.resume_from.is_some_and(|d| c < d))
+        }
+
+        fn header() -> String {
+            format!("{MAGIC} {VERSION} {FP}\n")
+        }
+
+        proptest! {
+            #[test]
+            fn journal_reader_never_panics_on_arbitrary_bytes(
+                bytes in proptest::collection::vec(any::<u8>(), 0..400),
+                with_header in any::<bool>(),
+            ) {
+                let mut file = if with_header { header().into_bytes() } else { Vec::new() };
+                file.extend(&bytes);
+                if let Ok(r) = read(&file) {
+                    prop_assert!(well_formed(&r), "{:?}", r);
+                }
+            }
+
+            #[test]
+            fn journal_reader_never_panics_on_record_like_lines(
+                lines in proptest::collection::vec(
+                    "(c|k|end)( -?[0-9]{1,40}){0,9}|c -|k|end 1 2", 0..30),
+                torn in any::<bool>(),
+            ) {
+                let mut file = header();
+                file += &lines.join("\n");
+                if !torn && !lines.is_empty() {
+                    file.push('\n');
+                }
+                if let Ok(r) = read(file.as_bytes()) {
+                    prop_assert!(well_formed(&r), "{:?}", r);
+                }
+            }
+
+            #[test]
+            fn journals_round_trip_and_cut_ones_recover_a_prefix(
+                start in -(1i128 << 100)..(1i128 << 100),
+                steps in steps(),
+                complete in any::<bool>(),
+                cut in any::<proptest::sample::Index>(),
+            ) {
+                let history = history(start, &steps);
+                let (bytes, expected) = write(&history, complete);
+                prop_assert_eq!(read(&bytes).unwrap(), expected.clone());
+                // A kill leaves a byte prefix: it reads back to an earlier checkpoint.
+                let cut = cut.index(bytes.len() + 1);
+                match read(&bytes[..cut]) {
+                    Ok(r) => {
+                        prop_assert!(cut >= header().len());
+                        prop_assert!(expected.cases.starts_with(&r.cases));
+                        prop_assert!(r.resume_from <= expected.resume_from);
+                        prop_assert!(well_formed(&r));
+                    }
+                    Err(e) => {
+                        prop_assert!(cut < header().len());
+                        prop_assert!(matches!(e, JournalError::NotAJournal { .. }), "{}", e);
+                    }
+                }
+            }
+
+            #[test]
+            fn bit_flipped_journals_read_or_give_an_error(
+                start in -(1i128 << 100)..(1i128 << 100),
+                steps in steps(),
+                flip in any::<proptest::sample::Index>(),
+                bit in 0u8..8,
+            ) {
+                let (mut bytes, _) = write(&history(start, &steps), true);
+                let at = flip.index(bytes.len());
+                bytes[at] ^= 1 << bit;
+                if let Ok(r) = read(&bytes) {
+                    prop_assert!(well_formed(&r), "{:?}", r);
+                }
+            }
+        }
+    }
 }

@@ -2,7 +2,24 @@
 //! are normative), readable tables, and CORE-MATH's worst-case file format.
 
 use tmd_core::hardness::{Inexact, Roundings};
-use tmd_core::{Format, FormatNumber, Outcome};
+use tmd_core::{Format, FormatNumber, Outcome, Rounded};
+
+/// The four roundings of f(x) where it has a value: a finite or overflowing y, or the signed
+/// infinity of a pole, which IEEE 754 (divideByZero) returns exactly in every direction.
+fn roundings_of(outcome: &Outcome) -> Option<Roundings> {
+    match outcome {
+        Outcome::Pole { neg: Some(neg) } => {
+            let inf = Rounded::Infinite { neg: *neg };
+            Some(Roundings {
+                nearest: inf,
+                down: inf,
+                up: inf,
+                toward_zero: inf,
+            })
+        }
+        other => other.roundings().copied(),
+    }
+}
 
 /// A JSON string literal.
 fn quote(s: &str) -> String {
@@ -17,8 +34,7 @@ pub fn case_json(function: &str, format: &Format, x: &FormatNumber, outcome: &Ou
         quote(format.name()),
         x.to_hex()
     );
-    let y = outcome
-        .roundings()
+    let y = roundings_of(outcome)
         .map(|r| format!(",\"y\":\"{}\"", r.nearest.to_hex()))
         .unwrap_or_default();
     let tail = match outcome {
@@ -51,8 +67,7 @@ pub fn case_header() -> String {
 
 /// One search result as a table row.
 pub fn case_row(x: &FormatNumber, outcome: &Outcome) -> String {
-    let y = outcome
-        .roundings()
+    let y = roundings_of(outcome)
         .map(|r| r.nearest.to_hex())
         .unwrap_or_else(|| "-".into());
     let (bits, k) = match outcome {
@@ -107,7 +122,7 @@ pub fn hardness_json(
         format!("\"format\":{}", quote(format.name())),
         format!("\"x\":\"{}\"", x.to_hex()),
     ];
-    if let Some(r) = outcome.roundings() {
+    if let Some(r) = &roundings_of(outcome) {
         fields.push(roundings_json(r));
     }
     fields.push(match outcome {
@@ -133,7 +148,7 @@ pub fn hardness_text(
     outcome: &Outcome,
 ) -> String {
     let mut s = format!("{function}({}) in {}\n", x.to_hex(), format.name());
-    if let Some(r) = outcome.roundings() {
+    if let Some(r) = &roundings_of(outcome) {
         s += &format!(
             "  y  {}   (RN {}  RD {}  RU {}  RZ {})\n",
             r.nearest.to_hex(),
@@ -162,7 +177,12 @@ pub fn hardness_text(
         ),
         Outcome::Overflow { .. } => "  kind overflow (|f(x)| >= 2^(emax+1))\n".into(),
         Outcome::Undefined => "  kind undefined (x is outside the domain)\n".into(),
-        Outcome::Pole => "  kind pole (f(x) is infinite)\n".into(),
+        Outcome::Pole { neg: Some(_) } => {
+            "  kind pole (f(x) is an exact infinity: IEEE 754 divideByZero)\n".into()
+        }
+        Outcome::Pole { neg: None } => {
+            "  kind pole (f(x) is infinite; its sign is not defined)\n".into()
+        }
     };
     s
 }
@@ -172,7 +192,26 @@ fn at_least(bits: &Option<f64>) -> String {
         .unwrap_or_default()
 }
 
-/// The `#` header of a CORE-MATH worst-case file (`*.wc`).
+/// The `#` header of a CORE-MATH worst-case file (`*.wc`). A line break inside a line (an
+/// expression may hold one: it is white space there) becomes a space, so that no header text
+/// starts a line of its own and reads back as an input.
 pub fn wc_header(lines: &[String]) -> String {
-    lines.iter().map(|l| format!("# {l}\n")).collect()
+    lines
+        .iter()
+        .map(|l| format!("# {}\n", l.replace(['\n', '\r'], " ")))
+        .collect()
+}
+
+/// One case of a worst-case file: the input, then its kind (and k, bits) as a comment.
+pub fn wc_line(x: &FormatNumber, outcome: &Outcome) -> String {
+    match outcome {
+        Outcome::Inexact(i) => format!(
+            "{} # {} k={} bits={:.3}",
+            x.to_hex(),
+            i.kind.name(),
+            i.k,
+            i.bits
+        ),
+        other => format!("{} # {}", x.to_hex(), other.kind_name()),
+    }
 }

@@ -1203,3 +1203,39 @@ fn malformed_invocations_exit_2_with_one_line() {
         assert_eq!(stderr.lines().count(), 1, "{args:?}: {stderr}");
     }
 }
+
+#[test]
+fn hardness_prints_negative_zero_and_signed_poles() {
+    let text = succeeded(&tmd(&["hardness", "sin", "-0"]));
+    assert!(text.starts_with("sin(-0x0p+0) in binary64\n"), "{text}");
+    assert!(text.contains("  y  -0x0p+0   (RN -0x0p+0"), "{text}");
+    let text = succeeded(&tmd(&["hardness", "exp", "-0"]));
+    assert!(text.starts_with("exp(-0x0p+0)"), "{text}");
+    let json = succeeded(&tmd(&["hardness", "sin", "-0", "--json"]));
+    assert!(
+        json.contains("\"x\":\"-0x0p+0\",\"y\":\"-0x0p+0\""),
+        "{json}"
+    );
+
+    let json = succeeded(&tmd(&["hardness", "1/x", "0", "-0", "--json"]));
+    let lines: Vec<&str> = json.lines().collect();
+    assert_eq!(lines.len(), 2);
+    assert!(lines[0].contains("\"y\":\"inf\",\"rn\":\"inf\""), "{json}");
+    assert!(lines[0].ends_with("\"kind\":\"pole\"}"), "{json}");
+    assert!(
+        lines[1].contains("\"x\":\"-0x0p+0\",\"y\":\"-inf\""),
+        "{json}"
+    );
+    let text = succeeded(&tmd(&["hardness", "log", "0"]));
+    assert!(text.contains("  y  -inf"), "{text}");
+    assert!(text.contains("kind pole"), "{text}");
+    // digamma's one-sided limits at -1 differ: a pole without a sign, and no y.
+    let json = succeeded(&tmd(&["hardness", "digamma", "-1", "--json"]));
+    assert!(
+        json.contains("\"kind\":\"pole\"") && !json.contains("\"y\""),
+        "{json}"
+    );
+    // A NaN result stays undefined.
+    let text = succeeded(&tmd(&["hardness", "log", "-1"]));
+    assert!(text.contains("kind undefined"), "{text}");
+}

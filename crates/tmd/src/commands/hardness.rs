@@ -113,3 +113,106 @@ fn summarize(outcomes: &[Outcome]) {
             .unwrap_or_default()
     );
 }
+
+#[cfg(test)]
+mod fuzz_tests {
+    //! Property tests of the `.wc` reader (`PROPTEST_CASES` sets how many cases).
+    use super::*;
+    use crate::output::{wc_header, wc_line};
+    use proptest::prelude::*;
+    use tmd_core::hardness::{Inexact, Roundings};
+    use tmd_core::{Kind, Rounded};
+
+    /// A finite number of the format from an ordinal in its range.
+    fn number(format: &Format, ordinal: i128) -> FormatNumber {
+        let max = format.max_ordinal();
+        format.from_ordinal(ordinal.rem_euclid(2 * max + 1) - max)
+    }
+
+    /// Any outcome a search lists, with made-up but well-formed contents.
+    fn outcome(x: FormatNumber, which: u8, k: u32, bits: f64) -> Outcome {
+        let r = Rounded::Finite(x);
+        let roundings = Roundings {
+            nearest: r,
+            down: r,
+            up: r,
+            toward_zero: r,
+        };
+        match which % 6 {
+            0 | 1 => Outcome::Inexact(Inexact {
+                roundings,
+                kind: if which.is_multiple_of(6) {
+                    Kind::Directed
+                } else {
+                    Kind::Nearest
+                },
+                bits,
+                bits_directed: bits,
+                bits_nearest: bits,
+                k,
+            }),
+            2 => Outcome::Exact {
+                roundings,
+                midpoint: k.is_multiple_of(2),
+            },
+            3 => Outcome::Unresolved {
+                precision: k,
+                bits_at_least: Some(bits),
+            },
+            4 => Outcome::Pole {
+                neg: Some(k.is_multiple_of(2)),
+            },
+            _ => Outcome::Undefined,
+        }
+    }
+
+    proptest! {
+        #[test]
+        fn wc_reader_never_panics_on_arbitrary_lines(
+            lines in proptest::collection::vec(any::<String>(), 0..20),
+        ) {
+            let text = lines.join("\n");
+            for format in [Format::binary16(), Format::binary64()] {
+                match read_worst_case_file(&text, &format, "f.wc") {
+                    Ok(inputs) => prop_assert!(inputs.len() <= text.lines().count()),
+                    // An error names the file and the line.
+                    Err(e) => prop_assert!(e.to_string().contains("f.wc:"), "{}", e),
+                }
+            }
+        }
+
+        #[test]
+        fn wc_files_written_by_search_read_back_to_their_inputs(
+            header in proptest::collection::vec(any::<String>(), 0..4),
+            cases in proptest::collection::vec(
+                (any::<i128>(), any::<u8>(), 0u32..200, 0.0f64..300.0), 0..40),
+            binary32 in any::<bool>(),
+        ) {
+            let format = if binary32 { Format::binary32() } else { Format::binary64() };
+            let mut text = wc_header(&header);
+            let mut written = Vec::new();
+            for (ordinal, which, k, bits) in cases {
+                let x = number(&format, ordinal);
+                text += &wc_line(&x, &outcome(x, which, k, bits));
+                text.push('\n');
+                written.push(x);
+            }
+            // Negative zero too, which the ordinals above never give.
+            let minus_zero = FormatNumber { neg: true, ..FormatNumber::zero(&format) };
+            text += &wc_line(&minus_zero, &Outcome::Undefined);
+            written.push(minus_zero);
+            let read = read_worst_case_file(&text, &format, "f.wc").unwrap();
+            prop_assert_eq!(read, written);
+        }
+    }
+
+    #[test]
+    fn regression_a_line_break_in_a_header_line_reads_as_no_input() {
+        // `tmd search "x+\n1" --out f.wc`: the expression's line break split its header line
+        // and the file then held a stray input "1".
+        let text = wc_header(&["hard-to-round cases of x+\n1 in binary64".into()]);
+        assert_eq!(text.lines().count(), 1);
+        let read = read_worst_case_file(&text, &Format::binary64(), "f.wc").unwrap();
+        assert!(read.is_empty());
+    }
+}

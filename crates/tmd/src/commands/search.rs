@@ -7,13 +7,13 @@
 
 use crate::cli::SearchArgs;
 use crate::out_file::{self, OutFile};
-use crate::output::{case_header, case_json, case_row, wc_header};
+use crate::output::{case_header, case_json, case_row, wc_header, wc_line};
 use anyhow::Context;
 use std::io::{BufWriter, Write};
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::time::Duration;
 use std::time::Instant;
-use tmd_core::{Format, InputError, Outcome};
+use tmd_core::{Format, InputError};
 use tmd_search::cluster::SEGMENTS_FILE;
 use tmd_search::filter::device::PacketDevice;
 use tmd_search::filter::stats::{FilterStats, PhaseCounts};
@@ -152,16 +152,7 @@ impl Output {
         case: &Case,
     ) -> std::io::Result<()> {
         let line = if self.wc {
-            match &case.outcome {
-                Outcome::Inexact(i) => format!(
-                    "{} # {} k={} bits={:.3}",
-                    case.x.to_hex(),
-                    i.kind.name(),
-                    i.k,
-                    i.bits
-                ),
-                other => format!("{} # {}", case.x.to_hex(), other.kind_name()),
-            }
+            wc_line(&case.x, &case.outcome)
         } else if self.json {
             case_json(name, format, &case.x, &case.outcome)
         } else {
