@@ -338,6 +338,7 @@ mod fuzz_tests {
             block_bits: 20,
             sample_windows: Some(3),
             reference: "mpfr".into(),
+            rounding: Rounding::Up,
         }
     }
 
