@@ -20,6 +20,8 @@
 //!   candidates (lower-bound tests from [`lower_bound`] on the CPU cores or on an OpenCL or
 //!   CUDA device, or the exhaustive walk), and MPFR verifies them with the reference search's
 //!   rules, so the output equals the reference search's.
+//! - [`projection`]: `--plan`: the pieces of a range, each with its method and a time
+//!   projected from short timed samples.
 //! - [`regime`]: pieces decided by a proven rule instead of a search (f stays next to a
 //!   constant or to x, so every input is hard or none is).
 //! - [`journal`]: the resume journal of a single-process search (`--resume DIR`), safe against
@@ -38,6 +40,7 @@ pub mod journal;
 pub mod lower_bound;
 mod ordered;
 pub mod plan;
+pub mod projection;
 pub mod range;
 pub mod reference;
 pub mod regime;

@@ -219,6 +219,10 @@ pub struct SearchArgs {
     /// Write counts and timings to FILE as JSON.
     #[arg(long)]
     pub stats: Option<std::path::PathBuf>,
+    /// Print the plan instead of searching: per piece of the range (binades, and where a rule
+    /// decides), the method and the time projected from short timed samples on the backend.
+    #[arg(long, conflicts_with_all = ["out", "stats", "resume"])]
+    pub plan: bool,
     /// Also list exact cases (f(x) is a breakpoint).
     #[arg(long)]
     pub exact: bool,

@@ -949,7 +949,7 @@ fn options_that_would_be_ignored_are_refused() {
             "--to",
             "2",
         ],
-        "--function is for file:PATH targets",
+        "--function is for file:, dl: and c: targets",
     );
     // A sample that covers the range is no sample: the report says so by not saying it.
     let out = tmd(&[
@@ -1238,4 +1238,68 @@ fn hardness_prints_negative_zero_and_signed_poles() {
     // A NaN result stays undefined.
     let text = succeeded(&tmd(&["hardness", "log", "-1"]));
     assert!(text.contains("kind undefined"), "{text}");
+}
+
+#[test]
+fn plan_lists_pieces_with_methods_and_projected_times() {
+    // exp over [2^-70, 2^-60) at K = 45: within 2^-18 ulp of 1 and far from every midpoint,
+    // so the rule decides every binade; [1, 1 + 2^-20) is searched by the filter.
+    let out = tmd(&[
+        "search", "exp", "--from", "0x1p-70", "--to", "0x1p-60", "--bits", "45", "--plan", "--json",
+    ]);
+    let stdout = succeeded(&out);
+    let pieces: Vec<serde_json::Value> = stdout
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap())
+        .collect();
+    assert!(!pieces.is_empty());
+    let inputs: u64 = pieces.iter().map(|p| p["inputs"].as_u64().unwrap()).sum();
+    assert_eq!(inputs, 10 << 52, "the pieces tile the range");
+    for p in &pieces {
+        assert_eq!(p["method"], "rule: none hard", "{p}");
+        assert_eq!(p["projected_seconds"], 0.0, "{p}");
+    }
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(stderr.contains("decided by the rule"), "{stderr}");
+    let out = tmd(&[
+        "search",
+        "exp",
+        "--from",
+        "1",
+        "--to",
+        "0x1.00001p+0",
+        "--bits",
+        "40",
+        "--plan",
+        "--json",
+    ]);
+    let stdout = succeeded(&out);
+    let piece: serde_json::Value = serde_json::from_str(stdout.lines().next().unwrap()).unwrap();
+    assert_eq!(piece["method"], "filter");
+    assert!(piece["projected_seconds"].as_f64().unwrap() > 0.0);
+    assert_eq!(
+        piece["sample_inputs"],
+        3 << 20,
+        "three samples of 2^20 inputs"
+    );
+    assert_bad_input(
+        &[
+            "search",
+            "exp",
+            "--from",
+            "1",
+            "--to",
+            "2",
+            "--plan",
+            "--algorithm",
+            "reference",
+        ],
+        "--plan projects the filtered algorithms",
+    );
+    assert_bad_input(
+        &[
+            "search", "exp", "--from", "1", "--to", "2", "--plan", "--out", "x.wc",
+        ],
+        "cannot be used with",
+    );
 }

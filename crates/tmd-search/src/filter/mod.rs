@@ -345,7 +345,7 @@ impl ChunkJobs {
 /// The first ordinal after `o` whose quantum differs from o's: quanta change where |ordinal|
 /// crosses k·2^(p-1) for k >= 2 (subnormals and the first binade share the smallest quantum,
 /// across zero).
-fn piece_end(o: i128, half: i128) -> i128 {
+pub(crate) fn piece_end(o: i128, half: i128) -> i128 {
     let u = o.abs();
     if u < 2 * half {
         2 * half

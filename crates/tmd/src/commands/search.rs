@@ -270,6 +270,10 @@ pub fn run(args: &SearchArgs) -> anyhow::Result<()> {
         .build()
         .context("starting worker threads")?;
     attach_device(&mut plan, args.device.unwrap_or(0))?;
+    if args.plan {
+        notes.print();
+        return pool.install(|| print_plan(&plan, args.json, pool.current_num_threads()));
+    }
     let mut journal = None;
     let mut recovered = Recovered::default();
     if let Some(dir) = &args.resume {
@@ -502,4 +506,105 @@ fn nmdm_json(n: &tmd_search::filter::Nmdm) -> serde_json::Value {
         "mean": n.mean(),
         "mean_iterations": if n.domains > 0 { n.iterations as f64 / n.domains as f64 } else { 0.0 },
     })
+}
+
+/// Samples of 2^20 inputs: long enough for a chunk polynomial and its tables to be a small part
+/// of the time, short enough that thousands of binades are planned in seconds.
+const PLAN_SAMPLE: u64 = 1 << 20;
+
+/// `--plan`: the pieces, their methods and projected times, and the total.
+fn print_plan(plan: &SearchPlan, json: bool, threads: usize) -> anyhow::Result<()> {
+    let Some(filter) = plan.filter.as_ref() else {
+        return Err(InputError::Usage(format!(
+            "--plan projects the filtered algorithms; --algorithm {} has no plan",
+            plan.algorithm().name()
+        ))
+        .into());
+    };
+    let pieces = tmd_search::projection::project(
+        &plan.target,
+        &plan.range,
+        &plan.params,
+        filter,
+        PLAN_SAMPLE,
+    )?;
+    let format = &plan.range.format;
+    let hex = |o: i128| format.from_ordinal(o).to_hex();
+    let mut out = std::io::stdout().lock();
+    let total: f64 = pieces.iter().map(|p| p.projected_seconds).sum();
+    if json {
+        for p in &pieces {
+            let pair = |v: Option<(u64, u64)>| v.map(|(a, b)| serde_json::json!([a, b]));
+            writeln!(
+                out,
+                "{}",
+                serde_json::json!({
+                    "from": hex(p.start),
+                    "to_last": hex(p.end - 1),
+                    "inputs": (p.end - p.start) as u64,
+                    "method": p.method.name(),
+                    "degrees": pair(p.degrees),
+                    "domain_sizes": pair(p.domain_sizes),
+                    "sample_inputs": p.sample_inputs,
+                    "sample_seconds": p.sample_seconds,
+                    "projected_seconds": p.projected_seconds,
+                })
+            )?;
+        }
+    } else {
+        writeln!(
+            out,
+            "{:<26} {:<26} {:>9} {:<22} {:>7} {:>13} {:>12}",
+            "from", "to (last input)", "inputs", "method", "degree", "domain size", "projected"
+        )?;
+        let range = |v: Option<(u64, u64)>| match v {
+            Some((a, b)) if a == b => a.to_string(),
+            Some((a, b)) => format!("{a}-{b}"),
+            None => "-".to_string(),
+        };
+        for p in &pieces {
+            writeln!(
+                out,
+                "{:<26} {:<26} {:>9} {:<22} {:>7} {:>13} {:>12}",
+                hex(p.start),
+                hex(p.end - 1),
+                crate::progress::si((p.end - p.start) as f64),
+                p.method.name(),
+                range(p.degrees),
+                range(p.domain_sizes),
+                duration(p.projected_seconds)
+            )?;
+        }
+    }
+    let ruled: u64 = pieces
+        .iter()
+        .filter(|p| p.method == tmd_search::projection::PieceMethod::RuleNoneHard)
+        .map(|p| (p.end - p.start) as u64)
+        .sum();
+    eprintln!(
+        "tmd: plan of {} in {} [{}, {}): {} pieces, {} inputs, {} of them decided by the rule; \
+         projected {} on {} ({} threads) from samples of {} inputs",
+        plan.target.name,
+        format.name(),
+        plan.from.to_hex(),
+        plan.to.to_hex(),
+        pieces.len(),
+        crate::progress::si((plan.range.end - plan.range.start) as f64),
+        crate::progress::si(ruled as f64),
+        duration(total),
+        plan.backend.name(),
+        threads,
+        crate::progress::si(PLAN_SAMPLE as f64),
+    );
+    Ok(())
+}
+
+/// Seconds in the largest unit that keeps them readable.
+fn duration(seconds: f64) -> String {
+    match seconds {
+        s if s < 120.0 => format!("{s:.2} s"),
+        s if s < 7200.0 => format!("{:.1} min", s / 60.0),
+        s if s < 172_800.0 => format!("{:.1} h", s / 3600.0),
+        s => format!("{:.1} days", s / 86_400.0),
+    }
 }
