@@ -355,22 +355,16 @@ fn finish(
         write_text(&mut stdout, report, threads)?;
     }
     drop(stdout);
-    match args.max_ulp {
-        Some(limit) => super::crunch_list::gate(
-            limit,
-            &super::crunch_list::GateInput {
-                max_ulp: report.max_ulp,
-                argmax: report.argmax.as_deref(),
-                not_correctly_rounded: report.faithful + report.worse,
-                worse_without_error: Summary::worse_without_finite_error(
-                    report.worse,
-                    &report.histogram,
-                ),
-                specials: &report.specials,
-            },
+    super::crunch_list::apply_gate(
+        args.max_ulp,
+        &super::crunch_list::GateInput::new(
+            report.max_ulp,
+            report.argmax.as_deref(),
+            (report.faithful, report.worse),
+            &report.histogram,
+            &report.specials,
         ),
-        None => Ok(()),
-    }
+    )
 }
 
 /// `--inputs FILE`: each mode's list run in turn; the first `--max-ulp` failure is returned

@@ -44,22 +44,16 @@ pub fn run(args: &CrunchArgs, target: &dyn Target, path: &std::path::Path) -> an
         write_report(&mut out, &report)?;
     }
     drop(out);
-    match args.max_ulp {
-        Some(limit) => gate(
-            limit,
-            &GateInput {
-                max_ulp: report.max_ulp,
-                argmax: report.argmax.as_deref(),
-                not_correctly_rounded: report.faithful + report.worse,
-                worse_without_error: Summary::worse_without_finite_error(
-                    report.worse,
-                    &report.histogram,
-                ),
-                specials: &report.specials,
-            },
+    apply_gate(
+        args.max_ulp,
+        &GateInput::new(
+            report.max_ulp,
+            report.argmax.as_deref(),
+            (report.faithful, report.worse),
+            &report.histogram,
+            &report.specials,
         ),
-        None => Ok(()),
-    }
+    )
 }
 
 fn class_name(f: &Failure) -> &'static str {
@@ -142,6 +136,31 @@ pub struct GateInput<'a> {
     /// (`Summary::worse_without_finite_error`).
     pub worse_without_error: u64,
     pub specials: &'a Specials,
+}
+
+impl<'a> GateInput<'a> {
+    /// The gate's view of a report: its maximum and argument, its (faithful, worse) counts,
+    /// histogram and special classes.
+    pub fn new(
+        max_ulp: Option<f64>,
+        argmax: Option<&'a str>,
+        (faithful, worse): (u64, u64),
+        histogram: &[u64],
+        specials: &'a Specials,
+    ) -> GateInput<'a> {
+        GateInput {
+            max_ulp,
+            argmax,
+            not_correctly_rounded: faithful + worse,
+            worse_without_error: Summary::worse_without_finite_error(worse, histogram),
+            specials,
+        }
+    }
+}
+
+/// [`gate`] when `--max-ulp` was given, Ok otherwise.
+pub fn apply_gate(limit: Option<f64>, r: &GateInput) -> anyhow::Result<()> {
+    limit.map_or(Ok(()), |limit| gate(limit, r))
 }
 
 /// `--max-ulp X`: Ok when the results meet X, an error (exit 1) saying why otherwise.
