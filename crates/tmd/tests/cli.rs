@@ -749,6 +749,26 @@ fn search_memory_stays_bounded_on_a_range_of_2_to_the_59_inputs() {
 }
 
 #[test]
+fn search_memory_stays_bounded_where_every_input_is_hard() {
+    // exp(x) for x in [2^-110, 2^-109) lies within 2^-58 ulp of 1: all 2^52 inputs are hard
+    // at K = 45 (the regime rule proves it), and they must stream out, not pile up in memory
+    // (a chunk of 2^34 cases did). Cut by the time limit (exit 124), with cases printed.
+    let out = Command::new("bash")
+        .arg("-c")
+        .arg(format!(
+            "ulimit -v 1048576; timeout 4 {} search exp --from 0x1p-110 --to 0x1p-109 --bits 45 \
+             --threads 2 -q | head -c 1000000 | wc -l; exit ${{PIPESTATUS[0]}}",
+            env!("CARGO_BIN_EXE_tmd")
+        ))
+        .output()
+        .expect("bash runs");
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(!stderr.contains("memory allocation"), "{stderr}");
+    let lines: u64 = String::from_utf8_lossy(&out.stdout).trim().parse().unwrap();
+    assert!(lines > 10_000, "{lines} lines in 4 s");
+}
+
+#[test]
 fn search_takes_infinities_as_range_ends() {
     // inf ends the range after the largest finite number, -inf starts it at the most negative.
     let out = tmd(&[

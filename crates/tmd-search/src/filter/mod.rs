@@ -194,11 +194,11 @@ pub fn filtered_search(
     run_ordered(
         jobs.len(),
         |j| {
-            let (start, len, decided) = jobs.get(j);
-            if decided {
-                ctx.decided_by_rule(len)
-            } else {
-                ctx.search(start, len)
+            let (start, len, kind) = jobs.get(j);
+            match kind {
+                JobKind::Search => ctx.search(start, len),
+                JobKind::NoneHard => ctx.decided_by_rule(len),
+                JobKind::EveryInput => ctx.reference(start, len),
             }
         },
         |result| result.cases.len() as u64,
@@ -268,15 +268,31 @@ struct RuleQuery<'a> {
     kinds: tmd_core::Breakpoints,
 }
 
+/// How a job's inputs are decided.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum JobKind {
+    /// The filter (a chunk polynomial and its lower-bound tests).
+    Search,
+    /// The regime rule proved that no input is hard: counted, nothing listed.
+    NoneHard,
+    /// The regime rule proved that every input is hard: each is decided and listed by MPFR,
+    /// in jobs of [`EVERY_INPUT_JOB`] inputs, so that memory holds a few such jobs, not a
+    /// chunk of 2^34 cases.
+    EveryInput,
+}
+
+/// Inputs per job where every input is hard.
+const EVERY_INPUT_JOB: u64 = 1 << 16;
+
 /// The jobs of a range: pieces of at most `chunk_len` inputs, each inside one input binade
-/// (constant quantum), and pieces of any length where the regime rule proves that no input is
-/// hard ([`crate::regime`]), one job each. Job `j` is computed when asked for, from one entry
-/// per piece, so a range of 2^60 inputs costs a few thousand entries, not one per job.
+/// (constant quantum); pieces of any length where the regime rule proves that no input is
+/// hard ([`crate::regime`]), one job each; and pieces where it proves every input hard, in
+/// jobs of [`EVERY_INPUT_JOB`] inputs. Job `j` is computed when asked for, from one entry per
+/// piece, so a range of 2^60 inputs costs a few thousand entries, not one per job.
 struct ChunkJobs {
     chunk_len: u64,
-    /// Per piece: its first ordinal, its end, the index of its first job, and whether the
-    /// rule decided it.
-    pieces: Vec<(i128, i128, u64, bool)>,
+    /// Per piece: its first ordinal, its end, the index of its first job, and its kind.
+    pieces: Vec<(i128, i128, u64, JobKind)>,
     count: u64,
 }
 
@@ -295,30 +311,39 @@ impl ChunkJobs {
                 crate::regime::decided_pieces(r.expr, &range.format, o, end, r.bits, r.kinds)
             });
             let mut at = o;
-            for piece in decided
-                .iter()
-                .filter(|p| matches!(p.regime, crate::regime::Regime::NoneHard { .. }))
-            {
-                jobs.push(at, piece.start, false);
-                jobs.push(piece.start, piece.end, true);
+            for piece in decided {
+                let kind = match piece.regime {
+                    crate::regime::Regime::NoneHard { .. } => JobKind::NoneHard,
+                    _ => JobKind::EveryInput,
+                };
+                jobs.push(at, piece.start, JobKind::Search);
+                jobs.push(piece.start, piece.end, kind);
                 at = piece.end;
             }
-            jobs.push(at, end, false);
+            jobs.push(at, end, JobKind::Search);
             o = end;
         }
         jobs
     }
 
+    /// Inputs per job of a piece of this kind (`None`: the whole piece).
+    fn job_len(&self, kind: JobKind) -> Option<u64> {
+        match kind {
+            JobKind::Search => Some(self.chunk_len),
+            JobKind::NoneHard => None,
+            JobKind::EveryInput => Some(EVERY_INPUT_JOB),
+        }
+    }
+
     /// Appends the piece `[start, end)` (nothing when empty).
-    fn push(&mut self, start: i128, end: i128, decided: bool) {
+    fn push(&mut self, start: i128, end: i128, kind: JobKind) {
         if start >= end {
             return;
         }
-        self.pieces.push((start, end, self.count, decided));
-        self.count += if decided {
-            1
-        } else {
-            ((end - start) as u128).div_ceil(self.chunk_len as u128) as u64
+        self.pieces.push((start, end, self.count, kind));
+        self.count += match self.job_len(kind) {
+            Some(len) => ((end - start) as u128).div_ceil(len as u128) as u64,
+            None => 1,
         };
     }
 
@@ -326,19 +351,15 @@ impl ChunkJobs {
         self.count
     }
 
-    /// Job `j`: (first ordinal, length, decided by the rule).
-    fn get(&self, j: u64) -> (i128, u64, bool) {
+    /// Job `j`: (first ordinal, length, kind).
+    fn get(&self, j: u64) -> (i128, u64, JobKind) {
         let i = self.pieces.partition_point(|p| p.2 <= j) - 1;
-        let (start, end, first_job, decided) = self.pieces[i];
-        if decided {
-            return (start, (end - start) as u64, true);
-        }
-        let o = start + ((j - first_job) as i128) * self.chunk_len as i128;
-        (
-            o,
-            ((end - o) as u128).min(self.chunk_len as u128) as u64,
-            false,
-        )
+        let (start, end, first_job, kind) = self.pieces[i];
+        let Some(job_len) = self.job_len(kind) else {
+            return (start, (end - start) as u64, kind);
+        };
+        let o = start + ((j - first_job) as i128) * job_len as i128;
+        (o, ((end - o) as u128).min(job_len as u128) as u64, kind)
     }
 }
 
