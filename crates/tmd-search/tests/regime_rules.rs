@@ -90,3 +90,62 @@ fn binary64_rules_agree_with_the_per_input_decision_at_the_piece_ends() {
     eprintln!("binary64: {checked} inputs checked");
     assert!(checked > 20_000, "{checked}");
 }
+
+/// The filter with the rule in it lists exactly the reference search's cases, with the same
+/// counts, on pieces the rule decides both ways: binary32 exp at K = 20 is hard at every input
+/// below 2^-43 (within 2^-20 ulp of 1) and at none from 2^-43 to 2^-25.
+#[test]
+fn filtered_search_with_rule_pieces_equals_the_reference_search() {
+    use std::sync::atomic::AtomicU64;
+    use tmd_search::lower_bound::Algorithm;
+    use tmd_search::{
+        filtered_search, reference_search, Case, FilterParams, InputRange, Method, SearchParams,
+        Target,
+    };
+    let format = Format::binary32();
+    let target = Target::parse("exp").unwrap();
+    let filter = FilterParams::new(Method::Filter(Algorithm::RegularUnrolled));
+    let params = SearchParams {
+        bits: 20,
+        breakpoints: Breakpoints::All,
+        include_exact: false,
+        max_precision: 8192,
+    };
+    let half = 1i128 << 23;
+    let binade = |e: i32| 2 * half + (e - format.emin()) as i128 * half;
+    let mut ruled = 0;
+    for (start, len) in [
+        (binade(-44), 1 << 14),
+        (binade(-40) + 777, 1 << 14),
+        (binade(-44) - 5000, 12000),
+    ] {
+        let range = InputRange {
+            format: format.clone(),
+            start,
+            end: start + len,
+        };
+        let mut filtered = Vec::new();
+        let (summary, stats) = filtered_search(
+            &target,
+            &range,
+            &params,
+            &filter,
+            &AtomicU64::new(0),
+            &mut |c: &Case| filtered.push(c.clone()),
+        )
+        .unwrap();
+        let mut reference = Vec::new();
+        let expected = reference_search(&target, &range, &params, &AtomicU64::new(0), &mut |c| {
+            reference.push(c.clone())
+        });
+        assert_eq!(filtered, reference, "cases on [{start}, {})", start + len);
+        assert_eq!(
+            summary.counts,
+            expected.counts,
+            "counts on [{start}, {})",
+            start + len
+        );
+        ruled += stats.rule_inputs + stats.reference_inputs;
+    }
+    assert!(ruled >= 2 << 14, "the rule decided {ruled} inputs");
+}
