@@ -106,7 +106,15 @@ pub fn run(args: &SearchArgs, cluster: &MpiCluster) -> anyhow::Result<()> {
     if !root {
         return Ok(());
     }
-    write_output(args, &plan, &journal, threads, started)
+    // The rate is of what this run searched, not of segments an earlier run finished.
+    let searched = remaining
+        .iter()
+        .map(|&i| {
+            let (lo, hi) = segments.bounds(i);
+            (hi - lo) as u64
+        })
+        .sum();
+    write_output(args, &plan, &journal, threads, started, searched)
 }
 
 /// The root's output: every case again through MPFR, written in x order, and the counts.
@@ -116,6 +124,7 @@ fn write_output(
     journal: &SegmentsJournal,
     threads: usize,
     started: Instant,
+    searched: u64,
 ) -> anyhow::Result<()> {
     let format = &plan.range.format;
     let mut out = Output::open(args, plan)?;
@@ -127,6 +136,5 @@ fn write_output(
         counts: journal.total(),
         elapsed: started.elapsed(),
     };
-    let searched = total.inputs;
     report(args, plan, &total, searched, None, threads)
 }
