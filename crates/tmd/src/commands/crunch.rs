@@ -77,7 +77,7 @@ pub fn run(args: &CrunchArgs) -> anyhow::Result<()> {
         .map(|&mode| resolve_target(args, spec, mode, default_device))
         .collect::<anyhow::Result<Vec<_>>>()?;
     if let Some(list) = &args.inputs {
-        return run_lists(args, modes, &targets, list);
+        return run_lists(args, &targets, list);
     }
     // Then every mode's plan, so that an unusable output path of any mode stops the runs
     // before the first.
@@ -188,6 +188,25 @@ fn with_mode(path: &Path, mode: tmd_crunch::Rounding) -> PathBuf {
     path.with_file_name(file)
 }
 
+/// The target's format, which `--format` (when given) must name.
+fn format_of(
+    args: &CrunchArgs,
+    target: &dyn tmd_crunch::Target,
+) -> Result<CrunchFormat, InputError> {
+    let Some(name) = &args.format else {
+        return Ok(target.format());
+    };
+    let f = CrunchFormat::parse(name)?;
+    if f != target.format() {
+        let spec = args.target.as_deref().expect("clap requires it");
+        return Err(InputError::Usage(format!(
+            "target {spec} is a {} function; --format {name} does not fit it",
+            target.format().name()
+        )));
+    }
+    Ok(f)
+}
+
 /// The plan of one mode's run, its output paths checked.
 fn plan_for(
     args: &CrunchArgs,
@@ -197,21 +216,7 @@ fn plan_for(
     if let Some(path) = &paths.plot {
         crate::out_file::check("--plot", path)?;
     }
-    let spec = args.target.as_deref().expect("clap requires it");
-    let fmt = match &args.format {
-        Some(name) => {
-            let f = CrunchFormat::parse(name)?;
-            if f != target.format() {
-                return Err(InputError::Usage(format!(
-                    "target {spec} is a {} function; --format {name} does not fit it",
-                    target.format().name()
-                ))
-                .into());
-            }
-            f
-        }
-        None => target.format(),
-    };
+    let fmt = format_of(args, target)?;
     let from = parse_bound(args.from.as_deref().expect("clap"), "--from", fmt)?;
     let to = parse_bound(args.to.as_deref().expect("clap"), "--to", fmt)?;
     // A device launch per block: on a device, binary32 blocks of 2^24 (2^20 took 3 ms per
@@ -371,23 +376,12 @@ fn finish(
 /// after every mode has run, so a gate reports every mode.
 fn run_lists(
     args: &CrunchArgs,
-    modes: &[tmd_crunch::Rounding],
     targets: &[tmd_crunch::target::BoxedTarget],
     list: &Path,
 ) -> anyhow::Result<()> {
     let mut first_failure = None;
     for target in targets {
-        if let Some(name) = &args.format {
-            let f = CrunchFormat::parse(name)?;
-            if f != target.format() {
-                return Err(InputError::Usage(format!(
-                    "target {} is a {} function; --format {name} does not fit it",
-                    target.name(),
-                    target.format().name()
-                ))
-                .into());
-            }
-        }
+        format_of(args, target.as_ref())?;
         match super::crunch_list::run(args, target.as_ref(), list) {
             Err(e) if e.downcast_ref::<super::crunch_list::GateFailed>().is_some() => {
                 first_failure.get_or_insert(e);
@@ -395,7 +389,6 @@ fn run_lists(
             other => other?,
         }
     }
-    debug_assert!(modes.len() == targets.len());
     first_failure.map_or(Ok(()), Err)
 }
 
@@ -558,13 +551,7 @@ fn list() -> anyhow::Result<()> {
 
 fn read_checkpoint(file: &Path) -> anyhow::Result<Checkpoint> {
     // A checkpoint that is missing or a directory is the user's to fix, like a bad one.
-    if let Err(e) = std::fs::File::open(file).and_then(|f| {
-        if f.metadata()?.is_dir() {
-            Err(std::io::Error::from(std::io::ErrorKind::IsADirectory))
-        } else {
-            Ok(())
-        }
-    }) {
+    if let Err(e) = super::open_readable(file) {
         let why = super::io_reason(&e);
         return Err(InputError::Usage(format!("checkpoint {}: {why}", file.display())).into());
     }

@@ -13,15 +13,8 @@ use tmd_crunch::{CrunchFormat, Target};
 /// Runs the list and prints its failures and report; then applies `--max-ulp`.
 pub fn run(args: &CrunchArgs, target: &dyn Target, path: &std::path::Path) -> anyhow::Result<()> {
     let name = path.display().to_string();
-    let file = std::fs::File::open(path).and_then(|f| {
-        if f.metadata()?.is_dir() {
-            Err(std::io::Error::from(std::io::ErrorKind::IsADirectory))
-        } else {
-            Ok(f)
-        }
-    });
-    let file =
-        file.map_err(|e| InputError::Usage(format!("--inputs {name}: {}", super::io_reason(&e))))?;
+    let file = super::open_readable(path)
+        .map_err(|e| InputError::Usage(format!("--inputs {name}: {}", super::io_reason(&e))))?;
     let fmt = target.format();
     let mut list = InputList::new(BufReader::new(file), &name, fmt);
     let pool = rayon::ThreadPoolBuilder::new()
@@ -35,7 +28,8 @@ pub fn run(args: &CrunchArgs, target: &dyn Target, path: &std::path::Path) -> an
         })
     })?;
     let mut out = std::io::stdout().lock();
-    if let Some(skipped) = Some(report.skipped).filter(|&n| n > 0) {
+    if report.skipped > 0 {
+        let skipped = report.skipped;
         eprintln!("tmd: note: {skipped} special entries (nan, inf) of {name} skipped");
     }
     if args.json {

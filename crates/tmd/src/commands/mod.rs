@@ -17,3 +17,12 @@ pub(crate) fn io_reason(e: &std::io::Error) -> String {
         _ => e.to_string(),
     }
 }
+
+/// Opens a file to read, a directory counted as an error (`IsADirectory`) like a missing file.
+pub(crate) fn open_readable(path: &std::path::Path) -> std::io::Result<std::fs::File> {
+    let file = std::fs::File::open(path)?;
+    if file.metadata()?.is_dir() {
+        return Err(std::io::Error::from(std::io::ErrorKind::IsADirectory));
+    }
+    Ok(file)
+}
