@@ -14,7 +14,7 @@
 # timings in priority order), tune (knobs of the search kernel on I0), i0 (I0 end to end
 # with traces), estimate (crunch --estimate on the device), dpi (domains per work-item), trace (where a device call's time goes), binade ([1,2) of exp at
 # K = 45 against the published list; journaled, resumed by a later call), xfloat (the FFT study
-# on CUDA).
+# on CUDA), xbits (xfloat kernels on CUDA against the CPU), xfocl (the same on NVIDIA's OpenCL).
 set -uo pipefail
 cd "$(dirname "$0")/.."
 
@@ -457,6 +457,23 @@ if [[ " $sections " == *" xbits "* ]]; then
     timeout 60 "$bin/xfloat_throughput" --cuda 0 --types "$types" --log2n "$l2" --repeats 3 >>"$OUT/xfloat-bits-cuda.txt" 2>>"$OUT/errors.txt"
     log "xfloat $types 2^$l2 on CUDA (exit $?): $(grep -c '| yes |' "$OUT/xfloat-bits-cuda.txt") rows with the CPU's bits so far, $(grep -c '| NO' "$OUT/xfloat-bits-cuda.txt") differing"
   done
+fi
+
+if [[ " $sections " == *" xfocl "* ]]; then
+  # The xfloat kernels on NVIDIA's OpenCL against the CPU crate, bit for bit, after every
+  # other section (their build on that driver took over 60 s on 2026-11-26): each gets what
+  # is left, up to 150 s.
+  mkdir -p "$OUT/s" /tmp/icd-aside
+  nvocl=$(ls /usr/lib/x86_64-linux-gnu/libnvidia-opencl.so.1 /usr/lib/libnvidia-opencl.so.1 /usr/local/nvidia/lib64/libnvidia-opencl.so.1 2>/dev/null | head -1)
+  mkdir -p /etc/OpenCL/vendors && mv /etc/OpenCL/vendors/*.icd /tmp/icd-aside/ 2>/dev/null
+  echo "$nvocl" >/etc/OpenCL/vendors/nvidia.icd
+  for t in xfloat_opencl xfloat_quad_opencl; do
+    left=$(time_left)
+    [ "$left" -lt 40 ] && { log "$t: skipped (time)"; continue; }
+    TMD_OPENCL_DEVICE_NAME=NVIDIA OCL_ICD_FILENAMES=$nvocl timeout $((left - 15 < 150 ? left - 15 : 150)) "$bin/$t" --test-threads 4 --nocapture >"$OUT/s/$t.txt" 2>&1
+    log "$t on NVIDIA OpenCL (exit $?; $(grep -m1 -o 'OpenCL device: .*' "$OUT/s/$t.txt")): $(grep -c ' 0 mismatches' "$OUT/s/$t.txt") op lines with 0 mismatches, $(grep -E '[1-9][0-9]* mismatches' "$OUT/s/$t.txt" | grep -vc ' 0 mismatches') with some; $(grep 'test result' "$OUT/s/$t.txt" | tail -1); tests passed: $(grep -c '\.\.\. ok' "$OUT/s/$t.txt")"
+  done
+  mv /etc/OpenCL/vendors/nvidia.icd /tmp/ && mv /tmp/icd-aside/*.icd /etc/OpenCL/vendors/ 2>/dev/null
 fi
 
 # At most 8 files come back: everything but the summary and errors goes in one archive.

@@ -12,7 +12,7 @@ crunch() {
   shift
   local t0 t1 rc
   t0=$(date +%s.%N)
-  timeout "${TMO:-300}" "$tmd" crunch "$@" --json -q >"$OUT/c/$name.json" 2>>"$OUT/errors.txt"
+  timeout "${TMO:-300}" "$tmd" crunch "$@" --json -q >"$OUT/c/$name.json" 2>>"${CRUNCH_STDERR:-$OUT/errors.txt}"
   rc=$?
   t1=$(date +%s.%N)
   echo "$rc $(python3 -c "print(round($t1 - $t0, 2))")"
@@ -101,12 +101,17 @@ done
   crunch "b32-$f-host" "cuda:$f" --backend cuda --host-analysis --from -inf --to inf --sample 64 >/dev/null
   crunch "b32-$f-dev" "cuda:$f" --backend cuda --from -inf --to inf --sample 64 >/dev/null
   log "crunch cuda:$f 64 sampled windows, device against host analysis: $(SKIP_KEYS="mpfr_inputs reference" same_report "$OUT/c/b32-$f-host.json" "$OUT/c/b32-$f-dev.json")"
-  # Blocks of 2^20 inputs (the binary32 default: 4096 launches) and of 2^24 (256).
-  for cfg in "1|20" "2|24" "3|24"; do
-    [ "$(time_left)" -lt 50 ] && { log "crunch cuda:$f run $cfg: skipped (time)"; continue; }
-    IFS='|' read -r r bb <<<"$cfg"
-    TMO=${B32_TMO:-40} crunch "b32-$f-all-$r" "cuda:$f" --backend cuda --from -inf --to inf --block-bits "$bb" >/dev/null
-    log "crunch cuda:$f all binary32 (device analysis, blocks 2^$bb) run $r: $(summary_of "$OUT/c/b32-$f-all-$r.json"); note $(python3 -c "import json,sys; print(json.load(open(sys.argv[1])).get('note'))" "$OUT/c/b32-$f-all-$r.json" 2>/dev/null)"
+  # Every input three times at blocks of 2^24 (the device default): run 1 traced (launches
+  # per block, batches given to the host's analysis), runs 2 and 3 timed.
+  for r in 1 2 3; do
+    [ "$(time_left)" -lt 50 ] && { log "crunch cuda:$f run $r: skipped (time)"; continue; }
+    if [ "$r" = 1 ]; then
+      CRUNCH_STDERR="$OUT/c/b32-$f-trace.txt" TMD_TRACE_DEVICE=1 TMO=${B32_TMO:-40} crunch "b32-$f-all-$r" "cuda:$f" --backend cuda --from -inf --to inf >/dev/null
+    else
+      TMO=${B32_TMO:-40} crunch "b32-$f-all-$r" "cuda:$f" --backend cuda --from -inf --to inf >/dev/null
+    fi
+    log "crunch cuda:$f all binary32 (device analysis, blocks 2^24) run $r: $(summary_of "$OUT/c/b32-$f-all-$r.json"); note $(python3 -c "import json,sys; print(json.load(open(sys.argv[1])).get('note'))" "$OUT/c/b32-$f-all-$r.json" 2>/dev/null)"
   done
-  log "crunch cuda:$f all binary32: blocks 2^20 and 2^24 give $(SKIP_KEYS="block_bits blocks" same_report "$OUT/c/b32-$f-all-1.json" "$OUT/c/b32-$f-all-2.json") reports"
+  log "crunch cuda:$f traced run: $(grep -c 'launch 1 ' "$OUT/c/b32-$f-trace.txt") batches, $(grep -c 'tmd-trace: analyse.*launch' "$OUT/c/b32-$f-trace.txt") launches, $(grep -c 'launch 2 ' "$OUT/c/b32-$f-trace.txt") relaunched, $(grep -c 'given to the host' "$OUT/c/b32-$f-trace.txt") given to the host"
+  log "crunch cuda:$f all binary32: runs 1 and 2 give $(same_report "$OUT/c/b32-$f-all-1.json" "$OUT/c/b32-$f-all-2.json") reports"
 done

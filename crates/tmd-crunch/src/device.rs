@@ -129,6 +129,103 @@ pub fn candidate_floor(stored: &[(i64, f64)], sampled: &[f64]) -> Option<f64> {
     Some(*kth)
 }
 
+/// Which candidates a launch of the device analysis lists: those with an error above `floor`,
+/// and those with an error equal to it whose ordinal is below `tie_end`.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct ListingRule {
+    pub floor: f64,
+    pub tie_end: i64,
+}
+
+impl ListingRule {
+    /// Every candidate.
+    pub const ALL: ListingRule = ListingRule {
+        floor: f64::NEG_INFINITY,
+        tie_end: i64::MAX,
+    };
+
+    /// Whether the kernel lists an input with error `err` at ordinal `ord`.
+    pub fn lists(&self, ord: i64, err: f64) -> bool {
+        err > self.floor || (err == self.floor && ord < self.tie_end)
+    }
+}
+
+/// What follows a launch of the device analysis (see [`next_listing`]).
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub enum NextListing {
+    /// The launch's list gives the summary the full list would.
+    Accept,
+    Relaunch(ListingRule),
+    /// No rule found: the host analyses the batch.
+    ToHost,
+}
+
+/// After a launch of the device analysis of ordinals `[lo, hi)` under `rule` (`complete`:
+/// every listed candidate and undecided input was stored; `candidates`: those stored,
+/// `sampled`: the per-bucket errors of those that were not).
+///
+/// Why the rules are safe. [`Summary::prune_near_max`] keeps the `NEAR_MAX_CAP` entries first
+/// in the order (error descending, ordinal ascending) and notes the largest error it drops.
+/// A floor from [`candidate_floor`] has at least `2 * NEAR_MAX_CAP` candidates at or above it,
+/// so listing every candidate at or above it keeps both. Where a block's errors are all equal
+/// (binary32 exp below about -848: every result a correctly rounded 0 whose error is 0 in
+/// binary64), no floor rises above
+/// the tie and the list overflows again; listing the tied inputs only below `tie_end` is safe
+/// as soon as the launch lists `2 * NEAR_MAX_CAP` candidates at or above the floor: an unlisted
+/// input (error equal to the floor, ordinal at or above `tie_end`) comes after at least that
+/// many listed ones in that order, so it is neither kept nor the largest error dropped (at
+/// least `NEAR_MAX_CAP` listed inputs with an error at least the floor are dropped too). The
+/// cut is put just past the `2 * NEAR_MAX_CAP`-th smallest ordinal of the stored tied inputs,
+/// which the relaunch lists again; a relaunch that still overflows cuts lower.
+pub fn next_listing(
+    lo: i64,
+    hi: i64,
+    rule: ListingRule,
+    complete: bool,
+    candidates: &[(i64, f64)],
+    sampled: &[f64],
+) -> NextListing {
+    if complete {
+        let listed_at_floor = candidates.iter().filter(|c| c.1 >= rule.floor).count();
+        if rule.tie_end >= hi || listed_at_floor >= 2 * NEAR_MAX_CAP {
+            return NextListing::Accept;
+        }
+        // Not reached with cuts made here; a wider cut is safe all the same.
+        let span = rule.tie_end.saturating_sub(lo).saturating_mul(2).max(1);
+        return NextListing::Relaunch(ListingRule {
+            floor: rule.floor,
+            tie_end: lo.saturating_add(span),
+        });
+    }
+    let Some(floor) = candidate_floor(candidates, sampled) else {
+        return NextListing::ToHost;
+    };
+    let mut tied: Vec<i64> = candidates
+        .iter()
+        .filter(|c| c.1 == floor)
+        .map(|c| c.0)
+        .collect();
+    let cut = (tied.len() >= 2 * NEAR_MAX_CAP).then(|| {
+        let (_, kth, _) = tied.select_nth_unstable(2 * NEAR_MAX_CAP - 1);
+        *kth + 1
+    });
+    if floor > rule.floor {
+        // Mostly ties at the new floor: cut them at once rather than after one more overflow.
+        let tie_end = match cut {
+            Some(end) if 2 * tied.len() > candidates.len() => end,
+            _ => i64::MAX,
+        };
+        return NextListing::Relaunch(ListingRule { floor, tie_end });
+    }
+    match cut {
+        Some(end) if end < rule.tie_end => NextListing::Relaunch(ListingRule {
+            floor: rule.floor,
+            tie_end: end,
+        }),
+        _ => NextListing::ToHost,
+    }
+}
+
 #[cfg(test)]
 mod tests {
     //! The device's side simulated on the CPU with the kernel's rules (kernels/crunch_analyse.cl:
@@ -438,5 +535,114 @@ mod tests {
         );
         assert_eq!(whole.near_max_truncated(), relaunched.near_max_truncated());
         assert_eq!(candidate_floor(&all[..10], &[]), None);
+    }
+
+    /// The kernel's listing on the CPU: inputs in ordinal order, the first `room` listed ones
+    /// stored, the rest sampled per bucket (`kernels/crunch_analyse.cl`).
+    fn simulated_launch(
+        all: &[(i64, f64)],
+        rule: ListingRule,
+        room: usize,
+    ) -> (Vec<(i64, f64)>, Vec<f64>, bool) {
+        let listed: Vec<(i64, f64)> = all
+            .iter()
+            .copied()
+            .filter(|&(ord, err)| rule.lists(ord, err))
+            .collect();
+        let mut buckets = vec![0u64; room];
+        for &(ord, err) in listed.iter().skip(room) {
+            let j = ((ord as u64).wrapping_mul(0x9e37_79b9_7f4a_7c15) >> 17) % room as u64;
+            buckets[j as usize] = buckets[j as usize].max(err.to_bits() + 1);
+        }
+        let sampled = buckets
+            .iter()
+            .filter(|&&w| w != 0)
+            .map(|&w| f64::from_bits(w - 1))
+            .collect();
+        let complete = listed.len() <= room;
+        (listed.into_iter().take(room).collect(), sampled, complete)
+    }
+
+    fn near_max_summary(list: &[(i64, f64)]) -> Summary {
+        let mut s = Summary::default();
+        list.iter()
+            .for_each(|&(ord, err)| s.note_error(ord, err, false));
+        s.prune_near_max();
+        s
+    }
+
+    /// Blocks whose errors tie (every error 0; a few larger errors above a tie; ties that
+    /// begin only past the first cut; distinct errors): the launches `next_listing` asks for
+    /// end in an accepted list within a few launches, and that list gives the summary of the
+    /// whole list (maximum, argmax, near-max entries, whether any was dropped).
+    #[test]
+    fn listing_rules_keep_what_the_summary_keeps_where_errors_tie() {
+        let room = 1usize << 12;
+        let (lo, hi) = (1000i64, 1000 + 200_000);
+        let blocks: Vec<(&str, Vec<(i64, f64)>)> = vec![
+            ("every error 0", (lo..hi).map(|o| (o, 0.0)).collect()),
+            (
+                "100 larger errors above a tie at 0.25",
+                (lo..hi)
+                    .map(|o| {
+                        (
+                            o,
+                            if o % 1999 == 7 {
+                                0.5 + (o % 13) as f64 * 1e-3
+                            } else {
+                                0.25
+                            },
+                        )
+                    })
+                    .collect(),
+            ),
+            (
+                "ties only past the first cut",
+                (lo..hi)
+                    .map(|o| {
+                        (
+                            o,
+                            if o < lo + 150_000 {
+                                1e-30 * (o - lo) as f64
+                            } else {
+                                2e-25
+                            },
+                        )
+                    })
+                    .collect(),
+            ),
+            (
+                "distinct errors",
+                (lo..hi)
+                    .map(|o| (o, ((o * 7919) % 100_003) as f64 * 1e-9))
+                    .collect(),
+            ),
+        ];
+        for (what, all) in blocks {
+            let mut rule = ListingRule::ALL;
+            let mut launches = 0;
+            let accepted = loop {
+                launches += 1;
+                assert!(launches <= 8, "{what}: no accepted list after 8 launches");
+                let (stored, sampled, complete) = simulated_launch(&all, rule, room);
+                match next_listing(lo, hi, rule, complete, &stored, &sampled) {
+                    NextListing::Accept => break stored,
+                    NextListing::Relaunch(next) => rule = next,
+                    NextListing::ToHost => panic!("{what}: given to the host under {rule:?}"),
+                }
+            };
+            assert!(accepted.len() < all.len(), "{what}: everything listed");
+            let (whole, listed) = (near_max_summary(&all), near_max_summary(&accepted));
+            assert_eq!(whole.near_max, listed.near_max, "{what}");
+            assert_eq!(
+                (whole.max_ulp, whole.argmax),
+                (listed.max_ulp, listed.argmax),
+                "{what}"
+            );
+            // The dropped error matters only within the window of the maximum (the window's
+            // lower edge grows with the maximum, so merging later blocks keeps it out).
+            let in_window = |s: &Summary| s.near_max_truncated().then_some(s.near_max_dropped);
+            assert_eq!(in_window(&whole), in_window(&listed), "{what}");
+        }
     }
 }

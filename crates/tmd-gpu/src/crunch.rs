@@ -41,9 +41,9 @@ pub struct AnalysePlan {
     /// Room for near-max candidates and for inputs left to the host.
     pub candidate_capacity: u32,
     pub host_capacity: u32,
-    /// Candidates with a smaller fast error are not listed (`f64::NEG_INFINITY`: none
-    /// left out); see `tmd_crunch::device::candidate_floor`.
-    pub candidate_floor: f64,
+    /// Which candidates are listed (`ListingRule::ALL`: every one); see
+    /// `tmd_crunch::device::next_listing`.
+    pub listing: tmd_crunch::device::ListingRule,
 }
 
 impl AnalysePlan {
@@ -183,7 +183,8 @@ pub(crate) fn analyse<B: Backend>(
                 b.arg(q, &cand_ord),
                 b.arg(q, &cand_err),
                 Arg::U32(cand_cap),
-                Arg::F64(plan.candidate_floor),
+                Arg::F64(plan.listing.floor),
+                Arg::I64(plan.listing.tie_end),
                 b.arg(q, &cand_found),
                 b.arg(q, &cand_sample),
                 b.arg(q, &host_ord),

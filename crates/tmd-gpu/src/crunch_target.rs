@@ -20,7 +20,9 @@ use crate::opencl::OpenClDevice;
 use crate::{AnalyseOutput, AnalysePlan, CrunchReal, GpuError};
 use std::sync::Arc;
 use tmd_core::{Func, InputError};
-use tmd_crunch::device::{summary_from_device, DeviceAnalysis};
+use tmd_crunch::device::{
+    next_listing, summary_from_device, DeviceAnalysis, ListingRule, NextListing,
+};
 use tmd_crunch::function::RefFunc;
 use tmd_crunch::summary::Summary;
 use tmd_crunch::target::{BoxedTarget, Target};
@@ -66,7 +68,7 @@ impl Device {
 const ANALYSE_BATCH: i64 = 1 << 27;
 const CANDIDATE_ROOM: u32 = 1 << 16;
 const UNDECIDED_ROOM: u32 = 1 << 20;
-/// Launches per batch while the candidate floor rises; then the host analyses the batch. With
+/// Launches per batch while the listing rule changes; then the host analyses the batch. With
 /// the per-bucket sample one relaunch sufficed on the batches tried (exp at 2^-600: 128
 /// candidates listed by the second launch, `tests/crunch.rs`).
 const MAX_LAUNCHES: u32 = 6;
@@ -99,11 +101,13 @@ impl DeviceTarget {
 
     /// One batch analysed on the device, or `None` when its lists overflowed.
     ///
-    /// An overflowing candidate list is relaunched with a floor
-    /// ([`tmd_crunch::device::candidate_floor`]) that leaves out candidates the summary would
-    /// drop anyway, as long as the floor rises: where every error of a batch lies within the
-    /// near-max window (exp for |x| < 2^-54, every error far below 2^-22 ulp) every input is a
-    /// candidate, and the batch had gone to the host's analysis whole.
+    /// An overflowing candidate list is relaunched under a rule
+    /// ([`tmd_crunch::device::next_listing`]) that leaves out candidates the summary would drop
+    /// anyway: those below a floor that rises with each overflow, and where the errors tie at
+    /// the floor (binary32 exp below about -848: every error 0) the tied inputs past a
+    /// cut. Where every error of a batch lies within the near-max window (exp for
+    /// |x| < 2^-54, every error far below 2^-22 ulp) every input is a candidate, and without
+    /// the rules the batch had gone to the host's analysis whole.
     fn analyse_batch(&self, lo: i64, hi: i64) -> Option<Summary> {
         // Binary32 has no saturation thresholds: the kernel applies its own rules
         // (analysis::quick_special's) from the reference.
@@ -128,7 +132,7 @@ impl DeviceTarget {
             tiny_until,
             candidate_capacity: CANDIDATE_ROOM,
             host_capacity: UNDECIDED_ROOM,
-            candidate_floor: f64::NEG_INFINITY,
+            listing: ListingRule::ALL,
         };
         let mut launches = 0;
         let out = loop {
@@ -137,10 +141,11 @@ impl DeviceTarget {
             let out = self.analyse_once(&plan)?;
             if std::env::var_os("TMD_TRACE_DEVICE").is_some() {
                 eprintln!(
-                    "tmd-trace: analyse [{lo}, {hi}) launch {launches} ({} us): floor {:e}, {} \
-                     candidates, {} sampled, {} undecided",
+                    "tmd-trace: analyse [{lo}, {hi}) launch {launches} ({} us): floor {:e}, \
+                     ties cut at {}, {} candidates, {} sampled, {} undecided",
                     started.elapsed().as_micros(),
-                    plan.candidate_floor,
+                    plan.listing.floor,
+                    plan.listing.tie_end,
                     out.candidates_found,
                     out.sampled_errors.len(),
                     out.host_found
@@ -149,13 +154,17 @@ impl DeviceTarget {
             if out.host_found > out.host.len() as u64 {
                 return None;
             }
-            if out.complete() {
-                break out;
-            }
-            match tmd_crunch::device::candidate_floor(&out.candidates, &out.sampled_errors) {
-                Some(floor) if floor > plan.candidate_floor && launches < MAX_LAUNCHES => {
-                    plan.candidate_floor = floor
-                }
+            let next = next_listing(
+                lo,
+                hi,
+                plan.listing,
+                out.complete(),
+                &out.candidates,
+                &out.sampled_errors,
+            );
+            match next {
+                NextListing::Accept => break out,
+                NextListing::Relaunch(rule) if launches < MAX_LAUNCHES => plan.listing = rule,
                 _ => return None,
             }
         };
@@ -242,8 +251,12 @@ impl Target for DeviceTarget {
             } else {
                 None
             };
-            let part = on_device
-                .unwrap_or_else(|| tmd_crunch::driver::crunch_range_on_cores(self, start, end));
+            let part = on_device.unwrap_or_else(|| {
+                if std::env::var_os("TMD_TRACE_DEVICE").is_some() {
+                    eprintln!("tmd-trace: analyse [{start}, {end}) given to the host");
+                }
+                tmd_crunch::driver::crunch_range_on_cores(self, start, end)
+            });
             total.merge(&part);
             start = end;
         }

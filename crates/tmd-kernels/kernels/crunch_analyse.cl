@@ -32,9 +32,10 @@
  * of a rounding boundary (those go to MPFR on the host, as on the CPU). Inputs whose error may
  * be within the near-max window of the largest error seen so far go to the candidate list;
  * since the running maximum never exceeds the final one, the list holds every input the CPU's
- * summary would keep (see tmd_crunch::device). An input with an error below cand_floor is not
- * listed: a relaunch after an overflowing list passes a lower bound of the error the CPU's
- * list ends at (tmd_crunch::device::candidate_floor).
+ * summary would keep (see tmd_crunch::device). An input with an error below cand_floor, or
+ * equal to it at an ordinal from cand_tie_end on, is not listed: a relaunch after an
+ * overflowing list passes a lower bound of the error the CPU's list ends at, and a cut of the
+ * inputs tied at it (tmd_crunch::device::next_listing).
  */
 
 /* Counter words (tmd_crunch::device::COUNT_WORDS): CRUNCH_HISTOGRAM_OFFSET and
@@ -267,7 +268,8 @@ KERNEL_FQ void crunch_analyse(const i64 lo, const u64 n, const double eps,
                               const double tiny_until, GLOBAL_AS u64 *counts,
                               GLOBAL_AS u64 *max_bits, GLOBAL_AS i64 *cand_ord,
                               GLOBAL_AS double *cand_err, const u32 cand_cap,
-                              const double cand_floor, GLOBAL_AS u32 *cand_found,
+                              const double cand_floor, const i64 cand_tie_end,
+                              GLOBAL_AS u32 *cand_found,
                               GLOBAL_AS u64 *cand_sample, GLOBAL_AS i64 *host_ord,
                               GLOBAL_AS double *host_a, const u32 host_cap,
                               GLOBAL_AS u32 *host_found) {
@@ -359,7 +361,8 @@ KERNEL_FQ void crunch_analyse(const i64 lo, const u64 n, const double eps,
         TMD_ATOMIC_INC(&hist[cls == V_CORRECT ? 0 : ca_bin(err)]);
         /* The floor first: below it nothing is listed, and the shared maximum is not touched
          * (a relaunch after an overflow lists a few inputs without contending for it). */
-        if (err >= cand_floor && err >= seen_max - 2.0 * ca_near_window(seen_max)) {
+        int above_floor = err > cand_floor || (err == cand_floor && ord < cand_tie_end);
+        if (above_floor && err >= seen_max - 2.0 * ca_near_window(seen_max)) {
             u64 old = TMD_ATOMIC_MAX64(max_bits, TMD_DOUBLE_BITS(err));
             double now = TMD_BITS_DOUBLE(old);
             seen_max = now > err ? now : err;

@@ -516,6 +516,54 @@ fn overflowing_candidate_list_is_relaunched_with_a_floor() {
     assert_eq!(comparable(device), comparable(host));
 }
 
+/// A batch where every error ties (exp of binary32 inputs below about -848: every result a
+/// correctly rounded 0 whose error, e^x in ulps of 2^-149, is 0 in binary64) overflows the list under every floor; the relaunch lists the tied
+/// inputs only below a cut, stays on the device, and gives the host analysis's report.
+#[test]
+fn tied_candidate_errors_are_cut_on_the_device() {
+    let args = [
+        "crunch",
+        "opencl:expf",
+        "--from",
+        "-0x1.08p+10",
+        "--to",
+        "-0x1p+10",
+        "--backend",
+        "opencl",
+        "--json",
+        "-q",
+    ];
+    let out = Command::new(env!("CARGO_BIN_EXE_tmd"))
+        .args(args)
+        .env("TMD_TRACE_DEVICE", "1")
+        .output()
+        .expect("tmd runs");
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(out.status.success(), "{stderr}");
+    assert!(
+        !stderr.contains("given to the host") && !stderr.contains("launch 4"),
+        "the batch should stay on the device: {stderr}"
+    );
+    assert!(
+        stderr
+            .lines()
+            .any(|l| l.contains("launch 2") && !l.contains("cut at 9223372036854775807")),
+        "a relaunch with a cut expected: {stderr}"
+    );
+    let device: Value = serde_json::from_slice(&out.stdout).expect("one JSON object");
+    let mut host_args = args.to_vec();
+    host_args.push("--host-analysis");
+    let host = json_report(&host_args);
+    assert_eq!(device["inputs"].as_u64(), Some(0x40000));
+    assert_eq!(device["max_ulp"].as_f64(), Some(0.0));
+    let without_mpfr = |v: Value| {
+        let mut v = comparable(v);
+        v.as_object_mut().unwrap().remove("mpfr_inputs");
+        v
+    };
+    assert_eq!(without_mpfr(device), without_mpfr(host));
+}
+
 #[test]
 fn opencl_builtins_and_snippets() {
     let dir = scratch("snippet");
