@@ -363,9 +363,15 @@ KERNEL_FQ void crunch_analyse(const i64 lo, const u64 n, const double eps,
          * (a relaunch after an overflow lists a few inputs without contending for it). */
         int above_floor = err > cand_floor || (err == cand_floor && ord < cand_tie_end);
         if (above_floor && err >= seen_max - 2.0 * ca_near_window(seen_max)) {
-            u64 old = TMD_ATOMIC_MAX64(max_bits, TMD_DOUBLE_BITS(err));
-            double now = TMD_BITS_DOUBLE(old);
-            seen_max = now > err ? now : err;
+            /* The shared maximum only where this error would raise the item's view of it:
+             * where a block's errors tie (every one 0, say) every input is a candidate, and
+             * one atomic per input on one word serialises the launch. A stale view lists
+             * more inputs, never fewer. */
+            if (err > seen_max) {
+                u64 old = TMD_ATOMIC_MAX64(max_bits, TMD_DOUBLE_BITS(err));
+                double now = TMD_BITS_DOUBLE(old);
+                seen_max = now > err ? now : err;
+            }
             if (err >= seen_max - 2.0 * ca_near_window(seen_max)) {
                 if (!list_full) {
                     u32 slot = TMD_ATOMIC_INC(cand_found);
@@ -384,7 +390,12 @@ KERNEL_FQ void crunch_analyse(const i64 lo, const u64 n, const double eps,
                      * takes a floor for a relaunch from them
                      * (tmd_crunch::device::candidate_floor). */
                     u64 j = (((u64)ord * 0x9e3779b97f4a7c15UL) >> 17) % (u64)cand_cap;
-                    TMD_ATOMIC_MAX64(&cand_sample[j], TMD_DOUBLE_BITS(err) + 1);
+                    u64 word = TMD_DOUBLE_BITS(err) + 1;
+                    /* Bucket words only grow: one already at least this large needs no
+                     * atomic (a stale read is smaller, and then the atomic runs). */
+                    if (cand_sample[j] < word) {
+                        TMD_ATOMIC_MAX64(&cand_sample[j], word);
+                    }
                 }
             }
         }
