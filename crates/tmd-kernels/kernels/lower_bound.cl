@@ -204,8 +204,39 @@ DEVICE_FN int lb_regular_unrolled(u64 a, u64 b, u64 n, u64 threshold, u32 max_su
     }
 }
 
+/* lower_bound::short_orbit_distance: d_N exactly when the n points {a x} do not go round the
+ * circle (min(a, 1 - a) (n - 1) < 1); returns 0 when that does not hold. */
+DEVICE_FN int lb_short_orbit(u64 a, u64 b, u64 n, u64 *distance) {
+    if (n == 0 || a == 0) return 0;
+    u64 steps = n - 1;
+    if (TMD_MUL_HI64(a, steps) == 0) {
+        u64 fall = a * steps;
+        *distance = fall <= b ? b - fall : b % a;
+        return 1;
+    }
+    u64 rise = (u64)0 - a;
+    if (TMD_MUL_HI64(rise, steps) == 0) {
+        u64 climb = rise * steps;
+        if (climb <= U64_MAX_VALUE - b) {
+            *distance = b;
+            return 1;
+        }
+        /* (2^64 - b) mod rise, with 2^64 - b = (U64_MAX - b) + 1 (b > 0 here: b = 0 never
+         * reaches 1). */
+        u64 past = ((U64_MAX_VALUE - b) % rise + 1) % rise;
+        *distance = past == 0 ? 0 : rise - past;
+        return 1;
+    }
+    return 0;
+}
+
 DEVICE_FN int lb_test(i32 algorithm, u64 a, u64 b, u64 n, u64 threshold, u32 max_sub,
                       u64 *iters) {
+    u64 short_distance;
+    if (lb_short_orbit(a, b, n, &short_distance)) {
+        *iters = 1;
+        return short_distance >= threshold;
+    }
     switch (algorithm) {
     case LB_LEFEVRE: return lb_lefevre(a, b, n, threshold, max_sub, iters);
     case LB_LEFEVRE_SWAP: return lb_lefevre_swap(a, b, n, threshold, max_sub, iters);

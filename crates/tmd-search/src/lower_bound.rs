@@ -390,7 +390,9 @@ pub fn lower_bound(
 }
 
 /// The one-sided test of `algorithm`: passes only if `{b - a·x} >= threshold` for every
-/// `0 <= x < n` (TOMS16 Eq. (1) with `threshold = 2ε''`; see the `test_*` functions).
+/// `0 <= x < n` (TOMS16 Eq. (1) with `threshold = 2ε''`; see the `test_*` functions). Where
+/// the points do not go round the circle, every algorithm takes the exact distance of
+/// [`short_orbit_distance`] (one iteration).
 pub fn test_lower_bound(
     algorithm: Algorithm,
     a: u64,
@@ -399,12 +401,59 @@ pub fn test_lower_bound(
     threshold: u64,
     division_threshold: u32,
 ) -> TestOutcome {
+    if let Some(distance) = short_orbit_distance(a, b, n) {
+        return TestOutcome {
+            passed: distance >= threshold,
+            iterations: 1,
+        };
+    }
     match algorithm {
         Algorithm::Lefevre => test_lefevre(a, b, n, threshold, division_threshold),
         Algorithm::LefevreSwap => test_lefevre_swap(a, b, n, threshold, division_threshold),
         Algorithm::Regular => test_regular(a, b, n, threshold, division_threshold),
         Algorithm::RegularUnrolled => test_regular_unrolled(a, b, n, threshold, division_threshold),
     }
+}
+
+/// `d_N` exactly, in one step, when the `n` points `{a·x}` do not go round the circle:
+/// `min(a, 1 - a)·(n - 1) < 1`. Where the function is nearly flat over a domain (exp next to
+/// 1, every slope below 2^-30 units per input), the first partial quotient of `a` exceeds `n`
+/// many times over; the regular test then bounds `d` over that many points instead of `n`,
+/// a true but useless bound, and Lefèvre's test places the points one subtraction at a time.
+/// Here the values `{b - a·x}` move one way by less than a turn:
+///
+/// - `a·(n - 1) < 1`: they fall from `{b}` by `a` per step and pass 0 at most once, so
+///   `d_N = b - a·(n - 1)` when they do not, else `b mod a` (the last value before 0; those
+///   after it lie above `b`);
+/// - `(1 - a)·(n - 1) < 1`: they rise from `{b}` by `1 - a` and pass 1 at most once, so
+///   `d_N = b` when they do not, else the first value past 1, `(1 - a) - ((1 - b) mod (1 - a))`
+///   (0 when that remainder is 0), which is below `b`.
+///
+/// `None` when neither holds (or `a = 0`, `n = 0`: the algorithms' own first lines).
+pub fn short_orbit_distance(a: u64, b: u64, n: u64) -> Option<u64> {
+    if n == 0 || a == 0 {
+        return None;
+    }
+    let steps = (n - 1) as u128;
+    let less_than_a_turn = |step: u64| step as u128 * steps < 1u128 << 64;
+    if less_than_a_turn(a) {
+        let fall = a as u128 * steps;
+        return Some(if fall <= b as u128 {
+            b - fall as u64
+        } else {
+            b % a
+        });
+    }
+    let rise = a.wrapping_neg();
+    if less_than_a_turn(rise) {
+        if b as u128 + rise as u128 * steps < 1u128 << 64 {
+            return Some(b);
+        }
+        let to_one = (1u128 << 64) - b as u128;
+        let past = (to_one % rise as u128) as u64;
+        return Some(if past == 0 { 0 } else { rise - past });
+    }
+    None
 }
 
 /// The two-sided HR-case test of a domain (TOMS16 §3.1): the affine approximation is

@@ -9,8 +9,8 @@ use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 use tmd_search::lower_bound::{
     lower_bound, lower_bound_lefevre, lower_bound_lefevre_swap, lower_bound_regular,
-    lower_bound_regular_unrolled, min_distance_brute_force, test_domain, test_lower_bound,
-    Algorithm, LowerBound,
+    lower_bound_regular_unrolled, min_distance_brute_force, short_orbit_distance, test_domain,
+    test_lower_bound, Algorithm, LowerBound,
 };
 
 /// Division thresholds tried: always divide, Lefèvre's optimum 3, mostly subtractive.
@@ -156,9 +156,14 @@ fn check_case(rng: &mut ChaCha8Rng, a: u64, b: u64, n: u64) -> (bool, bool) {
     let regular_checked = regular.points.saturating_mul(2) <= BRUTE_FORCE_LIMIT;
     let regular_exact = check_regular_bracket(regular, a, b);
 
+    // Where the orbit does not go round the circle the tests take the exact distance.
+    let short = short_orbit_distance(a, b, n);
+    if let Some(distance) = short {
+        assert_eq!(distance, exact, "short orbit: a={a:#x} b={b:#x} n={n}");
+    }
     let threshold = random_threshold(rng, exact);
     for algorithm in Algorithm::ALL {
-        let bound = lower_bound(algorithm, a, b, n, division_threshold).distance;
+        let bound = short.unwrap_or(lower_bound(algorithm, a, b, n, division_threshold).distance);
         let outcome = test_lower_bound(algorithm, a, b, n, threshold, division_threshold);
         assert_eq!(
             outcome.passed,
@@ -320,6 +325,8 @@ fn lower_bound_edge_cases() {
             }
             for &b in &rights {
                 let exact = min_distance_brute_force(a, b, n);
+                let short = short_orbit_distance(a, b, n);
+                assert!(short.is_none_or(|d| d == exact), "a={a:#x} b={b:#x} n={n}");
                 for division_threshold in DIVISION_THRESHOLDS {
                     let bounds =
                         Algorithm::ALL.map(|alg| lower_bound(alg, a, b, n, division_threshold));
@@ -334,7 +341,8 @@ fn lower_bound_edge_cases() {
                                 threshold,
                                 division_threshold,
                             );
-                            assert_eq!(outcome.passed, bound.distance >= threshold);
+                            let distance = short.unwrap_or(bound.distance);
+                            assert_eq!(outcome.passed, distance >= threshold);
                         }
                     }
                     check_lefevre_exact(bounds[0], a, b);
@@ -389,6 +397,31 @@ fn lower_bound_tiny_slope_iterations() {
     assert!(regular.distance <= exact);
     assert!(lefevre.iterations > n / 2 && lefevre.iterations < n);
     assert!(regular.iterations <= 2);
+}
+
+/// A domain where the function is nearly flat (exp next to 1: a slope of 2^-39 units per input
+/// over 2^15 inputs) passes every test in one step when its values stay far from the integers:
+/// the regular bound over the first partial quotient's 2^39 points could not (it fell below
+/// any threshold), and Lefèvre's test placed the points one at a time.
+#[test]
+fn nearly_flat_domains_pass_in_one_step() {
+    let n = 1u64 << 15;
+    for a in [1u64 << 25, (1u64 << 25).wrapping_neg(), 3, u64::MAX] {
+        let b = 0x4000_0000_0000_0000 + 0x1234_5678;
+        let exact = min_distance_brute_force(a, b, n);
+        assert_eq!(short_orbit_distance(a, b, n), Some(exact));
+        for algorithm in Algorithm::ALL {
+            let outcome = test_lower_bound(algorithm, a, b, n, 1 << 30, 0);
+            assert!(outcome.passed, "{algorithm:?} a={a:#x}");
+            assert_eq!(outcome.iterations, 1);
+        }
+    }
+    // Past one turn the algorithms run as before.
+    assert_eq!(short_orbit_distance(1 << 50, 1, n), None);
+    assert_eq!(
+        short_orbit_distance((1u64 << 50).wrapping_neg(), 1, n),
+        None
+    );
 }
 
 /// `NMDM(ℓ) = 1 - mean(ℓ)/max(ℓ)` of one warp's iteration counts ([TOMS16] §2.2).
