@@ -400,7 +400,7 @@ mod tests {
 
     #[test]
     fn rounding_up_never_goes_below_the_error() {
-        let mut x = 1e-9f64;
+        let mut x = 1.2345e-9f64;
         while x < 1e12 {
             let (digits, exponent) = round_up_3_digits(x);
             assert!((100..=999).contains(&digits), "{x}");
