@@ -41,22 +41,23 @@ struct Cell {
     mode: Rounding,
     /// File stem under `cells/`.
     stem: String,
+    /// `DIR/cells`.
+    dir: PathBuf,
     target: BoxedTarget,
     plan: Plan,
 }
 
 impl Cell {
-    fn file(&self, cells_dir: &Path, extension: &str) -> PathBuf {
-        cells_dir.join(format!("{}.{extension}", self.stem))
+    fn file(&self, extension: &str) -> PathBuf {
+        self.dir.join(format!("{}.{extension}", self.stem))
     }
 }
 
 pub fn run(args: &ReportArgs) -> anyhow::Result<()> {
     let cells_dir = args.out.join("cells");
     let cells = plan_cells(args, &cells_dir)?;
-    let format = cells[0].plan.format;
-    let lists = check_lists(&args.inputs, format)?;
-    let mut results = finished_cells(&cells, &cells_dir, &lists)?;
+    let lists = check_lists(&args.inputs, cells[0].plan.format)?;
+    let mut results = finished_cells(&cells, &lists)?;
     create_out_dir(&args.out, &cells_dir)?;
     crate::interrupt::kept(format!(
         "{} holds every finished cell and block: the same command goes on from there",
@@ -68,40 +69,51 @@ pub fn run(args: &ReportArgs) -> anyhow::Result<()> {
         .context("starting worker threads")?;
     let heading = heading(&cells[0].plan, &lists, pool.current_num_threads());
     write_tables(&args.out, &heading, &cells, &results)?;
-    let total: u64 = cells.iter().map(|c| c.plan.inputs()).sum();
+    let bar =
+        crate::progress::Progress::new(cells.iter().map(|c| c.plan.inputs()).sum(), args.quiet);
+    let outcome = pool.install(|| {
+        run_unfinished(&cells, &lists, &mut results, &bar, |results| {
+            write_tables(&args.out, &heading, &cells, results)
+        })
+    });
+    bar.finish();
+    outcome
+}
+
+/// Runs the cells without a result in order, each result written to `STEM.json` and into
+/// `results`, then `after_cell(results)`; the bar follows inputs over all cells.
+fn run_unfinished(
+    cells: &[Cell],
+    lists: &[PathBuf],
+    results: &mut [Option<CellResult>],
+    bar: &crate::progress::Progress,
+    mut after_cell: impl FnMut(&[Option<CellResult>]) -> anyhow::Result<()>,
+) -> anyhow::Result<()> {
     let mut done: u64 = cells
         .iter()
-        .zip(&results)
+        .zip(results.iter())
         .filter(|(_, r)| r.is_some())
         .map(|(c, _)| c.plan.inputs())
         .sum();
-    let bar = crate::progress::Progress::new(total, args.quiet);
     for (index, cell) in cells.iter().enumerate() {
         if results[index].is_some() {
             continue;
         }
-        bar.set_label(&format!(
+        let label = format!(
             "cell {}/{} {} {}",
             index + 1,
             cells.len(),
             cell.spec,
             cell.mode
-        ));
-        let result = pool.install(|| run_cell(cell, &cells_dir, &lists, |n| bar.set(done + n)));
-        let result = match result {
-            Ok(r) => r,
-            Err(e) => {
-                bar.finish();
-                return Err(e);
-            }
-        };
+        );
+        bar.set_label(&label);
+        let result = run_cell(cell, lists, |n| bar.set(done + n))?;
         done += cell.plan.inputs();
         let json = serde_json::to_vec_pretty(&result)?;
-        crate::out_file::write_whole("--out", &cell.file(&cells_dir, "json"), &json)?;
+        crate::out_file::write_whole("--out", &cell.file("json"), &json)?;
         results[index] = Some(result);
-        write_tables(&args.out, &heading, &cells, &results)?;
+        after_cell(results)?;
     }
-    bar.finish();
     Ok(())
 }
 
@@ -109,39 +121,18 @@ pub fn run(args: &ReportArgs) -> anyhow::Result<()> {
 /// family and mode; then the full target names, each mode.
 fn plan_cells(args: &ReportArgs, cells_dir: &Path) -> anyhow::Result<Vec<Cell>> {
     let modes = &args.rounding.0;
-    let (families, names): (Vec<&String>, Vec<&String>) =
-        args.targets.iter().partition(|t| !t.contains(':'));
-    if args
-        .targets
-        .iter()
-        .chain(&args.functions)
-        .any(String::is_empty)
-    {
-        return Err(InputError::Usage("--targets and --functions: an empty name".into()).into());
-    }
-    if !families.is_empty() && args.functions.is_empty() {
-        return Err(InputError::Usage(format!(
-            "--targets {}: a library family needs --functions (e.g. --functions expf,logf)",
-            families[0]
-        ))
-        .into());
-    }
-    let mut specs: Vec<(Option<&str>, &str, String)> = Vec::new();
-    for function in &args.functions {
-        for family in &families {
-            specs.push((Some(function), family, format!("{family}:{function}")));
-        }
-    }
-    for name in &names {
-        specs.push((None, name, name.to_string()));
-    }
     let format_flag = args
         .format
         .as_deref()
         .map(CrunchFormat::parse)
         .transpose()?;
     let mut cells: Vec<Cell> = Vec::new();
-    for (function, column, spec) in specs {
+    for CellTarget {
+        function,
+        column,
+        spec,
+    } in cell_targets(args)?
+    {
         for &mode in modes {
             if cells.iter().any(|c| c.spec == spec && c.mode == mode) {
                 return Err(InputError::Usage(format!("target {spec} is listed twice")).into());
@@ -161,6 +152,7 @@ fn plan_cells(args: &ReportArgs, cells_dir: &Path) -> anyhow::Result<Vec<Cell>> 
                 spec: spec.clone(),
                 mode,
                 stem,
+                dir: cells_dir.to_path_buf(),
                 target,
                 plan,
             });
@@ -177,6 +169,55 @@ fn plan_cells(args: &ReportArgs, cells_dir: &Path) -> anyhow::Result<Vec<Cell>> 
         .into());
     }
     Ok(cells)
+}
+
+/// A cell but its mode: the function given with a family (`None` for a full target name,
+/// whose target says its function), the column, the target name.
+struct CellTarget<'a> {
+    function: Option<&'a str>,
+    column: &'a str,
+    spec: String,
+}
+
+/// Every cell but the modes: each function with each family (`glibc` + `expf`), then the
+/// full names.
+fn cell_targets(args: &ReportArgs) -> Result<Vec<CellTarget<'_>>, InputError> {
+    let (families, names): (Vec<&String>, Vec<&String>) =
+        args.targets.iter().partition(|t| !t.contains(':'));
+    if args
+        .targets
+        .iter()
+        .chain(&args.functions)
+        .any(String::is_empty)
+    {
+        return Err(InputError::Usage(
+            "--targets and --functions: an empty name".into(),
+        ));
+    }
+    if !families.is_empty() && args.functions.is_empty() {
+        return Err(InputError::Usage(format!(
+            "--targets {}: a library family needs --functions (e.g. --functions expf,logf)",
+            families[0]
+        )));
+    }
+    let mut specs = Vec::new();
+    for function in &args.functions {
+        for family in &families {
+            specs.push(CellTarget {
+                function: Some(function),
+                column: family,
+                spec: format!("{family}:{function}"),
+            });
+        }
+    }
+    for name in names {
+        specs.push(CellTarget {
+            function: None,
+            column: name,
+            spec: name.clone(),
+        });
+    }
+    Ok(specs)
 }
 
 /// The C name of a target's function: `expf` for binary32 exp, `exp` for binary64.
@@ -263,11 +304,7 @@ fn check_lists(paths: &[PathBuf], format: CrunchFormat) -> Result<Vec<PathBuf>, 
 
 /// The results of cells a previous run finished (`None` for the others), after checking
 /// that whatever `cells/` holds belongs to this report.
-fn finished_cells(
-    cells: &[Cell],
-    cells_dir: &Path,
-    lists: &[PathBuf],
-) -> anyhow::Result<Vec<Option<CellResult>>> {
+fn finished_cells(cells: &[Cell], lists: &[PathBuf]) -> anyhow::Result<Vec<Option<CellResult>>> {
     let list_names = list_names(lists);
     let mut results = Vec::new();
     for cell in cells {
@@ -278,7 +315,7 @@ fn finished_cells(
                 path.display()
             ))
         };
-        let json = cell.file(cells_dir, "json");
+        let json = cell.file("json");
         if json.is_file() {
             let text = std::fs::read(&json)?;
             let result: CellResult = serde_json::from_slice(&text)
@@ -297,7 +334,7 @@ fn finished_cells(
             results.push(Some(result));
             continue;
         }
-        let checkpoint = cell.file(cells_dir, "ckpt");
+        let checkpoint = cell.file("ckpt");
         if checkpoint.exists() {
             let existing =
                 Checkpoint::read(&checkpoint).map_err(|e| super::crunch::map_error(e.into()))?;
@@ -334,12 +371,7 @@ fn create_out_dir(out: &Path, cells_dir: &Path) -> Result<(), InputError> {
 
 /// Runs one cell: its range (resumed from its checkpoint), then its lists; writes its plot.
 /// `progress(inputs)` follows the range run.
-fn run_cell(
-    cell: &Cell,
-    cells_dir: &Path,
-    lists: &[PathBuf],
-    progress: impl Fn(u64),
-) -> anyhow::Result<CellResult> {
+fn run_cell(cell: &Cell, lists: &[PathBuf], progress: impl Fn(u64)) -> anyhow::Result<CellResult> {
     let target = cell.target.as_ref();
     let (report, blocks) = tmd_crunch::run(target, &cell.plan, |done, _| progress(done))
         .map_err(super::crunch::map_error)?;
@@ -349,7 +381,7 @@ fn run_cell(
     }
     super::crunch::write_plot(
         "--out",
-        &cell.file(cells_dir, "svg"),
+        &cell.file("svg"),
         cell.plan.format,
         &report,
         &blocks,

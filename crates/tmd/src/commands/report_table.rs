@@ -169,12 +169,14 @@ impl<'a, 'c> Grid<'a, 'c> {
     }
 }
 
+const MATRIX_CAPTION: &str = "Largest error in ulps, rounded upwards to three significant \
+    digits, and the first argument where it occurs.";
+
 const FOOTNOTE: &str = "`*`: more inputs lay near the maximum than a summary keeps; the \
     maximum lies between the value shown and the bound in the CSV (`max_ulp_bound`).";
 
 /// The Markdown report: heading, the matrix, per-cell details, timings.
 pub fn markdown(heading: &Heading, cells: &[TableCell]) -> String {
-    let grid = Grid::new(cells);
     let mut md = String::new();
     let done = cells.iter().filter(|c| c.result.is_some()).count();
     let _ = writeln!(md, "# Accuracy report\n");
@@ -190,12 +192,15 @@ pub fn markdown(heading: &Heading, cells: &[TableCell]) -> String {
         cells.len()
     );
     let _ = writeln!(md, "Inputs: {}.\n", heading.coverage);
-    let _ = writeln!(md, "## Maximum known error\n");
-    let _ = writeln!(
-        md,
-        "Largest error in ulps, rounded upwards to three significant digits, and the first \
-         argument where it occurs.\n"
-    );
+    markdown_matrix(&mut md, cells);
+    markdown_details(&mut md, cells);
+    md
+}
+
+/// `## Maximum known error`: the functions x columns table.
+fn markdown_matrix(md: &mut String, cells: &[TableCell]) {
+    let grid = Grid::new(cells);
+    let _ = writeln!(md, "## Maximum known error\n\n{MATRIX_CAPTION}\n");
     let _ = writeln!(md, "| function | {} |", grid.columns.join(" | "));
     let _ = writeln!(md, "| --- |{}", " --- |".repeat(grid.columns.len()));
     for row in &grid.rows {
@@ -208,6 +213,10 @@ pub fn markdown(heading: &Heading, cells: &[TableCell]) -> String {
     {
         let _ = writeln!(md, "\n{FOOTNOTE}");
     }
+}
+
+/// `## Cells` (what each cell found, the same in every run) and `## Timings` (which differ).
+fn markdown_details(md: &mut String, cells: &[TableCell]) {
     let _ = writeln!(md, "\n## Cells\n");
     let _ = writeln!(
         md,
@@ -227,7 +236,6 @@ pub fn markdown(heading: &Heading, cells: &[TableCell]) -> String {
             .map_or("pending".into(), |r| format!("{:.2}", r.seconds));
         let _ = writeln!(md, "| {} | {} | {} | {seconds} |", c.row, c.target, c.mode);
     }
-    md
 }
 
 /// A cell's row of the details table.
@@ -314,7 +322,6 @@ fn html_escape(text: &str) -> String {
 
 /// The HTML page: heading, the matrix (each finished cell links its plot), and the plots.
 pub fn html(heading: &Heading, cells: &[TableCell]) -> String {
-    let grid = Grid::new(cells);
     let mut page = String::from(
         "<!DOCTYPE html>\n<html><head><meta charset=\"utf-8\"><title>Accuracy report</title>\n\
          <style>body{font-family:sans-serif;margin:2em}table{border-collapse:collapse}\
@@ -322,45 +329,21 @@ pub fn html(heading: &Heading, cells: &[TableCell]) -> String {
          td:first-child{text-align:left}code{font-size:90%}</style></head><body>\n\
          <h1>Accuracy report</h1>\n",
     );
+    let done = cells.iter().filter(|c| c.result.is_some()).count();
     let _ = writeln!(
         page,
-        "<p>tmd {}, <code>{}</code>, {}; {}, {} worker threads.</p>\n<p>Inputs: {}.</p>",
+        "<p>tmd {}, <code>{}</code>, {}; {}, {} worker threads. {done} of {} cells done.</p>\n\
+         <p>Inputs: {}.</p>\n<p>{MATRIX_CAPTION}</p>",
         html_escape(&heading.version),
         html_escape(&heading.command),
         html_escape(&heading.date),
         html_escape(&heading.machine),
         heading.threads,
+        cells.len(),
         html_escape(&heading.coverage)
     );
-    let _ = writeln!(
-        page,
-        "<p>Largest error in ulps, rounded upwards to three significant digits, and the first \
-         argument where it occurs.</p>\n<table>\n<tr><th>function</th>"
-    );
-    for column in &grid.columns {
-        let _ = write!(page, "<th>{}</th>", html_escape(column));
-    }
-    page.push_str("</tr>\n");
-    for row in &grid.rows {
-        let _ = write!(page, "<tr><td>{}</td>", html_escape(row));
-        for column in &grid.columns {
-            let text = html_escape(&grid.text(row, column));
-            match grid.at(row, column) {
-                Some(c) if c.result.is_some() => {
-                    let _ = write!(
-                        page,
-                        "<td><a href=\"cells/{}.svg\">{text}</a></td>",
-                        html_escape(c.stem)
-                    );
-                }
-                _ => {
-                    let _ = write!(page, "<td>{text}</td>");
-                }
-            }
-        }
-        page.push_str("</tr>\n");
-    }
-    page.push_str("</table>\n<h2>Plots</h2>\n");
+    html_matrix(&mut page, cells);
+    page.push_str("<h2>Plots</h2>\n");
     for c in cells.iter().filter(|c| c.result.is_some()) {
         let _ = writeln!(
             page,
@@ -373,6 +356,33 @@ pub fn html(heading: &Heading, cells: &[TableCell]) -> String {
     }
     page.push_str("</body></html>\n");
     page
+}
+
+/// The matrix as an HTML table; a finished cell links its plot.
+fn html_matrix(page: &mut String, cells: &[TableCell]) {
+    let grid = Grid::new(cells);
+    page.push_str("<table>\n<tr><th>function</th>");
+    for column in &grid.columns {
+        let _ = write!(page, "<th>{}</th>", html_escape(column));
+    }
+    page.push_str("</tr>\n");
+    for row in &grid.rows {
+        let _ = write!(page, "<tr><td>{}</td>", html_escape(row));
+        for column in &grid.columns {
+            let text = html_escape(&grid.text(row, column));
+            match grid.at(row, column) {
+                Some(c) if c.result.is_some() => {
+                    let stem = html_escape(c.stem);
+                    let _ = write!(page, "<td><a href=\"cells/{stem}.svg\">{text}</a></td>");
+                }
+                _ => {
+                    let _ = write!(page, "<td>{text}</td>");
+                }
+            }
+        }
+        page.push_str("</tr>\n");
+    }
+    page.push_str("</table>\n");
 }
 
 #[cfg(test)]
