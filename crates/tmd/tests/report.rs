@@ -319,6 +319,13 @@ fn bad_input_exits_2_with_one_line_before_any_cell_runs() {
     );
     assert_bad_input(&base("std,nosuchlib", "expf"), "nosuchlib");
     assert_bad_input(&base("glibc", "expf,exp"), "one format per report");
+    assert_bad_input(
+        &base("glibc,std,glibc", "expf"),
+        "glibc:expf is listed twice",
+    );
+    let mut bad_from = base("glibc", "expf");
+    bad_from[6] = "abc";
+    assert_bad_input(&bad_from, "--from abc");
     let mut directed = base("glibc,std", "expf");
     directed.extend(["--rounding", "all"]);
     assert_bad_input(&directed, "runs only under round-to-nearest");
