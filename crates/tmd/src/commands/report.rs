@@ -53,6 +53,8 @@ impl Cell {
     }
 }
 
+/// `tmd report`: checks every cell, then runs the unfinished ones, rewriting the tables after
+/// each.
 pub fn run(args: &ReportArgs) -> anyhow::Result<()> {
     let cells_dir = args.out.join("cells");
     let cells = plan_cells(args, &cells_dir)?;
