@@ -25,6 +25,9 @@ enum Command {
     Search(SearchArgs),
     /// Exact worst-case error (in ulps) of an implementation over a range, by brute force.
     Crunch(CrunchArgs),
+    /// Accuracy report: a matrix of targets x functions x rounding modes crunched into one
+    /// table (Markdown, CSV, HTML with plots), resumable (docs/report.md).
+    Report(ReportArgs),
     /// Progress and current maximum of a crunch checkpoint (also while the run goes on).
     CrunchStatus {
         /// A checkpoint written by `tmd crunch --checkpoint`.
@@ -107,6 +110,55 @@ pub struct CrunchArgs {
     /// List the built-in targets.
     #[arg(long)]
     pub list: bool,
+    /// No progress bar.
+    #[arg(long, short)]
+    pub quiet: bool,
+}
+
+#[derive(Args, Debug)]
+pub struct ReportArgs {
+    /// Comma-separated targets: library families (glibc, musl, sleef, sleef-u35, glibc-mvec,
+    /// std, libm, xfloat), each combined with every --functions name (glibc + expf =
+    /// glibc:expf), or full target names (std:expf, c:FILE.c:SYMBOL) that are cells of their
+    /// own.
+    #[arg(long, value_delimiter = ',', required = true)]
+    pub targets: Vec<String>,
+    /// Comma-separated C names of the functions, one row each (expf, logf, sinf; exp for
+    /// binary64).
+    #[arg(long, value_delimiter = ',')]
+    pub functions: Vec<String>,
+    /// nearest, up, down, zero, or all (the four): one column per target and mode.
+    #[arg(long, value_parser = parse_rounding, default_value = "nearest")]
+    pub rounding: RoundingModes,
+    /// The report's directory: report.md, report.csv, report.html, and cells/ (one
+    /// checkpoint, JSON report and SVG plot per cell). The same command resumes there.
+    #[arg(long)]
+    pub out: std::path::PathBuf,
+    /// binary32 or binary64: checked against every cell (by default the functions' own
+    /// format; one format per report).
+    #[arg(long)]
+    pub format: Option<String>,
+    /// Crunch N evenly spaced windows of 2^block-bits inputs per cell instead of every input
+    /// (default: every input for binary32, 64 windows for binary64).
+    #[arg(long)]
+    pub sample: Option<u64>,
+    /// Also evaluate every cell on the inputs of FILE (a CORE-MATH .wc file, `tmd search
+    /// --json` lines or one number a line); may be repeated.
+    #[arg(long)]
+    pub inputs: Vec<std::path::PathBuf>,
+    /// Restrict every cell to the inputs from A (included; default: the most negative finite
+    /// number)...
+    #[arg(long, allow_hyphen_values = true, default_value = "-inf")]
+    pub from: String,
+    /// ... to B (excluded; default: after the largest finite number).
+    #[arg(long, allow_hyphen_values = true, default_value = "inf")]
+    pub to: String,
+    /// Blocks (and sample windows) of 2^N inputs, the unit a kill loses at most (default 20).
+    #[arg(long, default_value_t = 20)]
+    pub block_bits: u32,
+    /// Worker threads, 1 to 1024 (default: all cores).
+    #[arg(long, value_parser = parse_threads)]
+    pub threads: Option<usize>,
     /// No progress bar.
     #[arg(long, short)]
     pub quiet: bool,
@@ -268,7 +320,10 @@ pub fn run() -> anyhow::Result<()> {
             std::process::exit(2);
         }
     };
-    if matches!(cli.command, Command::Search(_) | Command::Crunch(_)) {
+    if matches!(
+        cli.command,
+        Command::Search(_) | Command::Crunch(_) | Command::Report(_)
+    ) {
         crate::interrupt::install();
     }
     match cli.command {
@@ -276,6 +331,7 @@ pub fn run() -> anyhow::Result<()> {
         Command::Hardness(args) => commands::hardness::run(&args),
         Command::Search(args) => commands::search::run(&args),
         Command::Crunch(args) => commands::crunch::run(&args),
+        Command::Report(args) => commands::report::run(&args),
         Command::CrunchStatus { file } => commands::crunch::status(&file),
         Command::CrunchFormat { file } => commands::crunch::format_blocks(&file),
     }

@@ -21,7 +21,7 @@ impl Progress {
             ProgressBar::with_draw_target(Some(total), ProgressDrawTarget::stderr())
         };
         bar.set_style(
-            ProgressStyle::with_template("{elapsed_precise} [{bar:40}] {msg}")
+            ProgressStyle::with_template("{elapsed_precise} [{bar:40}] {prefix}{msg}")
                 .expect("valid template")
                 .progress_chars("=> "),
         );
@@ -44,6 +44,11 @@ impl Progress {
             eta(done, self.total, elapsed)
         ));
         self.bar.set_position(done);
+    }
+
+    /// What is running now, shown before the counts (`tmd report`'s current cell).
+    pub fn set_label(&self, label: &str) {
+        self.bar.set_prefix(format!("{label}: "));
     }
 
     pub fn finish(&self) {

@@ -20,7 +20,7 @@ fn device_failure(line: &str) -> ! {
 }
 
 /// Bad checkpoints and bad input are the user's to fix (exit 2); I/O failures are not.
-fn map_error(e: CrunchError) -> anyhow::Error {
+pub(crate) fn map_error(e: CrunchError) -> anyhow::Error {
     match e {
         CrunchError::Input(i) => i.into(),
         CrunchError::Checkpoint(c) if c.is_bad_input() => InputError::Usage(c.to_string()).into(),
@@ -30,7 +30,7 @@ fn map_error(e: CrunchError) -> anyhow::Error {
 
 /// A range end: a number of the format (decimals rounded), or `inf` / `-inf` for the ends of
 /// the finite numbers.
-fn parse_bound(text: &str, what: &str, fmt: CrunchFormat) -> Result<f64, InputError> {
+pub(crate) fn parse_bound(text: &str, what: &str, fmt: CrunchFormat) -> Result<f64, InputError> {
     match text {
         "inf" | "+inf" => return Ok(f64::INFINITY),
         "-inf" => return Ok(f64::NEG_INFINITY),
@@ -345,13 +345,7 @@ fn finish(
     threads: usize,
 ) -> anyhow::Result<()> {
     if let Some(path) = &paths.plot {
-        let records: Vec<_> = blocks.values().collect();
-        let title = format!(
-            "{} over {} [{}, {}), rounding {}",
-            report.target, report.format, report.from, report.to, report.rounding
-        );
-        let svg = tmd_crunch::plot::svg(&title, fmt, &records);
-        crate::out_file::write_whole("--plot", path, svg.as_bytes())?;
+        write_plot("--plot", path, fmt, report, blocks)?;
     }
     let mut stdout = std::io::stdout().lock();
     if args.json {
@@ -370,6 +364,24 @@ fn finish(
             &report.specials,
         ),
     )
+}
+
+/// Writes the SVG plot of a finished run's blocks to `path` (named by `flag` in errors),
+/// titled with the target, range and mode.
+pub(crate) fn write_plot(
+    flag: &str,
+    path: &Path,
+    fmt: CrunchFormat,
+    report: &Report,
+    blocks: &std::collections::BTreeMap<i64, tmd_crunch::checkpoint::BlockRecord>,
+) -> anyhow::Result<()> {
+    let records: Vec<_> = blocks.values().collect();
+    let title = format!(
+        "{} over {} [{}, {}), rounding {}",
+        report.target, report.format, report.from, report.to, report.rounding
+    );
+    let svg = tmd_crunch::plot::svg(&title, fmt, &records);
+    crate::out_file::write_whole(flag, path, svg.as_bytes())
 }
 
 /// `--inputs FILE`: each mode's list run in turn; the first `--max-ulp` failure is returned

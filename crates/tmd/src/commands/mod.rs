@@ -4,6 +4,8 @@ pub mod crunch;
 pub mod crunch_list;
 pub mod functions;
 pub mod hardness;
+pub mod report;
+pub mod report_table;
 pub mod search;
 #[cfg(feature = "mpi")]
 pub mod search_mpi;
