@@ -136,6 +136,25 @@ fn opencl_search_equals_cpu_backend() {
             bits: 22,
             mode: Breakpoints::Directed,
         },
+        // Nearly flat: domains above the cap, every lower-bound test one exact step
+        // (lb_short_orbit); the second window's values cross two breakpoints, with a few
+        // dozen inputs within 2^-24 ulp of each, so that phases 2 and 3 run there.
+        Window {
+            func: "exp",
+            format: "binary64",
+            from: "0x1.8p-40",
+            log2len: 34,
+            bits: 45,
+            mode: Breakpoints::All,
+        },
+        Window {
+            func: "exp",
+            format: "binary64",
+            from: "0x1.4000123p-30",
+            log2len: 30,
+            bits: 24,
+            mode: Breakpoints::All,
+        },
     ];
     let mut configs: Vec<(String, FilterParams)> = [
         Method::Filter(Algorithm::RegularUnrolled),

@@ -62,6 +62,10 @@ pub use stats::{Nmdm, PhaseCounts};
 /// MPFR one by one.
 pub const MIN_SPLIT: u64 = 1 << 12;
 
+/// The largest domain size of a nearly flat chunk (`Context::flat_domain_size`); the cap of
+/// `--domain-size` holds for the others.
+pub const FLAT_DOMAIN_MAX: u64 = 1 << 22;
+
 /// The most domains per packet (one exact table set-up on the host; a device jumps the tables
 /// to each sub-packet, with binomials C(s, k), s < 2^16, that `kernels/filter.cl` holds in 384
 /// bits). Larger packets mean fewer set-ups: the host's share of a device search (packets of
@@ -639,6 +643,9 @@ impl Context<'_> {
         let fits = |n: u64| b2 <= 0.25 && rho(chunk, n) <= eps / 4.0;
         let cap = self.filter.domain_size.min(len.next_power_of_two());
         if let Some(algorithm) = self.generator.lower_bound() {
+            if let Some(n) = self.flat_domain_size(chunk, cap, len, &fits) {
+                return (n, Some(algorithm));
+            }
             let mut n = cap;
             while n >= 8 {
                 if fits(n) && b2 * (n as f64).powi(3) <= 0.125 {
@@ -655,6 +662,40 @@ impl Context<'_> {
             n /= 2;
         }
         (1, None)
+    }
+
+    /// Domains larger than the cap for a nearly flat chunk (exp next to 1, sin next to 0): the
+    /// largest power of two N <= [`FLAT_DOMAIN_MAX`] above `cap` where the phase-1 slope of
+    /// every domain, at most B_1 + B_2·N/2, keeps its N points within one turn (so each test is
+    /// the exact one-step distance of `lower_bound::short_orbit_distance`, and fails only
+    /// where the values pass within eps_1 of an integer), and where the phase-3 work those
+    /// crossings bring, about slope·N crossings per domain of N/κ inputs each, stays below the
+    /// cost of a domain test (slope·N²/κ <= 8: a test costs about as much as eight phase-3
+    /// inputs on the CPU). The error terms are the same as for any N (docs/error-analysis.md
+    /// §5); only the cap on N was the filter's habit. `None`: not flat enough, use the cap.
+    fn flat_domain_size(
+        &self,
+        chunk: &ChunkModel,
+        cap: u64,
+        len: u64,
+        fits: &dyn Fn(u64) -> bool,
+    ) -> Option<u64> {
+        let (b1, b2) = (chunk.diff_bound(1), chunk.diff_bound(2));
+        let kappa = self.filter.kappa as f64;
+        let mut n = FLAT_DOMAIN_MAX.min(len.next_power_of_two());
+        while n > cap {
+            let size = n as f64;
+            let slope = b1 + b2 * size / 2.0;
+            if fits(n)
+                && b2 * size.powi(3) <= 0.125
+                && slope * (size - 1.0) < 1.0
+                && slope * size * size / kappa <= 8.0
+            {
+                return Some(n);
+            }
+            n /= 2;
+        }
+        None
     }
 
     /// Generates the candidates of a chunk (on the cores, or on the device), then verifies
