@@ -189,14 +189,23 @@ DEVICE_FN void stats_iterations(stats_t *s, u64 iterations64) {
     }
 }
 
-/* affine_eps64 of phases.rs: base + (top64(|r2|) + 1) * chord, or 0 (fail) from 2^62 on. */
+/* affine_eps64 of phases.rs: base + ceil(|r2| chord 2^64) where |r2| < 2^-64, else
+ * base + (top64(|r2|) + 1) * chord; 0 (fail) from 2^62 on. */
 DEVICE_FN u64 affine_eps64(u64 base, u128_t r2, u64 chord) {
-    u64 magnitude_hi = r2.hi;
+    u128_t magnitude = r2;
     if (r2.hi >> 63) {
-        u128_t neg = u128_sub(u128_make(0, 0), r2);
-        magnitude_hi = neg.hi;
+        magnitude = u128_sub(u128_make(0, 0), r2);
     }
-    u64 m = magnitude_hi + 1;
+    if (magnitude.hi == 0) {
+        u64 low = magnitude.lo * chord;
+        u64 term = TMD_MUL_HI64(magnitude.lo, chord) + (low != 0);
+        u64 total = term + base;
+        if (total < term || total >= ((u64)1 << 62)) {
+            return 0;
+        }
+        return total;
+    }
+    u64 m = magnitude.hi + 1;
     u64 lo = m * chord;
     u64 hi = TMD_MUL_HI64(m, chord);
     u64 sum = lo + base;

@@ -664,15 +664,13 @@ impl Context<'_> {
         (1, None)
     }
 
-    /// Domains larger than the cap for a nearly flat chunk (exp next to 1, sin next to 0): the
-    /// largest power of two N <= [`FLAT_DOMAIN_MAX`] above `cap` where the phase-1 slope of
-    /// every domain, at most B_1 + B_2·N/2, keeps its N points within one turn (so each test is
-    /// the exact one-step distance of `lower_bound::short_orbit_distance`, and fails only
-    /// where the values pass within eps_1 of an integer), and where the phase-3 work those
-    /// crossings bring, about slope·N crossings per domain of N/κ inputs each, stays below the
-    /// cost of a domain test (slope·N²/κ <= 8: a test costs about as much as eight phase-3
-    /// inputs on the CPU). The error terms are the same as for any N (docs/error-analysis.md
-    /// §5); only the cap on N was the filter's habit. `None`: not flat enough, use the cap.
+    /// Domains larger than the cap for a nearly flat chunk (exp next to 1, sin next to 0):
+    /// among the powers of two N from the cap to [`FLAT_DOMAIN_MAX`] where the phase-1 slope
+    /// of every domain, at most `B_1 + B_2·N/2`, keeps its N points within one turn (each
+    /// test is then the exact one-step distance of `lower_bound::short_orbit_distance`), the
+    /// one of least [`flat_cost`]. `None` when that is the cap itself. The error terms are the
+    /// same as for any N (docs/error-analysis.md §4.5); only the cap on N was the filter's
+    /// habit.
     fn flat_domain_size(
         &self,
         chunk: &ChunkModel,
@@ -681,21 +679,22 @@ impl Context<'_> {
         fits: &dyn Fn(u64) -> bool,
     ) -> Option<u64> {
         let (b1, b2) = (chunk.diff_bound(1), chunk.diff_bound(2));
-        let kappa = self.filter.kappa as f64;
-        let mut n = FLAT_DOMAIN_MAX.min(len.next_power_of_two());
-        while n > cap {
-            let size = n as f64;
-            let slope = b1 + b2 * size / 2.0;
-            if fits(n)
-                && b2 * size.powi(3) <= 0.125
-                && slope * (size - 1.0) < 1.0
-                && slope * size * size / kappa <= 8.0
-            {
-                return Some(n);
+        let base = self.eps_units() + chunk.approx_error;
+        let cost = |n: u64| flat_cost(n, self.filter.kappa, b1 + b2 * n as f64 / 2.0, b2, base);
+        let mut best = (cost(cap), cap);
+        let mut n = cap * 2;
+        while n <= FLAT_DOMAIN_MAX.min(len.next_power_of_two()) {
+            let slope = b1 + b2 * n as f64 / 2.0;
+            let within_one_turn = slope * ((n - 1) as f64) < 1.0;
+            if fits(n) && b2 * (n as f64).powi(3) <= 0.125 && within_one_turn {
+                let c = cost(n);
+                if c < best.0 {
+                    best = (c, n);
+                }
             }
-            n /= 2;
+            n *= 2;
         }
-        None
+        (best.1 > cap).then_some(best.1)
     }
 
     /// Generates the candidates of a chunk (on the cores, or on the device), then verifies
@@ -786,6 +785,25 @@ impl Context<'_> {
             stats: std::mem::take(stats),
         }
     }
+}
+
+/// The time per input, in units of one phase-3 step (about 1.2 ns on the CPU), of searching a
+/// nearly flat chunk with domains of N inputs: a phase-1 test per domain (about 12 steps), and
+/// per crossing of a breakpoint (`slope` per input) the phase-2 tests of a domain that fails
+/// (probability `2·eps_1(N)/slope` at most: some input must land within `eps_1` of the
+/// breakpoint) and phase 3 on the subdomain that fails in turn. `eps_1` as in `affine_eps64`:
+/// `base` (the threshold and the polynomial's error) plus the 64-bit truncation `N·2^-64`
+/// and the chord term `B_2·((N-1)^2/16 + 1)` rounded up to `2^-64`.
+fn flat_cost(n: u64, kappa: u64, slope: f64, b2: f64, base: f64) -> f64 {
+    const TEST_STEPS: f64 = 12.0;
+    let eps1 = |m: u64| {
+        let chord = ((m - 1) as f64).powi(2) / 16.0 + 1.0;
+        base + (m as f64 + 1.0) * 2f64.powi(-64) + b2 * chord
+    };
+    let fails = |m: u64| (2.0 * eps1(m) / slope.max(f64::MIN_POSITIVE)).min(1.0);
+    let sub = (n / kappa).max(1);
+    let per_crossing = fails(n) * (kappa as f64 * TEST_STEPS + fails(sub) * sub as f64);
+    TEST_STEPS / n as f64 + slope * per_crossing
 }
 
 /// Most candidates per parallel slice of the MPFR verification.

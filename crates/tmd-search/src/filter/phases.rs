@@ -164,12 +164,20 @@ fn chord_up(n: u64) -> u64 {
     ((n - 1) * (n - 1)).div_ceil(16) + 1
 }
 
-/// `eps_1·2^64` rounded up: `base64 + (top64(|r2|) + 1)·chord_up(n)`, all in integers so that
-/// the device kernels compute the same value bit for bit. None when it reaches 2^62 (the test
-/// cannot pass; the domain fails).
+/// `eps_1·2^64` rounded up: `base64 + ⌈|r2|·chord_up(n)·2^64⌉`, all in integers so that the
+/// device kernels compute the same value bit for bit. The chord term is the exact product
+/// rounded up where `|r2| < 2^-64` (a nearly flat chunk: rounding `|r2|` up to `2^-64` first
+/// would add `chord_up(n)·2^-64`, which for the large domains of flat chunks exceeds the
+/// threshold itself), else `(top64(|r2|) + 1)·chord_up(n)`. None when it reaches 2^62 (the
+/// test cannot pass; the domain fails).
 fn affine_eps64(base64: u64, r2: u128, chord: u64) -> Option<u64> {
-    let magnitude = ((r2 as i128).unsigned_abs() >> 64) as u64 + 1;
-    let term = (magnitude as u128) * (chord as u128);
+    let magnitude = (r2 as i128).unsigned_abs();
+    let term = if magnitude >> 64 == 0 {
+        let product = magnitude * chord as u128;
+        (product >> 64) + u128::from(product as u64 != 0)
+    } else {
+        ((magnitude >> 64) + 1) * chord as u128
+    };
     let eps = (base64 as u128) + term;
     (eps < 1 << 62).then_some(eps as u64)
 }
