@@ -66,6 +66,10 @@ pub const MIN_SPLIT: u64 = 1 << 12;
 /// `--domain-size` holds for the others.
 pub const FLAT_DOMAIN_MAX: u64 = 1 << 22;
 
+/// How many times round the circle a flat chunk's domain may take its points (the regular
+/// test's steps grow with the partial quotients past the first; 16 turns keep them few).
+pub const FLAT_MAX_TURNS: f64 = 16.0;
+
 /// The most domains per packet (one exact table set-up on the host; a device jumps the tables
 /// to each sub-packet, with binomials C(s, k), s < 2^16, that `kernels/filter.cl` holds in 384
 /// bits). Larger packets mean fewer set-ups: the host's share of a device search (packets of
@@ -666,9 +670,10 @@ impl Context<'_> {
 
     /// Domains larger than the cap for a nearly flat chunk (exp next to 1, sin next to 0):
     /// among the powers of two N from the cap to [`FLAT_DOMAIN_MAX`] where the phase-1 slope
-    /// of every domain, at most `B_1 + B_2·N/2`, keeps its N points within one turn (each
-    /// test is then the exact one-step distance of `lower_bound::short_orbit_distance`), the
-    /// one of least [`flat_cost`]. `None` when that is the cap itself. The error terms are the
+    /// of every domain, at most `B_1 + B_2·N/2`, takes its N points fewer than
+    /// [`FLAT_MAX_TURNS`] times round the circle (within one turn each test is the exact
+    /// one-step distance of `lower_bound::short_orbit_distance`; a few turns cost the
+    /// regular test a few steps), the one of least [`flat_cost`]. `None` when that is the cap itself. The error terms are the
     /// same as for any N (docs/error-analysis.md §4.5); only the cap on N was the filter's
     /// habit.
     fn flat_domain_size(
@@ -681,12 +686,16 @@ impl Context<'_> {
         let (b1, b2) = (chunk.diff_bound(1), chunk.diff_bound(2));
         let base = self.eps_units() + chunk.approx_error;
         let cost = |n: u64| flat_cost(n, self.filter.kappa, b1 + b2 * n as f64 / 2.0, b2, base);
+        // Only chunks flat enough for one turn at twice the cap: the others keep the cap.
+        if (b1 + b2 * cap as f64) * ((2 * cap - 1) as f64) >= 1.0 {
+            return None;
+        }
         let mut best = (cost(cap), cap);
         let mut n = cap * 2;
         while n <= FLAT_DOMAIN_MAX.min(len.next_power_of_two()) {
             let slope = b1 + b2 * n as f64 / 2.0;
-            let within_one_turn = slope * ((n - 1) as f64) < 1.0;
-            if fits(n) && b2 * (n as f64).powi(3) <= 0.125 && within_one_turn {
+            let turns = slope * ((n - 1) as f64);
+            if fits(n) && b2 * (n as f64).powi(3) <= 0.125 && turns < FLAT_MAX_TURNS {
                 let c = cost(n);
                 if c < best.0 {
                     best = (c, n);
@@ -788,22 +797,28 @@ impl Context<'_> {
 }
 
 /// The time per input, in units of one phase-3 step (about 1.2 ns on the CPU), of searching a
-/// nearly flat chunk with domains of N inputs: a phase-1 test per domain (about 12 steps), and
+/// nearly flat chunk with domains of N inputs: a phase-1 test per domain (about 12 steps
+/// within one turn, 20 past it), and
 /// per crossing of a breakpoint (`slope` per input) the phase-2 tests of a domain that fails
 /// (probability `2·eps_1(N)/slope` at most: some input must land within `eps_1` of the
 /// breakpoint) and phase 3 on the subdomain that fails in turn. `eps_1` as in `affine_eps64`:
 /// `base` (the threshold and the polynomial's error) plus the 64-bit truncation `N·2^-64`
 /// and the chord term `B_2·((N-1)^2/16 + 1)` rounded up to `2^-64`.
 fn flat_cost(n: u64, kappa: u64, slope: f64, b2: f64, base: f64) -> f64 {
-    const TEST_STEPS: f64 = 12.0;
+    // A test within one turn is one exact step; past it, the regular test's few divisions.
+    let test_steps = if slope * ((n - 1) as f64) < 1.0 {
+        12.0
+    } else {
+        20.0
+    };
     let eps1 = |m: u64| {
         let chord = ((m - 1) as f64).powi(2) / 16.0 + 1.0;
         base + (m as f64 + 1.0) * 2f64.powi(-64) + b2 * chord
     };
     let fails = |m: u64| (2.0 * eps1(m) / slope.max(f64::MIN_POSITIVE)).min(1.0);
     let sub = (n / kappa).max(1);
-    let per_crossing = fails(n) * (kappa as f64 * TEST_STEPS + fails(sub) * sub as f64);
-    TEST_STEPS / n as f64 + slope * per_crossing
+    let per_crossing = fails(n) * (kappa as f64 * 12.0 + fails(sub) * sub as f64);
+    test_steps / n as f64 + slope * per_crossing
 }
 
 /// Most candidates per parallel slice of the MPFR verification.
