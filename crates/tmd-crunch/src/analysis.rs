@@ -571,23 +571,21 @@ mod tests {
         let (rh, rl) = (pow2(-25), -pow2(-76) / 12.0);
         let a = pow2(-25) - pow2(-78);
         let eps = crate::function::EPS_DD;
-        match classify_fast(CrunchFormat::Binary64, a, rh, rl, eps, nearest) {
-            None => {}
-            Some(v) => {
-                assert_eq!(v.class, Class::Faithful, "{v:?}");
-                assert!((v.err.unwrap() - 2.0 / 3.0).abs() < 1e-9, "{v:?}");
-            }
-        }
-        // With f within 2^-100 of 2^-25, below it, 2^-25 is correctly rounded and the number
-        // below it is not.
+        let below = classify_fast(CrunchFormat::Binary64, a, rh, rl, eps, nearest)
+            .expect("2/3 ulp from the reference: decided fast");
+        assert_eq!(below.class, Class::Faithful, "{below:?}");
+        assert!((below.err.unwrap() - 2.0 / 3.0).abs() < 1e-9, "{below:?}");
+        // With f within 2^-100 of 2^-25, below it, 2^-25 is correctly rounded (decided fast)
+        // and the number below it is not: it is 1 - 2^-47 ulp from f, within the reference's
+        // bound of 1 ulp (faithful or worse), so the fast path leaves it to MPFR.
         let rl = -pow2(-125);
-        let at_power = classify_fast(CrunchFormat::Binary64, pow2(-25), rh, rl, eps, nearest);
-        if let Some(v) = at_power {
-            assert_eq!(v.class, Class::CorrectlyRounded);
-            assert!(v.err.unwrap() < pow2(-40));
-        }
-        if let Some(v) = classify_fast(CrunchFormat::Binary64, a, rh, rl, eps, nearest) {
-            assert_ne!(v.class, Class::CorrectlyRounded, "{v:?}");
-        }
+        let at_power = classify_fast(CrunchFormat::Binary64, pow2(-25), rh, rl, eps, nearest)
+            .expect("next to the reference: decided fast");
+        assert_eq!(at_power.class, Class::CorrectlyRounded);
+        assert!(at_power.err.unwrap() < pow2(-40));
+        assert_eq!(
+            classify_fast(CrunchFormat::Binary64, a, rh, rl, eps, nearest),
+            None
+        );
     }
 }

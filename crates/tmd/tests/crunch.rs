@@ -443,24 +443,18 @@ fn binary32_device_analysis_equals_host_analysis() {
 /// the inputs left to MPFR.
 #[test]
 fn binary32_analysis_runs_on_the_device() {
-    let out = Command::new(env!("CARGO_BIN_EXE_tmd"))
-        .args([
-            "crunch",
-            "opencl:expf",
-            "--from",
-            "0x1.62p+6",
-            "--to",
-            "0x1.7p+6",
-            "--backend",
-            "opencl",
-            "--json",
-            "-q",
-        ])
-        .env("TMD_TRACE_DEVICE", "1")
-        .output()
-        .expect("tmd runs");
-    let stderr = String::from_utf8_lossy(&out.stderr);
-    assert!(out.status.success(), "{stderr}");
+    let (out, stderr) = traced_device_run(&[
+        "crunch",
+        "opencl:expf",
+        "--from",
+        "0x1.62p+6",
+        "--to",
+        "0x1.7p+6",
+        "--backend",
+        "opencl",
+        "--json",
+        "-q",
+    ]);
     let launch = stderr
         .lines()
         .find(|l| l.contains("tmd-trace: analyse"))
@@ -470,7 +464,7 @@ fn binary32_analysis_runs_on_the_device() {
         .find_map(|part| part.strip_suffix(" undecided"))
         .and_then(|n| n.parse().ok())
         .unwrap_or_else(|| panic!("{launch}"));
-    let device: Value = serde_json::from_slice(&out.stdout).expect("one JSON object");
+    let device: Value = serde_json::from_slice(&out).expect("one JSON object");
     let inputs = device["inputs"].as_u64().unwrap();
     assert_eq!(inputs, 0x70000);
     assert!(device["specials"]["overflow"].as_u64().unwrap() > inputs / 2);
@@ -478,6 +472,18 @@ fn binary32_analysis_runs_on_the_device() {
         undecided < inputs / 8,
         "{undecided} of {inputs} left to the host"
     );
+}
+
+/// `tmd ARGS` with the device trace on: its stdout and stderr, after checking that it succeeded.
+fn traced_device_run(args: &[&str]) -> (Vec<u8>, String) {
+    let out = Command::new(env!("CARGO_BIN_EXE_tmd"))
+        .args(args)
+        .env("TMD_TRACE_DEVICE", "1")
+        .output()
+        .expect("tmd runs");
+    let stderr = String::from_utf8_lossy(&out.stderr).into_owned();
+    assert!(out.status.success(), "{stderr}");
+    (out.stdout, stderr)
 }
 
 /// A batch where every input is a near-max candidate (exp at 2^-600: every error far below
@@ -497,18 +503,12 @@ fn overflowing_candidate_list_is_relaunched_with_a_floor() {
         "--json",
         "-q",
     ];
-    let out = Command::new(env!("CARGO_BIN_EXE_tmd"))
-        .args(args)
-        .env("TMD_TRACE_DEVICE", "1")
-        .output()
-        .expect("tmd runs");
-    let stderr = String::from_utf8_lossy(&out.stderr);
-    assert!(out.status.success(), "{stderr}");
+    let (out, stderr) = traced_device_run(&args);
     assert!(
         stderr.contains("launch 2") && !stderr.contains("launch 3"),
         "one relaunch expected: {stderr}"
     );
-    let device: Value = serde_json::from_slice(&out.stdout).expect("one JSON object");
+    let device: Value = serde_json::from_slice(&out).expect("one JSON object");
     let mut host_args = args.to_vec();
     host_args.push("--host-analysis");
     let host = json_report(&host_args);
@@ -517,8 +517,9 @@ fn overflowing_candidate_list_is_relaunched_with_a_floor() {
 }
 
 /// A batch where every error ties (exp of binary32 inputs below about -848: every result a
-/// correctly rounded 0 whose error, e^x in ulps of 2^-149, is 0 in binary64) overflows the list under every floor; the relaunch lists the tied
-/// inputs only below a cut, stays on the device, and gives the host analysis's report.
+/// correctly rounded 0 whose error, e^x in ulps of 2^-149, is 0 in binary64) overflows the
+/// list under every floor; the relaunch lists the tied inputs only below a cut, stays on the
+/// device, and gives the host analysis's report.
 #[test]
 fn tied_candidate_errors_are_cut_on_the_device() {
     let args = [
@@ -533,13 +534,7 @@ fn tied_candidate_errors_are_cut_on_the_device() {
         "--json",
         "-q",
     ];
-    let out = Command::new(env!("CARGO_BIN_EXE_tmd"))
-        .args(args)
-        .env("TMD_TRACE_DEVICE", "1")
-        .output()
-        .expect("tmd runs");
-    let stderr = String::from_utf8_lossy(&out.stderr);
-    assert!(out.status.success(), "{stderr}");
+    let (out, stderr) = traced_device_run(&args);
     assert!(
         !stderr.contains("given to the host") && !stderr.contains("launch 4"),
         "the batch should stay on the device: {stderr}"
@@ -550,7 +545,7 @@ fn tied_candidate_errors_are_cut_on_the_device() {
             .any(|l| l.contains("launch 2") && !l.contains("cut at 9223372036854775807")),
         "a relaunch with a cut expected: {stderr}"
     );
-    let device: Value = serde_json::from_slice(&out.stdout).expect("one JSON object");
+    let device: Value = serde_json::from_slice(&out).expect("one JSON object");
     let mut host_args = args.to_vec();
     host_args.push("--host-analysis");
     let host = json_report(&host_args);
