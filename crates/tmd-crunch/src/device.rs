@@ -169,8 +169,7 @@ pub enum NextListing {
 /// A floor from [`candidate_floor`] has at least `2 * NEAR_MAX_CAP` candidates at or above it,
 /// so listing every candidate at or above it keeps both. Where a block's errors are all equal
 /// (binary32 exp below about -848: every result a correctly rounded 0 whose error is 0 in
-/// binary64), no floor rises above
-/// the tie and the list overflows again; listing the tied inputs only below `tie_end` is safe
+/// binary64), no floor rises above the tie and the list overflows again; listing the tied inputs only below `tie_end` is safe
 /// as soon as the launch lists `2 * NEAR_MAX_CAP` candidates at or above the floor: an unlisted
 /// input (error equal to the floor, ordinal at or above `tie_end`) comes after at least that
 /// many listed ones in that order, so it is neither kept nor the largest error dropped (at
@@ -190,7 +189,9 @@ pub fn next_listing(
         if rule.tie_end >= hi || listed_at_floor >= 2 * NEAR_MAX_CAP {
             return NextListing::Accept;
         }
-        // Not reached with cuts made here; a wider cut is safe all the same.
+        // Fewer listed than stored before: the kernel also leaves out inputs below the
+        // near-max window of its running maximum (irrelevant to the summary, but not counted
+        // here). A wider cut is safe all the same.
         let span = rule.tie_end.saturating_sub(lo).saturating_mul(2).max(1);
         return NextListing::Relaunch(ListingRule {
             floor: rule.floor,

@@ -209,6 +209,9 @@ DEVICE_FN int lb_regular_unrolled(u64 a, u64 b, u64 n, u64 threshold, u32 max_su
 DEVICE_FN int lb_short_orbit(u64 a, u64 b, u64 n, u64 *distance) {
     if (n == 0 || a == 0) return 0;
     u64 steps = n - 1;
+    /* One multiplication decides the usual case (neither side within a turn). */
+    u64 small = a < (u64)0 - a ? a : (u64)0 - a;
+    if (TMD_MUL_HI64(small, steps) != 0) return 0;
     if (TMD_MUL_HI64(a, steps) == 0) {
         u64 fall = a * steps;
         *distance = fall <= b ? b - fall : b % a;
@@ -227,7 +230,7 @@ DEVICE_FN int lb_short_orbit(u64 a, u64 b, u64 n, u64 *distance) {
         *distance = past == 0 ? 0 : rise - past;
         return 1;
     }
-    return 0;
+    return 0; /* not reached: small is a or rise */
 }
 
 DEVICE_FN int lb_test(i32 algorithm, u64 a, u64 b, u64 n, u64 threshold, u32 max_sub,

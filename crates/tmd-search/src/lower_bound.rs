@@ -434,26 +434,21 @@ pub fn short_orbit_distance(a: u64, b: u64, n: u64) -> Option<u64> {
     if n == 0 || a == 0 {
         return None;
     }
-    let steps = (n - 1) as u128;
-    let less_than_a_turn = |step: u64| step as u128 * steps < 1u128 << 64;
-    if less_than_a_turn(a) {
-        let fall = a as u128 * steps;
-        return Some(if fall <= b as u128 {
-            b - fall as u64
-        } else {
-            b % a
-        });
+    let steps = n - 1;
+    // One multiplication decides the usual case (neither side within a turn): this runs
+    // before every lower-bound test.
+    a.min(a.wrapping_neg()).checked_mul(steps)?;
+    if let Some(fall) = a.checked_mul(steps) {
+        return Some(if fall <= b { b - fall } else { b % a });
     }
+    // Here (1 - a)·(n - 1) < 1.
     let rise = a.wrapping_neg();
-    if less_than_a_turn(rise) {
-        if b as u128 + rise as u128 * steps < 1u128 << 64 {
-            return Some(b);
-        }
-        let to_one = (1u128 << 64) - b as u128;
-        let past = (to_one % rise as u128) as u64;
-        return Some(if past == 0 { 0 } else { rise - past });
+    if b.checked_add(rise * steps).is_some() {
+        return Some(b);
     }
-    None
+    let to_one = (1u128 << 64) - b as u128;
+    let past = (to_one % rise as u128) as u64;
+    Some(if past == 0 { 0 } else { rise - past })
 }
 
 /// The two-sided HR-case test of a domain (TOMS16 §3.1): the affine approximation is

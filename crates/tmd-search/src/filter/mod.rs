@@ -645,14 +645,15 @@ impl Context<'_> {
     fn domain_size(&self, chunk: &ChunkModel, eps: f64, len: u64) -> (u64, Option<Algorithm>) {
         let b2 = chunk.diff_bound(2);
         let fits = |n: u64| b2 <= 0.25 && rho(chunk, n) <= eps / 4.0;
+        let filterable = |n: u64| fits(n) && b2 * (n as f64).powi(3) <= 0.125;
         let cap = self.filter.domain_size.min(len.next_power_of_two());
         if let Some(algorithm) = self.generator.lower_bound() {
-            if let Some(n) = self.flat_domain_size(chunk, cap, len, &fits) {
+            if let Some(n) = self.flat_domain_size(chunk, cap, len, &filterable) {
                 return (n, Some(algorithm));
             }
             let mut n = cap;
             while n >= 8 {
-                if fits(n) && b2 * (n as f64).powi(3) <= 0.125 {
+                if filterable(n) {
                     return (n, Some(algorithm));
                 }
                 n /= 2;
@@ -673,15 +674,16 @@ impl Context<'_> {
     /// of every domain, at most `B_1 + B_2·N/2`, takes its N points fewer than
     /// [`FLAT_MAX_TURNS`] times round the circle (within one turn each test is the exact
     /// one-step distance of `lower_bound::short_orbit_distance`; a few turns cost the
-    /// regular test a few steps), the one of least [`flat_cost`]. `None` when that is the cap itself. The error terms are the
-    /// same as for any N (docs/error-analysis.md §4.5); only the cap on N was the filter's
-    /// habit.
+    /// regular test a few steps), the one of least [`flat_cost`], among the sizes
+    /// `filterable` allows (the conditions of any N). `None` when that is the cap itself. The
+    /// error terms are the same as for any N (docs/error-analysis.md §4.5); only the cap on N
+    /// was the filter's habit.
     fn flat_domain_size(
         &self,
         chunk: &ChunkModel,
         cap: u64,
         len: u64,
-        fits: &dyn Fn(u64) -> bool,
+        filterable: &dyn Fn(u64) -> bool,
     ) -> Option<u64> {
         let (b1, b2) = (chunk.diff_bound(1), chunk.diff_bound(2));
         let base = self.eps_units() + chunk.approx_error;
@@ -695,7 +697,7 @@ impl Context<'_> {
         while n <= FLAT_DOMAIN_MAX.min(len.next_power_of_two()) {
             let slope = b1 + b2 * n as f64 / 2.0;
             let turns = slope * ((n - 1) as f64);
-            if fits(n) && b2 * (n as f64).powi(3) <= 0.125 && turns < FLAT_MAX_TURNS {
+            if filterable(n) && turns < FLAT_MAX_TURNS {
                 let c = cost(n);
                 if c < best.0 {
                     best = (c, n);
@@ -798,16 +800,17 @@ impl Context<'_> {
 
 /// The time per input, in units of one phase-3 step (about 1.2 ns on the CPU), of searching a
 /// nearly flat chunk with domains of N inputs: a phase-1 test per domain (about 12 steps
-/// within one turn, 20 past it), and
-/// per crossing of a breakpoint (`slope` per input) the phase-2 tests of a domain that fails
+/// within one turn, 20 past it), and per crossing of a breakpoint (`slope` per input) the
+/// phase-2 tests of a domain that fails
 /// (probability `2·eps_1(N)/slope` at most: some input must land within `eps_1` of the
 /// breakpoint) and phase 3 on the subdomain that fails in turn. `eps_1` as in `affine_eps64`:
 /// `base` (the threshold and the polynomial's error) plus the 64-bit truncation `N·2^-64`
 /// and the chord term `B_2·((N-1)^2/16 + 1)` rounded up to `2^-64`.
 fn flat_cost(n: u64, kappa: u64, slope: f64, b2: f64, base: f64) -> f64 {
     // A test within one turn is one exact step; past it, the regular test's few divisions.
+    const ONE_TURN_TEST: f64 = 12.0;
     let test_steps = if slope * ((n - 1) as f64) < 1.0 {
-        12.0
+        ONE_TURN_TEST
     } else {
         20.0
     };
@@ -817,7 +820,7 @@ fn flat_cost(n: u64, kappa: u64, slope: f64, b2: f64, base: f64) -> f64 {
     };
     let fails = |m: u64| (2.0 * eps1(m) / slope.max(f64::MIN_POSITIVE)).min(1.0);
     let sub = (n / kappa).max(1);
-    let per_crossing = fails(n) * (kappa as f64 * 12.0 + fails(sub) * sub as f64);
+    let per_crossing = fails(n) * (kappa as f64 * ONE_TURN_TEST + fails(sub) * sub as f64);
     test_steps / n as f64 + slope * per_crossing
 }
 
