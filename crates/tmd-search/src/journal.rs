@@ -19,12 +19,15 @@
 //! ```text
 //! tmd-journal 1 <fingerprint>
 //! c <ordinal>                       one line per listed case
+//! r <start> <end>                   one line per range record (inputs start..end, all hard)
 //! k <done_through> <inputs> <hard> <exact> <unresolved> <undefined> <poles> <overflow>
 //! end <inputs> <hard> <exact> <unresolved> <undefined> <poles> <overflow>
 //! ```
 //!
-//! [`Journal::checkpoint`] appends, in one write, the `c` lines of the cases listed since the
-//! previous checkpoint followed by one `k` line. The `k` line is the commit record: the cases
+//! [`Journal::checkpoint`] appends, in one write, the `c` and `r` lines of the cases and range
+//! records listed since the previous checkpoint, in input order, followed by one `k` line.
+//! A range record is kept as its ordinals only: a resumed search rebuilds it from the rule
+//! (`regime::range_record`), as it decides its cases again with MPFR. The `k` line is the commit record: the cases
 //! before it are part of the finished prefix only once it is there in full, newline included.
 //! [`Journal::finish`] appends `end` once the whole range is done.
 //!
@@ -199,6 +202,8 @@ fn append_counts(counts: &Counts, line: &mut String) {
 pub struct Recovered {
     /// Ordinals (i128) of the cases listed in the finished prefix, in the order they were recorded.
     pub cases: Vec<i128>,
+    /// The range records of the finished prefix, as ordinals `[start, end)`, in order.
+    pub ranges: Vec<(i128, i128)>,
     /// The first ordinal not yet finished (None: nothing was finished; start from the beginning).
     pub resume_from: Option<i128>,
     pub counts: Counts,
@@ -210,6 +215,7 @@ pub struct Recovered {
 #[derive(Debug, PartialEq, Eq)]
 enum Record {
     Case(i128),
+    Range(i128, i128),
     Checkpoint(i128, Counts),
     End(Counts),
 }
@@ -237,6 +243,7 @@ impl Record {
         let words: Vec<&str> = line.split(' ').collect();
         match words.as_slice() {
             ["c", ordinal] => Some(Record::Case(parse_i128(ordinal)?)),
+            ["r", start, end] => Some(Record::Range(parse_i128(start)?, parse_i128(end)?)),
             ["k", done, counts @ ..] => {
                 Some(Record::Checkpoint(parse_i128(done)?, parse_counts(counts)?))
             }
@@ -246,13 +253,96 @@ impl Record {
     }
 }
 
+/// A listed item: a case (one ordinal) or a range record (ordinals `[start, end)`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Item {
+    Case(i128),
+    Range(i128, i128),
+}
+
+impl Item {
+    fn start(self) -> i128 {
+        match self {
+            Item::Case(x) | Item::Range(x, _) => x,
+        }
+    }
+
+    /// The first ordinal after the item.
+    fn end(self) -> i128 {
+        match self {
+            Item::Case(x) => x.saturating_add(1),
+            Item::Range(_, end) => end,
+        }
+    }
+
+    /// Why the item cannot follow an item that ends at `last_end` and a checkpoint at `done`,
+    /// and come before the checkpoint `next_done` (when known).
+    fn misplaced(
+        self,
+        last_end: Option<i128>,
+        done: Option<i128>,
+        next_done: Option<i128>,
+    ) -> Option<&'static str> {
+        let case = matches!(self, Item::Case(_));
+        if let Item::Range(start, end) = self {
+            if start >= end {
+                return Some("empty range record");
+            }
+        }
+        if last_end.is_some_and(|last| self.start() < last) {
+            return Some(if case {
+                "case not above the previous case"
+            } else {
+                "range record not above the previous case or range"
+            });
+        }
+        if done.is_some_and(|done| self.start() < done) {
+            return Some(if case {
+                "case below the previous checkpoint"
+            } else {
+                "range record below the previous checkpoint"
+            });
+        }
+        if next_done.is_some_and(|next| self.end() > next) {
+            return Some(if case {
+                "case not below its checkpoint"
+            } else {
+                "range record not below its checkpoint"
+            });
+        }
+        None
+    }
+}
+
+/// Cases and ranges as one list in input order: a merge of the two lists, each kept in the
+/// order given, so that a list out of order stays out of order and the check refuses it.
+fn merge_items(cases: &[i128], ranges: &[(i128, i128)]) -> Vec<Item> {
+    let mut items = Vec::with_capacity(cases.len() + ranges.len());
+    let (mut c, mut r) = (cases.iter().peekable(), ranges.iter().peekable());
+    loop {
+        let item = match (c.peek(), r.peek()) {
+            (Some(&&x), Some(&&(a, _))) if x < a => Item::Case(*c.next().expect("peeked")),
+            (_, Some(&&(a, b))) => {
+                r.next();
+                Item::Range(a, b)
+            }
+            (Some(&&x), None) => {
+                c.next();
+                Item::Case(x)
+            }
+            (None, None) => return items,
+        };
+        items.push(item);
+    }
+}
+
 /// The state a journal file describes, as far as it has been read.
 #[derive(Default)]
 struct Scan {
-    /// Cases before the last checkpoint.
-    committed: Vec<i128>,
-    /// Cases after it (dropped at the end of the scan unless a checkpoint follows).
-    pending: Vec<i128>,
+    /// Cases and range records before the last checkpoint.
+    committed: Vec<Item>,
+    /// Those after it (dropped at the end of the scan unless a checkpoint follows).
+    pending: Vec<Item>,
     /// `done_through` of the last checkpoint.
     done_through: Option<i128>,
     /// Counts of the last checkpoint.
@@ -265,9 +355,12 @@ struct Scan {
 }
 
 impl Scan {
-    /// The last case recorded, committed or not (cases must come in increasing order).
-    fn last_case(&self) -> Option<i128> {
-        self.pending.last().or(self.committed.last()).copied()
+    /// The end of the last item recorded, committed or not (items come in increasing order).
+    fn last_end(&self) -> Option<i128> {
+        self.pending
+            .last()
+            .or(self.committed.last())
+            .map(|i| i.end())
     }
 
     /// Applies one parsed record that ends at byte `end_offset`, or says why it cannot follow
@@ -277,21 +370,18 @@ impl Scan {
             return Err("record after the end line");
         }
         match record {
-            Record::Case(x) => {
-                if self.last_case().is_some_and(|last| x <= last) {
-                    return Err("case not above the previous case");
-                }
-                if self.done_through.is_some_and(|done| x < done) {
-                    return Err("case below the previous checkpoint");
-                }
-                self.pending.push(x);
-            }
+            Record::Case(x) => self.push(Item::Case(x))?,
+            Record::Range(start, end) => self.push(Item::Range(start, end))?,
             Record::Checkpoint(done, counts) => {
                 if self.done_through.is_some_and(|old| done < old) {
                     return Err("checkpoint below the previous checkpoint");
                 }
-                if self.pending.last().is_some_and(|&x| x >= done) {
-                    return Err("case not below its checkpoint");
+                if let Some(why) = self
+                    .pending
+                    .last()
+                    .and_then(|i| i.misplaced(None, None, Some(done)))
+                {
+                    return Err(why);
                 }
                 self.committed.append(&mut self.pending);
                 self.done_through = Some(done);
@@ -300,7 +390,7 @@ impl Scan {
             }
             Record::End(counts) => {
                 if !self.pending.is_empty() {
-                    return Err("cases between the last checkpoint and the end line");
+                    return Err("cases or ranges between the last checkpoint and the end line");
                 }
                 self.end = Some(counts);
                 self.keep = end_offset;
@@ -309,10 +399,28 @@ impl Scan {
         Ok(())
     }
 
+    fn push(&mut self, item: Item) -> Result<(), &'static str> {
+        match item.misplaced(self.last_end(), self.done_through, None) {
+            Some(why) => Err(why),
+            None => {
+                self.pending.push(item);
+                Ok(())
+            }
+        }
+    }
+
     fn recovered(self) -> Recovered {
         let complete = self.end.is_some();
+        let (mut cases, mut ranges) = (Vec::new(), Vec::new());
+        for item in self.committed {
+            match item {
+                Item::Case(x) => cases.push(x),
+                Item::Range(a, b) => ranges.push((a, b)),
+            }
+        }
         Recovered {
-            cases: self.committed,
+            cases,
+            ranges,
             resume_from: self.done_through,
             counts: self.end.unwrap_or(self.counts),
             complete,
@@ -432,8 +540,8 @@ pub struct Journal {
     file: File,
     /// `done_through` of the last checkpoint, written or recovered.
     done_through: Option<i128>,
-    /// The last case recorded: new ones must be above it.
-    last_case: Option<i128>,
+    /// The end of the last case or range recorded: new ones must start there or above.
+    last_end: Option<i128>,
     /// Counts of the `end` line once the journal is complete.
     end: Option<Counts>,
     /// Least time between two `fsync`s of [`Journal::checkpoint`].
@@ -477,7 +585,7 @@ impl Journal {
         };
 
         // What the writer must know to go on: the last checkpoint, the last case, the end.
-        let (done_through, last_case, end, recovered) = match existing {
+        let (done_through, last_end, end, recovered) = match existing {
             None => {
                 create(dir, &path, fingerprint).map_err(io_error("create", &path))?;
                 (None, None, None, Recovered::default())
@@ -496,8 +604,8 @@ impl Journal {
                         })
                         .map_err(io_error("truncate", &path))?;
                 }
-                let last_case = scan.committed.last().copied();
-                (scan.done_through, last_case, scan.end, scan.recovered())
+                let last_end = scan.committed.last().map(|i| i.end());
+                (scan.done_through, last_end, scan.end, scan.recovered())
             }
         };
 
@@ -512,7 +620,7 @@ impl Journal {
             path,
             file,
             done_through,
-            last_case,
+            last_end,
             end,
             sync_interval: DEFAULT_SYNC_INTERVAL,
             last_sync: Instant::now(),
@@ -541,6 +649,18 @@ impl Journal {
         done_through: i128,
         counts: &Counts,
     ) -> Result<(), JournalError> {
+        self.checkpoint_listed(new_cases, &[], done_through, counts)
+    }
+
+    /// [`Journal::checkpoint`] with the range records listed since the previous checkpoint
+    /// (ordinals `[start, end)`, in order, disjoint from each other and from the cases).
+    pub fn checkpoint_listed(
+        &mut self,
+        new_cases: &[i128],
+        new_ranges: &[(i128, i128)],
+        done_through: i128,
+        counts: &Counts,
+    ) -> Result<(), JournalError> {
         self.check_usable()?;
         if self.done_through.is_some_and(|old| done_through < old) {
             return Err(refused(format!(
@@ -548,34 +668,26 @@ impl Journal {
                 self.done_through
             )));
         }
-        let mut previous = self.last_case;
-        for &x in new_cases {
-            if previous.is_some_and(|p| x <= p) {
+        let items = merge_items(new_cases, new_ranges);
+        let mut last_end = self.last_end;
+        for &item in &items {
+            if let Some(why) = item.misplaced(last_end, self.done_through, Some(done_through)) {
                 return Err(refused(format!(
-                    "case {x} not above the previous case {previous:?}"
-                )));
-            }
-            if self.done_through.is_some_and(|done| x < done) {
-                return Err(refused(format!(
-                    "case {x} below the previous checkpoint {:?}",
+                    "{item:?}: {why} (previous end {last_end:?}, checkpoints {:?} and {done_through})",
                     self.done_through
                 )));
             }
-            if x >= done_through {
-                return Err(refused(format!(
-                    "case {x} not below its checkpoint {done_through}"
-                )));
-            }
-            previous = Some(x);
+            last_end = Some(item.end());
         }
 
-        // One buffer, one write_all: the cases and their commit record leave together, and the
+        // One buffer, one write_all: the items and their commit record leave together, and the
         // file is unbuffered, so once this returns the bytes are in the OS and survive a kill.
-        let mut text = String::with_capacity(new_cases.len() * 24 + 96);
-        for x in new_cases {
-            text.push_str("c ");
-            text.push_str(&x.to_string());
-            text.push('\n');
+        let mut text = String::with_capacity(items.len() * 24 + 96);
+        for item in &items {
+            match item {
+                Item::Case(x) => text.push_str(&format!("c {x}\n")),
+                Item::Range(a, b) => text.push_str(&format!("r {a} {b}\n")),
+            }
         }
         text.push_str("k ");
         text.push_str(&done_through.to_string());
@@ -583,7 +695,7 @@ impl Journal {
         text.push('\n');
         self.append(&text)?;
         self.done_through = Some(done_through);
-        self.last_case = previous;
+        self.last_end = last_end;
 
         if self.last_sync.elapsed() >= self.sync_interval {
             self.sync()?;
@@ -765,6 +877,7 @@ mod tests {
         let (mut journal, recovered) = open(&dir);
         let expected = Recovered {
             cases: vec![3, 7, 20, 25, 29],
+            ranges: vec![],
             resume_from: Some(30),
             counts: counts(30),
             complete: false,
@@ -920,6 +1033,40 @@ mod tests {
     }
 
     #[test]
+    fn range_records_are_kept_in_order_with_the_cases() {
+        let dir = TempDir::new("range_records");
+        let (mut journal, _) = open(&dir);
+        journal
+            .checkpoint_listed(&[2, 40], &[(5, 30), (41, 60)], 61, &counts(61))
+            .unwrap();
+        // A range that overlaps a case, or runs past its checkpoint, is refused unwritten.
+        assert!(journal
+            .checkpoint_listed(&[70], &[(65, 71)], 80, &counts(80))
+            .is_err());
+        assert!(journal
+            .checkpoint_listed(&[], &[(65, 81)], 80, &counts(80))
+            .is_err());
+        assert!(journal
+            .checkpoint_listed(&[], &[(60, 62)], 80, &counts(80))
+            .is_err());
+        journal
+            .checkpoint_listed(&[], &[(61, 80)], 80, &counts(80))
+            .unwrap();
+        drop(journal);
+        assert!(
+            dir.read().contains("c 2\nr 5 30\nc 40\nr 41 60\nk 61 "),
+            "{}",
+            dir.read()
+        );
+        // An uncommitted range after the last checkpoint is dropped like a case.
+        dir.append_raw("r 90 95\n");
+        let (_, recovered) = open(&dir);
+        assert_eq!(recovered.cases, vec![2, 40]);
+        assert_eq!(recovered.ranges, vec![(5, 30), (41, 60), (61, 80)]);
+        assert_eq!(recovered.resume_from, Some(80));
+    }
+
+    #[test]
     fn out_of_order_middle_line_errors() {
         // Lines that parse but break the ordering rules cannot come from this writer either.
         for (i, body) in [
@@ -931,6 +1078,9 @@ mod tests {
             "c 1\nend 0 0 0 0 0 0 0\nk 9 0 0 0 0 0 0 0\n", // uncommitted case before end
             "c +1\nk 9 0 0 0 0 0 0 0\n",                   // a spelling the writer never uses
             "k  9 0 0 0 0 0 0 0\nk 10 0 0 0 0 0 0 0\n",    // double space
+            "c 5\nr 5 8\nk 9 0 0 0 0 0 0 0\n",             // range over a case
+            "r 5 12\nk 9 0 0 0 0 0 0 0\nk 12 0 0 0 0 0 0 0\n", // range past its checkpoint
+            "r 7 7\nk 9 0 0 0 0 0 0 0\n",                  // empty range
         ]
         .iter()
         .enumerate()
@@ -981,6 +1131,7 @@ mod tests {
             recovered,
             Recovered {
                 cases: vec![1, 8, 12],
+                ranges: vec![],
                 resume_from: Some(20),
                 counts: counts(21),
                 complete: true,

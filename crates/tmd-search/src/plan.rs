@@ -39,6 +39,8 @@ pub struct SearchRequest {
     pub bits: Option<u32>,
     pub breakpoints: String,
     pub exact: bool,
+    /// List every input of the pieces a rule proves all hard instead of a range record each.
+    pub expand_ranges: bool,
     pub max_precision: u32,
     /// auto, reference, regular, lefevre, lefevre-swap or exhaustive.
     pub algorithm: String,
@@ -112,6 +114,9 @@ pub struct SearchPlan {
     /// None: the reference search (MPFR on every input). A device is attached by the caller
     /// (`FilterParams::device`), which knows the device runtimes.
     pub filter: Option<FilterParams>,
+    /// Pieces a rule proves all hard are listed as range records (`regime::RangeRecord`), not
+    /// input by input (the reference search lists every input whatever this says).
+    pub range_records: bool,
 }
 
 impl SearchPlan {
@@ -178,6 +183,7 @@ impl SearchPlan {
             from,
             to,
             backend,
+            range_records: !request.expand_ranges,
         })
     }
 
@@ -194,7 +200,7 @@ impl SearchPlan {
     /// by the same search.
     pub fn fingerprint(&self) -> String {
         format!(
-            "{} {} [{}, {}) K={} {} exact={} max-precision={}",
+            "{} {} [{}, {}) K={} {} exact={} max-precision={} ranges={}",
             self.target.name,
             self.range.format.name(),
             self.from.to_hex(),
@@ -202,7 +208,12 @@ impl SearchPlan {
             self.params.bits,
             self.params.breakpoints.name(),
             self.params.include_exact,
-            self.params.max_precision
+            self.params.max_precision,
+            if self.range_records {
+                "records"
+            } else {
+                "expanded"
+            }
         )
     }
 }

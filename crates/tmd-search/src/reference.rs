@@ -7,6 +7,7 @@
 use crate::counts::Counts;
 use crate::ordered::run_ordered;
 use crate::range::InputRange;
+use crate::regime::RangeRecord;
 use crate::Target;
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::time::{Duration, Instant};
@@ -95,6 +96,16 @@ pub trait Listing: Send {
     /// `total` counts the finished prefix (for checkpoints).
     fn finished_through(&mut self, next_ordinal: i128, total: &Summary) {
         let _ = (next_ordinal, total);
+    }
+    /// Whether this listing takes range records ([`Listing::range`]). When it does not, a
+    /// filtered search lists every input of a piece the rule proves all hard, one by one.
+    fn accepts_ranges(&self) -> bool {
+        false
+    }
+    /// A piece of inputs, every one of them hard (only called when [`Listing::accepts_ranges`]).
+    fn range(&mut self, record: &RangeRecord) {
+        let _ = record;
+        unreachable!("a range record reached a listing that does not take them");
     }
 }
 

@@ -253,6 +253,11 @@ pub struct DecidedPiece {
 /// tried only when f's values at its two ends round to the same constant or to the ends
 /// themselves (two MPFR evaluations), so ranges where no rule can hold cost next to nothing;
 /// an undecided piece that passes that test is halved, at most [`MAX_HALVINGS`] times.
+///
+/// The pieces are those of the whole binade piece of the format that holds `start`
+/// ([`binade_piece`]), clipped to `[start, end)`: they depend on the binade only, not on where
+/// the range starts, so a search resumed from a journal, or cut in segments across processes,
+/// meets the same pieces and prints the same range records as one uninterrupted run.
 pub fn decided_pieces(
     expr: &Expr,
     format: &Format,
@@ -261,7 +266,115 @@ pub fn decided_pieces(
     bits: u32,
     kinds: Breakpoints,
 ) -> Vec<DecidedPiece> {
-    decided_pieces_with_min(expr, format, start, end, bits, kinds, MIN_RULE_PIECE)
+    if start >= end {
+        return Vec::new();
+    }
+    let (binade_start, binade_end) = binade_piece(format, start);
+    debug_assert!(end <= binade_end, "the range crosses a binade");
+    decided_pieces_with_min(
+        expr,
+        format,
+        binade_start,
+        binade_end,
+        bits,
+        kinds,
+        MIN_RULE_PIECE,
+    )
+    .into_iter()
+    .filter_map(|p| {
+        let (a, b) = (p.start.max(start), p.end.min(end));
+        (a < b).then_some(DecidedPiece {
+            start: a,
+            end: b,
+            regime: p.regime,
+        })
+    })
+    .collect()
+}
+
+/// The ordinals `[start, end)` of the piece of inputs with one quantum that holds ordinal `o`:
+/// a binade of one sign, or the subnormals and the first binade of both signs, across zero
+/// (finite inputs only).
+pub fn binade_piece(format: &Format, o: i128) -> (i128, i128) {
+    let half = 1i128 << (format.precision() - 1);
+    let top = format.max_ordinal();
+    let u = o.abs();
+    let (start, end) = if u < 2 * half {
+        (-2 * half + 1, 2 * half)
+    } else if o > 0 {
+        ((u / half) * half, (u / half + 1) * half)
+    } else {
+        (-(u / half + 1) * half + 1, -(u / half) * half + 1)
+    };
+    (start.max(-top), end.min(top + 1))
+}
+
+/// A piece of inputs the rule proved all hard, given as one record instead of one line per
+/// input (`tmd search` prints it so unless told to expand it).
+#[derive(Clone, Debug, PartialEq)]
+pub struct RangeRecord {
+    /// The inputs with ordinals `[start, end)`: the rule's piece, clipped to the range searched.
+    pub start: i128,
+    pub end: i128,
+    /// What f(x) stays next to.
+    pub anchor: Anchor,
+    /// Every input's hardness is at least this many bits (kind `directed`: f(x) is within
+    /// 2^-bits_at_least ulp of the format number the anchor gives, never on it).
+    pub bits_at_least: f64,
+}
+
+impl RangeRecord {
+    /// The rule's name in the output.
+    pub fn rule_name(&self) -> &'static str {
+        match self.anchor {
+            Anchor::Constant(_) => "next-to-constant",
+            Anchor::Identity => "next-to-x",
+        }
+    }
+
+    /// How many inputs the record covers.
+    pub fn inputs(&self) -> u64 {
+        (self.end - self.start) as u64
+    }
+}
+
+impl DecidedPiece {
+    /// The range record of a piece where every input is hard.
+    pub fn record(&self) -> Option<RangeRecord> {
+        match &self.regime {
+            Regime::AllHard {
+                anchor,
+                bits_at_least,
+            } => Some(RangeRecord {
+                start: self.start,
+                end: self.end,
+                anchor: anchor.clone(),
+                bits_at_least: *bits_at_least,
+            }),
+            _ => None,
+        }
+    }
+}
+
+/// The range record of the inputs `[start, end)`, as a search over any range that holds them
+/// gives it: `None` unless the rule proves one piece of their binade all hard and it holds
+/// them all (a resumed search rebuilds the records of its journal so).
+pub fn range_record(
+    expr: &Expr,
+    format: &Format,
+    start: i128,
+    end: i128,
+    bits: u32,
+    kinds: Breakpoints,
+) -> Option<RangeRecord> {
+    let (_, binade_end) = binade_piece(format, start);
+    if start >= end || end > binade_end {
+        return None;
+    }
+    decided_pieces(expr, format, start, end, bits, kinds)
+        .into_iter()
+        .find(|p| p.start == start && p.end == end)
+        .and_then(|p| p.record())
 }
 
 /// [`decided_pieces`] with another smallest piece (tests use small formats).

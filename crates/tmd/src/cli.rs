@@ -278,6 +278,10 @@ pub struct SearchArgs {
     /// Also list exact cases (f(x) is a breakpoint).
     #[arg(long)]
     pub exact: bool,
+    /// List every input of a piece a proven rule makes all hard (f(x) next to a constant or to
+    /// x), one line each, decided by MPFR, instead of one range record per piece.
+    #[arg(long)]
+    pub expand_ranges: bool,
     /// Cap of the Ziv loop, in bits.
     #[arg(long, default_value_t = DEFAULT_MAX_PRECISION)]
     pub max_precision: u32,

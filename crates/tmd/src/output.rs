@@ -2,7 +2,9 @@
 //! are normative), readable tables, and CORE-MATH's worst-case file format.
 
 use tmd_core::hardness::{Inexact, Roundings};
+use tmd_core::number::round_to_format;
 use tmd_core::{Format, FormatNumber, Outcome, Rounded};
+use tmd_search::regime::{Anchor, RangeRecord};
 
 /// The four roundings of f(x) where it has a value: a finite or overflowing y, or the signed
 /// infinity of a pole, which IEEE 754 (divideByZero) returns exactly in every direction.
@@ -214,4 +216,59 @@ pub fn wc_line(x: &FormatNumber, outcome: &Outcome) -> String {
         ),
         other => format!("{} # {}", x.to_hex(), other.kind_name()),
     }
+}
+
+/// The printed parts of a range record: its first and last inputs, and its anchor (a format
+/// number, or `x`).
+fn range_parts(format: &Format, record: &RangeRecord) -> (String, String, String) {
+    let anchor = match &record.anchor {
+        Anchor::Identity => "x".to_string(),
+        Anchor::Constant(c) => c
+            .to_rational()
+            .and_then(|q| round_to_format(&q, format).ok())
+            .map(|(y, _)| y.to_hex())
+            .unwrap_or_else(|| c.to_string()),
+    };
+    (
+        format.from_ordinal(record.start).to_hex(),
+        format.from_ordinal(record.end - 1).to_hex(),
+        anchor,
+    )
+}
+
+/// A range record as JSON: every input x with `x_from <= x <= x_to` is hard to round, of kind
+/// `directed`, with at least `bits_at_least` bits (docs/definitions.md).
+pub fn range_json(function: &str, format: &Format, record: &RangeRecord) -> String {
+    let (from, to, anchor) = range_parts(format, record);
+    format!(
+        "{{\"function\":{},\"format\":{},\"record\":\"range\",\"x_from\":\"{from}\",\"x_to\":\"{to}\",\"inputs\":{},\"kind\":\"directed\",\"bits_at_least\":{:.3},\"rule\":\"{}\",\"anchor\":\"{anchor}\"}}",
+        quote(function),
+        quote(format.name()),
+        record.inputs(),
+        record.bits_at_least,
+        record.rule_name()
+    )
+}
+
+/// A range record in the table: one line saying what every input of it is.
+pub fn range_row(format: &Format, record: &RangeRecord) -> String {
+    let (from, to, anchor) = range_parts(format, record);
+    format!(
+        "range {from} to {to}: all {} inputs hard, kind directed, bits >= {:.3} (rule {}: f(x) next to {anchor})",
+        record.inputs(),
+        record.bits_at_least,
+        record.rule_name()
+    )
+}
+
+/// A range record in a worst-case file: a comment line, so that tools reading the inputs skip
+/// it, with everything [`range_json`] says.
+pub fn wc_range_line(format: &Format, record: &RangeRecord) -> String {
+    let (from, to, anchor) = range_parts(format, record);
+    format!(
+        "# range {from} {to} directed bits>={:.3} inputs={} rule={} anchor={anchor}",
+        record.bits_at_least,
+        record.inputs(),
+        record.rule_name()
+    )
 }

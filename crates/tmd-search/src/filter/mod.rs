@@ -39,6 +39,7 @@ use crate::lower_bound::Algorithm;
 use crate::ordered::run_ordered;
 use crate::range::InputRange;
 use crate::reference::{decide_candidate, search_ordinals, Listing};
+use crate::regime::RangeRecord;
 use crate::{Case, SearchParams, Summary, Target};
 use device::PacketDevice;
 use generator::{generator_for, CandidateGenerator, ChunkWork, GenerateError};
@@ -185,6 +186,7 @@ pub fn filtered_search(
         expr: &target.expr,
         bits: params.bits,
         kinds: params.breakpoints,
+        records: out.accepts_ranges(),
     };
     let jobs = ChunkJobs::new(range, filter.chunk_len, Some(&rules));
     let ctx = Context {
@@ -207,6 +209,7 @@ pub fn filtered_search(
                 JobKind::Search => ctx.search(start, len),
                 JobKind::NoneHard => ctx.decided_by_rule(len),
                 JobKind::EveryInput => ctx.reference(start, len),
+                JobKind::Record(i) => ctx.recorded_by_rule(&jobs.records[i]),
             }
         },
         |result| result.cases.len() as u64,
@@ -220,6 +223,9 @@ pub fn filtered_search(
             total.absorb(&result.summary);
             stats.absorb(&result.stats);
             result.cases.iter().for_each(|case| out.case(case));
+            if let Some(record) = &result.record {
+                out.range(record);
+            }
             let (start, len, _) = jobs.get(j);
             out.finished_through(start + len as i128, &total);
             listing_nanos += t.elapsed().as_nanos() as u64;
@@ -274,6 +280,9 @@ struct RuleQuery<'a> {
     expr: &'a tmd_core::Expr,
     bits: u32,
     kinds: tmd_core::Breakpoints,
+    /// Pieces where every input is hard become one range record each (when the listing takes
+    /// them) instead of a line per input.
+    records: bool,
 }
 
 /// How a job's inputs are decided.
@@ -287,6 +296,9 @@ enum JobKind {
     /// in jobs of [`EVERY_INPUT_JOB`] inputs, so that memory holds a few such jobs, not a
     /// chunk of 2^34 cases.
     EveryInput,
+    /// The regime rule proved that every input is hard, and the listing takes range records:
+    /// one job, one record (the index in `ChunkJobs::records`), no MPFR.
+    Record(usize),
 }
 
 /// Inputs per job where every input is hard.
@@ -301,6 +313,8 @@ struct ChunkJobs {
     chunk_len: u64,
     /// Per piece: its first ordinal, its end, the index of its first job, and its kind.
     pieces: Vec<(i128, i128, u64, JobKind)>,
+    /// The range records of the `JobKind::Record` pieces.
+    records: Vec<RangeRecord>,
     count: u64,
 }
 
@@ -310,6 +324,7 @@ impl ChunkJobs {
         let mut jobs = ChunkJobs {
             chunk_len,
             pieces: Vec::new(),
+            records: Vec::new(),
             count: 0,
         };
         let mut o = range.start;
@@ -320,9 +335,13 @@ impl ChunkJobs {
             });
             let mut at = o;
             for piece in decided {
-                let kind = match piece.regime {
-                    crate::regime::Regime::NoneHard { .. } => JobKind::NoneHard,
-                    _ => JobKind::EveryInput,
+                let kind = match (piece.record(), rules.is_some_and(|r| r.records)) {
+                    (Some(record), true) => {
+                        jobs.records.push(record);
+                        JobKind::Record(jobs.records.len() - 1)
+                    }
+                    (Some(_), false) => JobKind::EveryInput,
+                    (None, _) => JobKind::NoneHard,
                 };
                 jobs.push(at, piece.start, JobKind::Search);
                 jobs.push(piece.start, piece.end, kind);
@@ -338,7 +357,7 @@ impl ChunkJobs {
     fn job_len(&self, kind: JobKind) -> Option<u64> {
         match kind {
             JobKind::Search => Some(self.chunk_len),
-            JobKind::NoneHard => None,
+            JobKind::NoneHard | JobKind::Record(_) => None,
             JobKind::EveryInput => Some(EVERY_INPUT_JOB),
         }
     }
@@ -406,6 +425,8 @@ struct Context<'a> {
 
 struct JobResult {
     cases: Vec<Case>,
+    /// The range record of a job where the rule proved every input hard.
+    record: Option<RangeRecord>,
     summary: Summary,
     stats: FilterStats,
 }
@@ -414,6 +435,7 @@ impl JobResult {
     fn empty() -> JobResult {
         JobResult {
             cases: Vec::new(),
+            record: None,
             summary: Summary::default(),
             stats: FilterStats::default(),
         }
@@ -529,6 +551,7 @@ impl Context<'_> {
         self.progress.fetch_add(len, Ordering::Relaxed);
         Some(JobResult {
             cases: Vec::new(),
+            record: None,
             summary,
             stats: FilterStats {
                 whole_chunk_inputs: len,
@@ -541,12 +564,30 @@ impl Context<'_> {
     fn decided_by_rule(&self, len: u64) -> JobResult {
         self.progress.fetch_add(len, Ordering::Relaxed);
         JobResult {
-            cases: Vec::new(),
             summary: Summary::of_inputs(len),
             stats: FilterStats {
                 rule_inputs: len,
                 ..FilterStats::default()
             },
+            ..JobResult::empty()
+        }
+    }
+
+    /// A piece where the regime rule proved that every input is hard: counted as hard, listed
+    /// as one range record.
+    fn recorded_by_rule(&self, record: &RangeRecord) -> JobResult {
+        let len = record.inputs();
+        self.progress.fetch_add(len, Ordering::Relaxed);
+        let mut summary = Summary::of_inputs(len);
+        summary.hard = len;
+        JobResult {
+            record: Some(record.clone()),
+            summary,
+            stats: FilterStats {
+                rule_inputs: len,
+                ..FilterStats::default()
+            },
+            ..JobResult::empty()
         }
     }
 
@@ -566,6 +607,7 @@ impl Context<'_> {
             .collect();
         let mut result = JobResult {
             cases: Vec::new(),
+            record: None,
             summary: Summary::default(),
             stats: FilterStats {
                 reference_inputs: len,
@@ -792,6 +834,7 @@ impl Context<'_> {
         stats.verification_nanos += t.elapsed().as_nanos() as u64;
         JobResult {
             cases,
+            record: None,
             summary,
             stats: std::mem::take(stats),
         }

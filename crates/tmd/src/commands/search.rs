@@ -7,7 +7,9 @@
 
 use crate::cli::SearchArgs;
 use crate::out_file::{self, OutFile};
-use crate::output::{case_header, case_json, case_row, wc_header, wc_line};
+use crate::output::{
+    case_header, case_json, case_row, range_json, range_row, wc_header, wc_line, wc_range_line,
+};
 use anyhow::Context;
 use std::io::{BufWriter, Write};
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
@@ -19,6 +21,7 @@ use tmd_search::filter::device::PacketDevice;
 use tmd_search::filter::stats::{FilterStats, PhaseCounts};
 use tmd_search::journal::{Journal, JournalError, Recovered};
 use tmd_search::reference::decide_input;
+use tmd_search::regime::{range_record, RangeRecord};
 use tmd_search::{
     filtered_search, reference_search_to, Backend, Case, Counts, FilterError, Listing, SearchPlan,
     SearchRequest, Summary,
@@ -34,6 +37,7 @@ fn request(args: &SearchArgs) -> SearchRequest {
         bits: args.bits,
         breakpoints: args.breakpoints.clone(),
         exact: args.exact,
+        expand_ranges: args.expand_ranges,
         max_precision: args.max_precision,
         algorithm: args.algorithm.clone(),
         backend: args.backend.clone(),
@@ -163,6 +167,23 @@ impl Output {
         writeln!(self.writer, "{line}")
     }
 
+    /// Writes a range record (a comment line in a `.wc` file).
+    pub(crate) fn write_range(
+        &mut self,
+        name: &str,
+        format: &Format,
+        record: &RangeRecord,
+    ) -> std::io::Result<()> {
+        let line = if self.wc {
+            wc_range_line(format, record)
+        } else if self.json {
+            range_json(name, format, record)
+        } else {
+            range_row(format, record)
+        };
+        writeln!(self.writer, "{line}")
+    }
+
     fn flush(&mut self) -> std::io::Result<()> {
         self.writer.flush()
     }
@@ -186,6 +207,9 @@ struct Listed<'a> {
     /// Counts of the part finished by an earlier run.
     base: Counts,
     pending: Vec<i128>,
+    pending_ranges: Vec<(i128, i128)>,
+    /// Range records written by this run, and the inputs they cover.
+    ranges: (u64, u64),
     last_checkpoint: Instant,
     error: Option<anyhow::Error>,
 }
@@ -206,6 +230,25 @@ impl Listing for Listed<'_> {
         }
     }
 
+    fn accepts_ranges(&self) -> bool {
+        self.plan.range_records
+    }
+
+    fn range(&mut self, record: &RangeRecord) {
+        if self.error.is_some() {
+            return;
+        }
+        let (name, format) = (&self.plan.target.name, &self.plan.range.format);
+        if let Err(e) = self.out.write_range(name, format, record) {
+            self.error = Some(e.into());
+        }
+        self.ranges.0 += 1;
+        self.ranges.1 += record.inputs();
+        if self.journal.is_some() {
+            self.pending_ranges.push((record.start, record.end));
+        }
+    }
+
     fn finished_through(&mut self, next_ordinal: i128, total: &Summary) {
         if self.error.is_some() {
             return;
@@ -223,9 +266,11 @@ impl Listing for Listed<'_> {
             return;
         }
         let counts = self.base + total.counts;
-        match journal.checkpoint(&self.pending, next_ordinal, &counts) {
+        match journal.checkpoint_listed(&self.pending, &self.pending_ranges, next_ordinal, &counts)
+        {
             Ok(()) => {
                 self.pending.clear();
+                self.pending_ranges.clear();
                 self.last_checkpoint = Instant::now();
             }
             Err(e) => self.error = Some(anyhow::Error::from(e).context("writing the journal")),
@@ -301,20 +346,7 @@ pub fn run(args: &SearchArgs) -> anyhow::Result<()> {
     }
     notes.print();
     let mut out = Output::open(args, &plan)?;
-    // Replay the finished prefix of an earlier run: same cases, decided again (they are few).
-    for &ordinal in &recovered.cases {
-        let x = plan.range.format.from_ordinal(ordinal);
-        let mut ignored = Summary::default();
-        if let Some(case) = decide_input(
-            &plan.target,
-            &plan.range.format,
-            &plan.params,
-            x,
-            &mut ignored,
-        ) {
-            out.write(&plan.target.name, &plan.range.format, &case)?;
-        }
-    }
+    replay(&plan, &recovered, &mut out, args.resume.as_deref())?;
     let mut range = plan.range.clone();
     if let Some(next) = recovered.resume_from {
         range.start = next.max(range.start);
@@ -334,6 +366,8 @@ pub fn run(args: &SearchArgs) -> anyhow::Result<()> {
         journal: journal.as_mut(),
         base: recovered.counts,
         pending: Vec::new(),
+        pending_ranges: Vec::new(),
+        ranges: (0, 0),
         last_checkpoint: Instant::now(),
         error: None,
     };
@@ -374,6 +408,16 @@ pub fn run(args: &SearchArgs) -> anyhow::Result<()> {
         return Err(e);
     }
     let pending = std::mem::take(&mut listed.pending);
+    let pending_ranges = std::mem::take(&mut listed.pending_ranges);
+    let ranges = (
+        listed.ranges.0 + recovered.ranges.len() as u64,
+        listed.ranges.1
+            + recovered
+                .ranges
+                .iter()
+                .map(|(a, b)| (b - a) as u64)
+                .sum::<u64>(),
+    );
     let mut total = summary.clone();
     let counts = if recovered.complete {
         recovered.counts
@@ -384,7 +428,7 @@ pub fn run(args: &SearchArgs) -> anyhow::Result<()> {
     out.finish()?;
     if let Some(journal) = journal.as_mut() {
         if !recovered.complete {
-            journal.checkpoint(&pending, plan.range.end, &counts)?;
+            journal.checkpoint_listed(&pending, &pending_ranges, plan.range.end, &counts)?;
         }
         journal.finish(&counts)?;
     }
@@ -395,7 +439,61 @@ pub fn run(args: &SearchArgs) -> anyhow::Result<()> {
         summary.inputs,
         stats.as_ref(),
         pool.current_num_threads(),
-    )
+    )?;
+    if ranges.0 > 0 {
+        eprintln!(
+            "tmd: {} of the hard-to-round inputs are listed as {} range records (every input \
+             proven hard by a rule; --expand-ranges lists them one by one)",
+            ranges.1, ranges.0
+        );
+    }
+    Ok(())
+}
+
+/// Lists the finished prefix of an earlier run again, in input order: its cases decided again
+/// by MPFR (they are few) and its range records rebuilt from the rule.
+fn replay(
+    plan: &SearchPlan,
+    recovered: &Recovered,
+    out: &mut Output,
+    dir: Option<&std::path::Path>,
+) -> anyhow::Result<()> {
+    let (format, name) = (&plan.range.format, &plan.target.name);
+    let mut ranges = recovered.ranges.iter().peekable();
+    let mut write_ranges_below = |limit: i128, out: &mut Output| -> anyhow::Result<()> {
+        while let Some(&&(a, b)) = ranges.peek().filter(|r| r.0 < limit) {
+            ranges.next();
+            let params = &plan.params;
+            let record = range_record(
+                &plan.target.expr,
+                format,
+                a,
+                b,
+                params.bits,
+                params.breakpoints,
+            )
+            .ok_or_else(|| {
+                anyhow::anyhow!(
+                    "the journal in {} lists inputs {}..{} as a range record that this tmd's \
+                     rule does not give; delete the directory to start over",
+                    dir.map(|d| d.display().to_string()).unwrap_or_default(),
+                    format.from_ordinal(a).to_hex(),
+                    format.from_ordinal(b - 1).to_hex()
+                )
+            })?;
+            out.write_range(name, format, &record)?;
+        }
+        Ok(())
+    };
+    for &ordinal in &recovered.cases {
+        write_ranges_below(ordinal, out)?;
+        let x = format.from_ordinal(ordinal);
+        let mut ignored = Summary::default();
+        if let Some(case) = decide_input(&plan.target, format, &plan.params, x, &mut ignored) {
+            out.write(name, format, &case)?;
+        }
+    }
+    write_ranges_below(i128::MAX, out)
 }
 
 fn show_progress(progress: &AtomicU64, done: &AtomicBool, total: u128) {
