@@ -19,8 +19,11 @@ use std::time::Instant;
 pub enum PieceMethod {
     /// The regime rule proves that no input is hard: counted, nothing listed.
     RuleNoneHard,
-    /// The regime rule proves that every input is hard: searched (and listed) input by input.
+    /// The regime rule proves that every input is hard: listed input by input (with
+    /// `--expand-ranges`), each decided by MPFR.
     RuleAllHard,
+    /// The regime rule proves that every input is hard: one range record, nothing searched.
+    RuleRecord,
     /// Searched by the filter.
     Filter,
 }
@@ -31,6 +34,7 @@ impl PieceMethod {
         match self {
             PieceMethod::RuleNoneHard => "rule: none hard",
             PieceMethod::RuleAllHard => "rule: all hard, listed",
+            PieceMethod::RuleRecord => "rule: all hard, record",
             PieceMethod::Filter => "filter",
         }
     }
@@ -53,13 +57,15 @@ pub struct PlannedPiece {
 }
 
 /// The pieces of `range`, each with its method and projected time. `sample` is the most inputs
-/// timed at each of the three places of a filtered piece (at most 1/256 of the piece).
+/// timed at each of the three places of a filtered piece (at most 1/256 of the piece);
+/// `records`: pieces the rule proves all hard are range records (else listed input by input).
 pub fn project(
     target: &Target,
     range: &InputRange,
     params: &SearchParams,
     filter: &FilterParams,
     sample: u64,
+    records: bool,
 ) -> Result<Vec<PlannedPiece>, FilterError> {
     let half = 1i128 << (range.format.precision() - 1);
     let mut pieces = Vec::new();
@@ -81,6 +87,7 @@ pub fn project(
             }
             let method = match d.regime {
                 Regime::NoneHard { .. } => PieceMethod::RuleNoneHard,
+                _ if records => PieceMethod::RuleRecord,
                 _ => PieceMethod::RuleAllHard,
             };
             pieces.push((d.start, d.end, method));
@@ -122,7 +129,7 @@ fn time_piece(
         degrees: None,
         domain_sizes: None,
     };
-    if method == PieceMethod::RuleNoneHard {
+    if matches!(method, PieceMethod::RuleNoneHard | PieceMethod::RuleRecord) {
         return Ok(planned);
     }
     let len = end - start;

@@ -85,24 +85,29 @@ pub fn decide_piece(
     bits: u32,
     kinds: Breakpoints,
 ) -> Regime {
-    // The model is centred at the piece's left end, so that t runs over [0, w] and each
-    // coefficient's sign gives a one-sided bound: where g is monotone (the usual case), the
-    // enclosure's end near the threshold is then the value at an end point, not at the centre
-    // minus the whole spread, and pieces whose gap grows from exactly the threshold (exp on
-    // [2^-97, 2^-96) at K = 45) are decided.
+    // The model is centred at the piece's end nearest zero (xl for positive inputs, xh for
+    // negative ones), so that t runs over [0, w] or [-w, 0] and each coefficient's sign gives
+    // a one-sided bound: where g is monotone (the usual case), the enclosure's end near the
+    // threshold is then the value at an end point, not at the centre minus the whole spread,
+    // and pieces whose gap grows from exactly the threshold (exp on [2^-97, 2^-96) at K = 45)
+    // are decided. Nearest zero, because there the terms past q_0 are smallest: sin(x) - x
+    // over a negative piece is -x^3/6 at its base, and q_1 t = (cos(x0) - 1) t adds the same
+    // order only if t reaches back over the larger inputs.
     let width = Float::with_val(format.precision() + 2, xh - xl);
     let prec = rule_precision(format, xl).max(rule_precision(format, xh));
-    let Ok(model) = taylor_model(expr, xl, &width, RULE_DEGREE, prec) else {
+    let downward = xh.is_sign_negative() && !xh.is_zero();
+    let base = if downward { xh } else { xl };
+    let Ok(model) = taylor_model(expr, base, &width, RULE_DEGREE, prec) else {
         return Regime::Undecided;
     };
     let m = model.coefficients();
-    let Some(anchor) = choose_anchor(format, xl, &m[0]) else {
+    let Some(anchor) = choose_anchor(format, base, &m[0]) else {
         return Regime::Undecided;
     };
-    // q_0 = m_0 - b(xl), q_1 = m_1 - b'.
+    // q_0 = m_0 - b(base), q_1 = m_1 - b'.
     let (b0, b1) = match &anchor {
         Anchor::Constant(c) => (c.clone(), 0),
-        Anchor::Identity => (xl.clone(), 1),
+        Anchor::Identity => (base.clone(), 1),
     };
     let q0 = Float::with_val(prec + format.precision(), &m[0] - &b0);
     let error = model.error_bound();
@@ -120,10 +125,11 @@ pub fn decide_piece(
         } else {
             mk.clone()
         };
-        // q_k t^k over t in [0, w] lies between 0 and q_k w^k.
+        // q_k t^k over t in [0, w] lies between 0 and q_k w^k; over t in [-w, 0], between 0
+        // and q_k (-w)^k, of the other sign for odd k.
         let mut term = Float::with_val_round(64, qk.abs_ref(), Round::Up).0;
         term.mul_assign_round(&power, Round::Up);
-        if qk.is_sign_negative() {
+        if qk.is_sign_negative() != (downward && k % 2 == 1) {
             g_lo.sub_assign_round(&term, Round::Down);
         } else {
             g_hi.add_assign_round(&term, Round::Up);
@@ -147,8 +153,12 @@ fn choose_anchor(format: &Format, x0: &Float, m0: &Float) -> Option<Anchor> {
         return None;
     }
     let e = m0.get_exp()?;
-    if e - 1 < format.emin() || e > format.emax() {
+    if e > format.emax() {
         return None;
+    }
+    // A subnormal f(x0) rounded to p bits need not be a format number: only x itself anchors.
+    if e - 1 < format.emin() {
+        return Some(Anchor::Identity);
     }
     let c = Float::with_val(format.precision(), m0);
     let to_c = Float::with_val(m0.prec(), m0 - &c).abs();
@@ -203,7 +213,9 @@ fn classify_gap(
         )
     };
     let max_finite = format.max_finite().to_float();
-    if large >= max_finite || small.get_exp().expect("non-zero") - 1 < format.emin() {
+    // Subnormal values are kept: their spacing, 2^qmin, is ulp(y) as `ulp_of` gives it, so the
+    // distances below hold there too (docs/error-analysis.md, "Regimes decided by a rule").
+    if large >= max_finite {
         return Regime::Undecided;
     }
     let (ulp_min, ulp_max) = (ulp_of(format, &small), ulp_of(format, &large));
@@ -396,8 +408,12 @@ fn decided_pieces_with_min(
         }
         let xl = format.from_ordinal(a).to_float();
         let xh = format.from_ordinal(b - 1).to_float();
+        // A piece at zero is halved on down to the smallest piece: f(0) is exact there (sin,
+        // exp, cos, log1p, ...), so the rule can hold only on pieces that leave 0 out, and
+        // only the pieces next to 0 are halved, two per level.
+        let at_zero = a <= 0 && 0 <= b;
         match decide_piece(expr, format, &xl, &xh, bits, kinds) {
-            Regime::Undecided if depth < MAX_HALVINGS => {
+            Regime::Undecided if depth < MAX_HALVINGS || at_zero => {
                 let mid = a + (b - a) / 2;
                 pending.push((mid, b, depth + 1));
                 pending.push((a, mid, depth + 1));

@@ -753,11 +753,12 @@ fn search_memory_stays_bounded_where_every_input_is_hard() {
     // exp(x) for x in [2^-110, 2^-109) lies within 2^-58 ulp of 1: all 2^52 inputs are hard
     // at K = 45 (the regime rule proves it), and they must stream out, not pile up in memory
     // (a chunk of 2^34 cases did). Cut by the time limit (exit 124), with cases printed.
+    // --expand-ranges: without it the piece is one range record.
     let out = Command::new("bash")
         .arg("-c")
         .arg(format!(
             "ulimit -v 1048576; timeout 4 {} search exp --from 0x1p-110 --to 0x1p-109 --bits 45 \
-             --threads 2 -q | head -c 1000000 | wc -l; exit ${{PIPESTATUS[0]}}",
+             --expand-ranges --threads 2 -q | head -c 1000000 | wc -l; exit ${{PIPESTATUS[0]}}",
             env!("CARGO_BIN_EXE_tmd")
         ))
         .output()
@@ -1321,5 +1322,140 @@ fn plan_lists_pieces_with_methods_and_projected_times() {
             "search", "exp", "--from", "1", "--to", "2", "--plan", "--out", "x.wc",
         ],
         "cannot be used with",
+    );
+}
+
+/// Tiny inputs of sin, where a rule proves every input hard: one range record per piece in
+/// every output format (a `.wc` comment line), and `--expand-ranges` lists the same inputs one
+/// by one.
+#[test]
+fn rule_pieces_are_listed_as_range_records() {
+    let dir = scratch("range_records");
+    let common = [
+        "search", "sin", "--format", "binary32", "--bits", "24", "-q", "--from", "0x1p-100",
+    ];
+    let with = |extra: &[&str]| {
+        let mut a = common.to_vec();
+        a.extend_from_slice(extra);
+        tmd(&a)
+    };
+    let json = succeeded(&with(&["--to", "0x1p-98", "--json"]));
+    let records: Vec<serde_json::Value> = json
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap())
+        .collect();
+    assert!(!records.is_empty(), "{json}");
+    let mut inputs = 0;
+    for r in &records {
+        assert_eq!(r["record"], "range", "{r}");
+        assert_eq!(r["kind"], "directed", "{r}");
+        assert_eq!(r["rule"], "next-to-x", "{r}");
+        assert!(r["bits_at_least"].as_f64().unwrap() > 24.0, "{r}");
+        inputs += r["inputs"].as_u64().unwrap();
+    }
+    assert_eq!(records[0]["x_from"], "0x1p-100");
+    assert_eq!(records.last().unwrap()["x_to"], "0x1.fffffep-99");
+    assert_eq!(inputs, 1 << 24, "two binades of 2^23 inputs");
+    let wc = dir.join("sin.wc");
+    succeeded(&with(&["--to", "0x1p-98", "--out", wc.to_str().unwrap()]));
+    let text = std::fs::read_to_string(&wc).unwrap();
+    assert!(
+        text.lines()
+            .any(|l| l.starts_with("# range 0x1p-100 ") && l.contains("rule=next-to-x")),
+        "{text}"
+    );
+    assert!(text.lines().all(|l| l.starts_with('#')), "{text}");
+    // A window of 4096 inputs, expanded: one JSON line per input, all hard and directed.
+    let expanded = succeeded(&with(&[
+        "--to",
+        "0x1.002p-100",
+        "--json",
+        "--expand-ranges",
+    ]));
+    assert_eq!(expanded.lines().count(), 4096);
+    assert!(expanded
+        .lines()
+        .all(|l| l.contains("\"kind\":\"directed\"")));
+}
+
+/// A search whose journal holds range records, killed after a checkpoint and resumed, prints
+/// what an uninterrupted run prints (the records rebuilt from the rule).
+#[test]
+fn resume_after_kill_keeps_the_range_records() {
+    let dir = scratch("resume_ranges");
+    let journal = dir.join("journal");
+    let args = |out: &PathBuf, journal: Option<&PathBuf>| -> Vec<String> {
+        let mut a: Vec<String> = [
+            "search",
+            "sin",
+            "--format",
+            "binary32",
+            "--bits",
+            "24",
+            "--from",
+            "-0x1p-4",
+            "--to",
+            "0x1p-4",
+            "--threads",
+            "1",
+            "--json",
+            "-q",
+            "--out",
+        ]
+        .iter()
+        .map(|s| s.to_string())
+        .collect();
+        a.push(out.display().to_string());
+        if let Some(j) = journal {
+            a.extend(["--resume".to_string(), j.display().to_string()]);
+        }
+        a
+    };
+    let out = dir.join("resumed.jsonl");
+    let mut child = Command::new(env!("CARGO_BIN_EXE_tmd"))
+        .args(args(&out, Some(&journal)))
+        .stdout(Stdio::null())
+        .stderr(Stdio::null())
+        .spawn()
+        .unwrap();
+    // Kill once a checkpoint holds a range record (the negative tiny binades come after the
+    // binades of [-2^-4, -2^-12), which the filter searches for a few seconds).
+    let journal_file = journal.join("journal.tmd");
+    let started = std::time::Instant::now();
+    let holds_a_committed_range = |t: &str| {
+        t.lines()
+            .skip_while(|l| !l.starts_with("r "))
+            .any(|l| l.starts_with("k "))
+    };
+    while !std::fs::read_to_string(&journal_file).is_ok_and(|t| holds_a_committed_range(&t)) {
+        assert!(started.elapsed().as_secs() < 120, "no range checkpointed");
+        std::thread::sleep(std::time::Duration::from_millis(10));
+    }
+    child.kill().unwrap();
+    child.wait().unwrap();
+    let finished_first = out.exists();
+    let killed_with = std::fs::read_to_string(&journal_file).unwrap();
+    assert!(
+        !killed_with.lines().any(|l| l.starts_with("end ")),
+        "the run ended before the kill: {killed_with}"
+    );
+    let resumed = Command::new(env!("CARGO_BIN_EXE_tmd"))
+        .args(args(&out, Some(&journal)))
+        .output()
+        .unwrap();
+    assert_eq!(resumed.status.code(), Some(0), "{resumed:?}");
+    let whole = dir.join("whole.jsonl");
+    succeeded(&tmd(&args(&whole, None)
+        .iter()
+        .map(|s| s.as_str())
+        .collect::<Vec<_>>()));
+    let (a, b) = (
+        std::fs::read_to_string(&out).unwrap(),
+        std::fs::read_to_string(&whole).unwrap(),
+    );
+    assert!(a.contains("\"record\":\"range\""), "{a}");
+    assert_eq!(
+        a, b,
+        "resumed output differs from the uninterrupted one (first run finished: {finished_first})"
     );
 }

@@ -625,6 +625,7 @@ fn print_plan(plan: &SearchPlan, json: bool, threads: usize) -> anyhow::Result<(
         &plan.params,
         filter,
         PLAN_SAMPLE,
+        plan.range_records,
     )?;
     let format = &plan.range.format;
     let hex = |o: i128| format.from_ordinal(o).to_hex();
@@ -676,7 +677,13 @@ fn print_plan(plan: &SearchPlan, json: bool, threads: usize) -> anyhow::Result<(
     }
     let ruled: u64 = pieces
         .iter()
-        .filter(|p| p.method == tmd_search::projection::PieceMethod::RuleNoneHard)
+        .filter(|p| {
+            use tmd_search::projection::PieceMethod;
+            matches!(
+                p.method,
+                PieceMethod::RuleNoneHard | PieceMethod::RuleRecord
+            )
+        })
         .map(|p| (p.end - p.start) as u64)
         .sum();
     eprintln!(
