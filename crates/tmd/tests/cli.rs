@@ -1395,7 +1395,7 @@ fn resume_after_kill_keeps_the_range_records() {
             "--from",
             "-0x1p-4",
             "--to",
-            "0x1p-4",
+            "0x1p+3",
             "--threads",
             "1",
             "--json",
@@ -1418,8 +1418,8 @@ fn resume_after_kill_keeps_the_range_records() {
         .stderr(Stdio::null())
         .spawn()
         .unwrap();
-    // Kill once a checkpoint holds a range record (the negative tiny binades come after the
-    // binades of [-2^-4, -2^-12), which the filter searches for a few seconds).
+    // Kill once a checkpoint holds a range record: the tiny negative inputs come after
+    // [-2^-4, -2^-12), and [2^-12, 8) is left to search for some seconds.
     let journal_file = journal.join("journal.tmd");
     let started = std::time::Instant::now();
     let holds_a_committed_range = |t: &str| {
