@@ -100,12 +100,14 @@ pub fn resolve(
                 )
             })?,
             None if function_of_name(symbol).is_some() => name_func,
-            None => return Err(usage(
-                spec,
-                &format!(
+            None => {
+                return Err(usage(
+                    spec,
+                    &format!(
                     "`{symbol}` is not a two-argument function crunch knows: give --function NAME"
                 ),
-            )),
+                ))
+            }
         };
         Ok((func, format.unwrap_or(name_format)))
     };
