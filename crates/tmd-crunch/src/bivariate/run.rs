@@ -276,3 +276,30 @@ fn report(target: &dyn PairTarget, set: &PairSet, kind: &PairsKind, total: &Summ
         failures: Vec::new(),
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_clean_sample_states_the_chance_of_missing_a_fraction_of_bad_pairs() {
+        let (pairs, confidence) =
+            describe(&PairsKind::Sample { seed: 4 }, "binary32", 3000, 0, "pow");
+        assert!(
+            pairs.starts_with("sampled 3000 pairs, seed 4; not exhaustive"),
+            "{pairs}"
+        );
+        let c = confidence.unwrap();
+        // 1 - 0.05^(1/3000) = 9.981e-4 (about 3/N).
+        assert!(
+            c.contains("(1-q)^3000") && c.contains("q < 9.981e-4"),
+            "{c}"
+        );
+        let (_, c) = describe(&PairsKind::Sample { seed: 4 }, "binary32", 3000, 30, "pow");
+        assert!(c
+            .unwrap()
+            .starts_with("30 of the 3000 sampled pairs (1.000e-2)"));
+        let (pairs, c) = describe(&PairsKind::Exhaustive, "binary16", 1 << 32, 5, "pow");
+        assert!(c.is_none() && !pairs.contains("not exhaustive"), "{pairs}");
+    }
+}
