@@ -6,8 +6,8 @@
 //! pairs ([`fast_reference`], the proof of the bounds is in docs/error-analysis.md, section
 //! "Bivariate references"), through the univariate decision [`classify_fast`]; pairs it
 //! leaves open go to MPFR at 256 bits ([`classify_exact_of`]). binary64 targets are judged by
-//! MPFR for every pair. Before either, the special inputs and pow's results far outside every
-//! format are decided exactly ([`quick`]).
+//! MPFR for every pair. The special arguments are decided first ([`quick`]), and pow's results
+//! far outside every format before MPFR ([`saturated`]).
 
 use super::format::PairFormat;
 use super::BiFunc;
@@ -98,9 +98,27 @@ pub fn is_nan_result(func: BiFunc, a: f64, b: f64) -> bool {
     }
 }
 
-/// Verdicts that need no reference value: a NaN result due; a NaN result where a number is
-/// due at ordinary inputs; pow's results beyond 2^(±2^20), whose class the sign decides.
-pub fn quick(
+/// Verdicts that need no reference value: a NaN result due, and a NaN result where a number
+/// is due at ordinary arguments (finite, non-zero).
+pub fn quick(func: BiFunc, a: f64, b: f64, r: f64) -> Option<Verdict> {
+    if is_nan_result(func, a, b) {
+        return Some(nan_verdict(r));
+    }
+    (is_ordinary(a, b) && r.is_nan()).then_some(Verdict {
+        class: Class::Worse,
+        err: None,
+        special: Special::NanSpurious,
+    })
+}
+
+/// Finite non-zero arguments: f is then a non-zero number or NaN.
+fn is_ordinary(a: f64, b: f64) -> bool {
+    a.is_finite() && b.is_finite() && a != 0.0 && b != 0.0
+}
+
+/// pow's results beyond 2^(±2^20) at ordinary arguments, whose class the sign decides: they
+/// lie beyond every format, and MPFR (exponents within ±2^30) could not represent them all.
+pub fn saturated(
     func: BiFunc,
     fmt: PairFormat,
     a: f64,
@@ -108,33 +126,19 @@ pub fn quick(
     r: f64,
     mode: Rounding,
 ) -> Option<Verdict> {
-    if is_nan_result(func, a, b) {
-        return Some(nan_verdict(r));
-    }
-    let ordinary = a.is_finite() && b.is_finite() && a != 0.0 && b != 0.0;
-    if !ordinary {
-        return None;
-    }
-    if r.is_nan() {
-        return Some(Verdict {
-            class: Class::Worse,
-            err: None,
-            special: Special::NanSpurious,
-        });
-    }
-    if func != BiFunc::Pow {
+    if func != BiFunc::Pow || !is_ordinary(a, b) {
         return None;
     }
     // log2 |f| = b log2 |a|, within a few ulps of binary64: far from the threshold.
     let log2 = b * libm::log2(a.abs());
     let s = sign(func, a, b);
     if log2 > SATURATION_LOG2 {
-        return Some(overflow_verdict(fmt, s, r, mode));
+        Some(overflow_verdict(fmt, s, r, mode))
+    } else if log2 < -SATURATION_LOG2 {
+        Some(tiny_verdict(fmt, s, r, mode))
+    } else {
+        None
     }
-    if log2 < -SATURATION_LOG2 {
-        return Some(tiny_verdict(fmt, s, r, mode));
-    }
-    None
 }
 
 /// The verdict where 0 < |f| < 2^-26 times the smallest subnormal s: zero and `sign * s` are
@@ -197,9 +201,10 @@ pub fn fast(
     classify_fast(fmt, r, hi, 0.0, eps, mode)
 }
 
-/// The exact verdict: [`quick`], else MPFR at 256 bits.
+/// The exact verdict: [`quick`], [`saturated`], else MPFR at 256 bits.
 pub fn exact(func: BiFunc, fmt: PairFormat, a: f64, b: f64, r: f64, mode: Rounding) -> Verdict {
-    quick(func, fmt, a, b, r, mode)
+    quick(func, a, b, r)
+        .or_else(|| saturated(func, fmt, a, b, r, mode))
         .unwrap_or_else(|| classify_exact_of(fmt, func.mpfr_nearest(a, b), r, mode))
 }
 
@@ -208,29 +213,23 @@ pub fn correct_rounding(func: BiFunc, fmt: PairFormat, a: f64, b: f64, mode: Rou
     if is_nan_result(func, a, b) {
         return f64::NAN;
     }
-    let ordinary = a.is_finite() && b.is_finite() && a != 0.0 && b != 0.0;
-    if ordinary && func == BiFunc::Pow {
-        let log2 = b * libm::log2(a.abs());
-        if log2.abs() > SATURATION_LOG2 {
-            // The result of quick's verdict that is correctly rounded.
-            let s = sign(func, a, b);
-            let candidates = [0.0, s * pow2(fmt.emin() - fmt.precision() + 1)];
-            let big = [s * f64::INFINITY, s * fmt.max_finite()];
-            let set = if log2 > 0.0 { big } else { candidates };
-            return set
-                .into_iter()
-                .find(|&c| {
-                    quick(func, fmt, a, b, c, mode)
-                        .is_some_and(|v| v.class == Class::CorrectlyRounded)
-                })
-                .unwrap_or(f64::NAN);
-        }
+    if saturated(func, fmt, a, b, 0.0, mode).is_some() {
+        // The result the saturation rule judges correctly rounded.
+        let (s, smallest) = (sign(func, a, b), pow2(fmt.emin() - fmt.precision() + 1));
+        return [0.0, s * smallest, s * f64::INFINITY, s * fmt.max_finite()]
+            .into_iter()
+            .find(|&c| {
+                saturated(func, fmt, a, b, c, mode)
+                    .is_some_and(|v| v.class == Class::CorrectlyRounded)
+            })
+            .unwrap_or(f64::NAN);
     }
     correct_rounding_of(fmt, func.mpfr_nearest(a, b), mode)
 }
 
-/// The verdict on the result `r` at the pair (a, b), judged in `mode`: [`quick`], then the
-/// fast reference where the format has one, then MPFR. Returns whether MPFR was used.
+/// The verdict on the result `r` at the pair (a, b), judged in `mode`: [`quick`], the fast
+/// reference where the format has one, [`saturated`], then MPFR. Returns whether MPFR was
+/// used.
 pub fn verdict(
     func: BiFunc,
     fmt: PairFormat,
@@ -239,16 +238,18 @@ pub fn verdict(
     r: f64,
     mode: Rounding,
 ) -> (Verdict, bool) {
-    if let Some(v) = quick(func, fmt, a, b, r, mode) {
+    if let Some(v) = quick(func, a, b, r) {
         return (v, false);
     }
-    let ordinary = a.is_finite() && b.is_finite() && a != 0.0 && b != 0.0;
-    if ordinary {
+    if is_ordinary(a, b) {
         if let Some((hi, eps)) = fast_reference(func, fmt, a, b) {
             if let Some(v) = fast(fmt, sign(func, a, b), hi, eps, r, mode) {
                 return (v, false);
             }
         }
+    }
+    if let Some(v) = saturated(func, fmt, a, b, r, mode) {
+        return (v, false);
     }
     (
         classify_exact_of(fmt, func.mpfr_nearest(a, b), r, mode),

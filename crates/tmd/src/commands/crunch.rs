@@ -548,6 +548,23 @@ fn list() -> anyhow::Result<()> {
         };
         writeln!(out, "{name}\t{}\t{backends}\t{reference}", fmt.name())?;
     }
+    for (name, fmt) in tmd_crunch::bivariate::target::list() {
+        let func = tmd_crunch::bivariate::resolve(&name, None, None, tmd_crunch::Rounding::Nearest)
+            .map(|t| t.function());
+        let reference = func
+            .map(|f| tmd_crunch::bivariate::analysis::reference_name(f, fmt))
+            .unwrap_or_default();
+        writeln!(out, "{name}\t{}\tcpu\t{reference} (pairs)", fmt.name())?;
+    }
+    let binary16 = tmd_crunch::bivariate::analysis::reference_name(
+        tmd_crunch::bivariate::BiFunc::Pow,
+        tmd_crunch::bivariate::PairFormat::Binary16,
+    );
+    writeln!(
+        out,
+        "SOURCE:powf --format binary16 (also atan2f, hypotf)\tbinary16\tcpu\t{binary16}; the \
+         binary32 result rounded to binary16 (pairs)"
+    )?;
     for (name, fmt, backends) in [
         ("opencl:NAMEf", CrunchFormat::Binary32, "opencl"),
         ("opencl:NAME", CrunchFormat::Binary64, "opencl"),
