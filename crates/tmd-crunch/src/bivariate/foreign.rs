@@ -10,7 +10,7 @@ use super::target::{function_of_name, BoxedPairTarget, PairTarget};
 use super::BiFunc;
 use crate::foreign::libraries::{musl_wrapper, LIBM, LIBSLEEF};
 use crate::foreign::{
-    compile, mode_number, tmd_eval2_f32_under, tmd_eval2_f64_under, usage, Loadable,
+    compile, mode_number, naming, tmd_eval2_f32_under, tmd_eval2_f64_under, usage, Loadable,
 };
 use crate::rounding::Rounding;
 use libloading::Library;
@@ -90,8 +90,13 @@ pub fn resolve(
             .ok_or_else(|| usage(spec, &format!("expected {source}:PATH:SYMBOL")))
     };
     let named = |symbol: &str| -> Result<(BiFunc, PairFormat), InputError> {
-        let (name_func, name_format) =
-            function_of_name(symbol).unwrap_or((BiFunc::Pow, PairFormat::Binary64));
+        let parsed = naming::parse(symbol).map_err(|why: String| usage(spec, &why))?;
+        if parsed.vector.is_some() {
+            return Err(usage(
+                spec,
+                "vector entry points of two-argument functions are not supported",
+            ));
+        }
         let func = match function {
             Some(f) => BiFunc::lookup(f).ok_or_else(|| {
                 usage(
@@ -99,17 +104,17 @@ pub fn resolve(
                     &format!("--function {f}: not a two-argument function"),
                 )
             })?,
-            None if function_of_name(symbol).is_some() => name_func,
-            None => {
-                return Err(usage(
+            None => function_of_name(symbol).map(|(f, _)| f).ok_or_else(|| {
+                usage(
                     spec,
                     &format!(
-                    "`{symbol}` is not a two-argument function crunch knows: give --function NAME"
-                ),
-                ))
-            }
+                        "`{symbol}` is not a two-argument function crunch knows: give \
+                         --function NAME"
+                    ),
+                )
+            })?,
         };
-        Ok((func, format.unwrap_or(name_format)))
+        Ok((func, format.unwrap_or_else(|| parsed.format.into())))
     };
     match source {
         "dl" => {
@@ -163,11 +168,11 @@ fn resolve_library(
             let symbol = format!("Sleef_{name}_{}", func.row().sleef_accuracy);
             load(spec, &Loadable::dl(LIBSLEEF), &symbol, func, fmt, mode)
         }
-        f if f.starts_with("sleef-u")
-            && f[7..].bytes().all(|b| b.is_ascii_digit())
-            && f.len() > 7 =>
+        f if f
+            .strip_prefix("sleef-u")
+            .is_some_and(|d| !d.is_empty() && d.bytes().all(|b| b.is_ascii_digit())) =>
         {
-            let symbol = format!("Sleef_{name}_{}", &f[6..]);
+            let symbol = format!("Sleef_{name}_{}", &f["sleef-".len()..]);
             load(spec, &Loadable::dl(LIBSLEEF), &symbol, func, fmt, mode)
         }
         _ => Err(usage(

@@ -243,3 +243,63 @@ pub fn list() -> Vec<(String, PairFormat)> {
     }
     out
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn names_say_the_two_argument_function_and_its_format() {
+        let cases = [
+            ("powf", Some((BiFunc::Pow, PairFormat::Binary32))),
+            ("cr_atan2", Some((BiFunc::Atan2, PairFormat::Binary64))),
+            (
+                "Sleef_hypotf_u05",
+                Some((BiFunc::Hypot, PairFormat::Binary32)),
+            ),
+            ("my_powf", Some((BiFunc::Pow, PairFormat::Binary32))),
+            ("expf", None),
+            ("mypow", None),
+            ("_ZGVdN8vv_powf", None),
+        ];
+        for (name, want) in cases {
+            assert_eq!(function_of_name(name), want, "{name}");
+        }
+        assert!(is_bivariate("glibc:atan2f", None));
+        assert!(is_bivariate("dl:./lib.so:mypow", Some("pow")));
+        assert!(!is_bivariate("dl:./lib.so:my_pow", Some("exp")));
+        assert!(!is_bivariate("std:expf", None));
+        assert!(!is_bivariate("powf", None));
+    }
+
+    #[test]
+    fn rust_targets_run_only_to_nearest_and_binary16_needs_binary32() {
+        assert!(resolve("std:powf", None, None, Rounding::Up).is_err());
+        let t = resolve(
+            "libm:hypotf",
+            None,
+            Some(PairFormat::Binary16),
+            Rounding::Nearest,
+        )
+        .unwrap();
+        assert_eq!(t.format(), PairFormat::Binary16);
+        let mut out = [0.0];
+        t.eval(&[3.0], &[4.0], &mut out);
+        assert_eq!(out[0], 5.0);
+        assert!(resolve(
+            "std:pow",
+            None,
+            Some(PairFormat::Binary16),
+            Rounding::Nearest
+        )
+        .is_err());
+        assert!(resolve(
+            "std:pow",
+            None,
+            Some(PairFormat::Binary32),
+            Rounding::Nearest
+        )
+        .is_err());
+        assert!(resolve("xfloat:pow", None, None, Rounding::Nearest).is_err());
+    }
+}
