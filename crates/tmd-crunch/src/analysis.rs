@@ -21,7 +21,7 @@
 //! with a double-double reference, 2^-24 for binary64 exp decided by its 2^-78 first reference,
 //! `crate::fast_exp`), and the reported maximum is recomputed exactly (see `crate::summary`).
 
-use crate::format::{exponent, pow2, CrunchFormat};
+use crate::format::{exponent, pow2, CrunchFormat, IeeeFormat};
 use crate::function::RefFunc;
 use crate::rounding::Rounding;
 use rug::Float;
@@ -81,8 +81,8 @@ pub fn near_max_window(max: f64) -> f64 {
 
 /// Fast decision for a finite result `a` of the format judged in mode `mode`, from the
 /// reference value `rh + rl` with relative bound `eps`. `None` when the bound does not decide.
-pub fn classify_fast(
-    fmt: CrunchFormat,
+pub fn classify_fast<F: IeeeFormat>(
+    fmt: F,
     a: f64,
     rh: f64,
     rl: f64,
@@ -168,7 +168,7 @@ fn binade(rh: f64, rl: f64, ref_err: f64) -> Result<i32, i32> {
 /// Round-to-nearest's test for a result more than half an ulp from f = a + d (d known within
 /// `tol_abs`): whether f lies strictly beyond a's neighbour on f's side (`Worse`) or strictly
 /// before it (`Faithful`: a is RD(f) or RU(f)); `None` when the margin does not decide.
-fn beyond_by_gap(fmt: CrunchFormat, a: f64, d: f64, tol_abs: f64) -> Option<Class> {
+fn beyond_by_gap<F: IeeeFormat>(fmt: F, a: f64, d: f64, tol_abs: f64) -> Option<Class> {
     let gap = (fmt.neighbour(a, d > 0.0)? - a).abs();
     if d.abs() < gap - tol_abs {
         Some(Class::Faithful)
@@ -194,8 +194,8 @@ fn sign_beyond(t: f64, ref_err: f64) -> Option<bool> {
 /// two 2^k, so its ulp is not known: RN(f) = ±2^k either way while the slack is below a
 /// quarter of the smaller ulp (results like expf(x) = 1 for tiny x, decided here rather than
 /// by MPFR). Other results need MPFR.
-fn power_of_two_nearest(
-    fmt: CrunchFormat,
+fn power_of_two_nearest<F: IeeeFormat>(
+    fmt: F,
     a: f64,
     rh: f64,
     rl: f64,
@@ -259,7 +259,8 @@ impl Roundings {
     }
 }
 
-/// f(x) at 256 bits and its roundings; `Err` with the value when it is NaN or infinite.
+/// f at 256 bits (`func.mpfr(x, 256)`, or any function's MPFR value rounded to nearest) and
+/// its roundings; `Err` with the value when it is NaN or infinite.
 ///
 /// The 256-bit value `v` may differ from the exact f (ternary value t != 0: f lies strictly
 /// between v and the next 256-bit number on the side opposite to t's sign). Format numbers,
@@ -268,8 +269,7 @@ impl Roundings {
 /// v a format number is RU(f) (t > 0) or RD(f) (t < 0); v a midpoint rounds to nearest
 /// toward f, not to even. Such v occur where f is within 2^-256 relative of a format number
 /// (expm1(x) and sin(x) of tiny binary64 x, exp(x) = 1 + x).
-fn roundings(func: RefFunc, fmt: CrunchFormat, x: f64) -> Result<Roundings, Float> {
-    let (f, ternary) = func.mpfr(x, 256);
+fn roundings_of<F: IeeeFormat>(fmt: F, (f, ternary): (Float, i32)) -> Result<Roundings, Float> {
     if !f.is_finite() {
         return Err(f);
     }
@@ -323,7 +323,13 @@ fn roundings(func: RefFunc, fmt: CrunchFormat, x: f64) -> Result<Roundings, Floa
 
 /// f(x) rounded to the format in `mode` (NaN, ±inf included).
 pub fn correct_rounding(func: RefFunc, fmt: CrunchFormat, x: f64, mode: Rounding) -> f64 {
-    match roundings(func, fmt, x) {
+    correct_rounding_of(fmt, func.mpfr(x, 256), mode)
+}
+
+/// f rounded to the format in `mode` (NaN, ±inf included), from f at 256 bits rounded to
+/// nearest and its ternary value (MPFR's), for any function.
+pub fn correct_rounding_of<F: IeeeFormat>(fmt: F, value: (Float, i32), mode: Rounding) -> f64 {
+    match roundings_of(fmt, value) {
         Ok(r) => r.in_mode(mode),
         Err(f) => f.to_f64(),
     }
@@ -331,6 +337,17 @@ pub fn correct_rounding(func: RefFunc, fmt: CrunchFormat, x: f64, mode: Rounding
 
 /// Exact decision with f computed by MPFR, for a target judged in `mode`.
 pub fn classify_exact(func: RefFunc, fmt: CrunchFormat, x: f64, a: f64, mode: Rounding) -> Verdict {
+    classify_exact_of(fmt, func.mpfr(x, 256), a, mode)
+}
+
+/// [`classify_exact`] from f at 256 bits rounded to nearest and its ternary value (MPFR's),
+/// for any function: f NaN is an input outside the domain, f infinite a pole.
+pub fn classify_exact_of<F: IeeeFormat>(
+    fmt: F,
+    value: (Float, i32),
+    a: f64,
+    mode: Rounding,
+) -> Verdict {
     let verdict = |class, err, special| Verdict {
         class,
         err,
@@ -343,7 +360,7 @@ pub fn classify_exact(func: RefFunc, fmt: CrunchFormat, x: f64, a: f64, mode: Ro
             Class::Worse
         }
     };
-    let r = match roundings(func, fmt, x) {
+    let r = match roundings_of(fmt, value) {
         Ok(r) => r,
         Err(f) if f.is_nan() => return verdict(matches(a.is_nan()), None, Special::NanExpected),
         Err(_) if a.is_nan() => return verdict(Class::Worse, None, Special::NanSpurious),
@@ -379,7 +396,7 @@ pub fn classify_exact(func: RefFunc, fmt: CrunchFormat, x: f64, a: f64, mode: Ro
 
 /// The format value `n * 2^ulp_exp` for an integer-valued `n` (|n| <= 2^p), infinite beyond
 /// the largest finite number.
-fn fmt_value(fmt: CrunchFormat, n: &Float, ulp_exp: i32) -> f64 {
+fn fmt_value<F: IeeeFormat>(fmt: F, n: &Float, ulp_exp: i32) -> f64 {
     let v = Float::with_val(300, n << ulp_exp).to_f64();
     if v.abs() > fmt.max_finite() {
         v.signum() * f64::INFINITY
@@ -413,7 +430,7 @@ pub fn classify(
 /// largest finite number MAX, so RD(f) and RU(f) are ±MAX and ±inf. The one away from zero
 /// (infinity) is ∘(f) in round-to-nearest and in the directed mode that rounds away for this
 /// sign (up for positive f, down for negative); ±MAX in the others. The other one is faithful.
-pub fn overflow_verdict(fmt: CrunchFormat, sign: f64, a: f64, mode: Rounding) -> Verdict {
+pub fn overflow_verdict<F: IeeeFormat>(fmt: F, sign: f64, a: f64, mode: Rounding) -> Verdict {
     let infinity = sign * f64::INFINITY;
     let largest = sign * fmt.max_finite();
     let away_is_correct = mode.rounds_down(sign > 0.0) != Some(sign > 0.0);
@@ -443,8 +460,8 @@ pub fn overflow_verdict(fmt: CrunchFormat, sign: f64, a: f64, mode: Rounding) ->
 /// `sign * s` in the other directed mode. The error of a zero result lies in (0, 2^-26) ulp,
 /// reported as 0; of `sign * s` in (1 - 2^-26, 1), reported as 1 - 2^-27 (both within
 /// [`fast_error_tolerance`], and in the histogram bin of the truth). `None` for other results.
-pub fn tiny_result_verdict(
-    fmt: CrunchFormat,
+pub fn tiny_result_verdict<F: IeeeFormat>(
+    fmt: F,
     sign: f64,
     a: f64,
     mode: Rounding,

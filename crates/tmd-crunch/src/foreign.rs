@@ -50,10 +50,26 @@ extern "C" {
         n: usize,
     );
     fn tmd_current_rounding() -> c_int;
+    pub(crate) fn tmd_eval2_f32_under(
+        mode: c_int,
+        f: unsafe extern "C" fn(f32, f32) -> f32,
+        a: *const f32,
+        b: *const f32,
+        out: *mut f32,
+        n: usize,
+    );
+    pub(crate) fn tmd_eval2_f64_under(
+        mode: c_int,
+        f: unsafe extern "C" fn(f64, f64) -> f64,
+        a: *const f64,
+        b: *const f64,
+        out: *mut f64,
+        n: usize,
+    );
 }
 
 /// The mode's number in `eval_under.c`.
-fn mode_number(mode: Rounding) -> c_int {
+pub(crate) fn mode_number(mode: Rounding) -> c_int {
     match mode {
         Rounding::Nearest => 0,
         Rounding::Up => 1,
@@ -136,7 +152,7 @@ pub fn resolve_foreign(
     }
 }
 
-fn compiler_text() -> String {
+pub(crate) fn compiler_text() -> String {
     let c = compile::Compiler::from_env();
     format!("{} {}", c.program, c.flags.join(" "))
 }
@@ -164,7 +180,7 @@ impl Loadable {
         }
     }
 
-    fn open(&self, spec: &str) -> Result<Library, InputError> {
+    pub(crate) fn open(&self, spec: &str) -> Result<Library, InputError> {
         // SAFETY: loading runs the library's initialisers; naming a library is trusting it.
         unsafe { Library::new(&self.path) }.map_err(|e| {
             let hint = match self.package {

@@ -134,6 +134,35 @@ impl CrunchFormat {
     }
 }
 
+/// What the analysis ([`crate::analysis`]) needs of an IEEE binary format: crunch's two
+/// formats, and binary16 for two-argument functions ([`crate::bivariate::PairFormat`]).
+pub trait IeeeFormat: Copy {
+    /// Precision p.
+    fn precision(self) -> i32;
+    /// Exponent of the smallest normal number.
+    fn emin(self) -> i32;
+    /// The largest finite number.
+    fn max_finite(self) -> f64;
+    /// The neighbour of the finite format number `a` towards `+inf` (`up`) or `-inf`; `None`
+    /// when it would be infinite.
+    fn neighbour(self, a: f64, up: bool) -> Option<f64>;
+}
+
+impl IeeeFormat for CrunchFormat {
+    fn precision(self) -> i32 {
+        CrunchFormat::precision(self)
+    }
+    fn emin(self) -> i32 {
+        CrunchFormat::emin(self)
+    }
+    fn max_finite(self) -> f64 {
+        CrunchFormat::max_finite(self)
+    }
+    fn neighbour(self, a: f64, up: bool) -> Option<f64> {
+        CrunchFormat::neighbour(self, a, up)
+    }
+}
+
 /// `2^e` as f64 for `-1074 <= e <= 1023`.
 pub(crate) fn pow2(e: i32) -> f64 {
     if e >= -1022 {

@@ -44,6 +44,7 @@
 //! [`checkpoint::CheckpointError`]; the CLI maps both to exit code 2.
 
 pub mod analysis;
+pub mod bivariate;
 pub mod checkpoint;
 pub mod cluster;
 pub mod dd_composed;

@@ -44,24 +44,39 @@ enum Command {
 pub struct CrunchArgs {
     /// The implementation: std:NAME, libm:NAME, xfloat:NAME, emul:NAME, dl:PATH:SYMBOL,
     /// c:FILE.c:SYMBOL, glibc:NAME, glibc-mvec:NAME, sleef:NAME, musl:NAME (see --list).
+    /// Two-argument functions (pow, atan2, hypot and their f variants) take pairs instead of
+    /// a range: --exhaustive (binary16), --inputs, --sample N --seed S, or --structured.
     #[arg(required_unless_present = "list")]
     pub target: Option<String>,
     /// First input (included); decimals are rounded to the format; -inf: the most negative.
-    #[arg(long, allow_hyphen_values = true, required_unless_present_any = ["list", "inputs"])]
+    /// Required for one-argument functions unless --inputs is given.
+    #[arg(long, allow_hyphen_values = true)]
     pub from: Option<String>,
     /// End of the range (excluded); inf: after the largest finite number.
-    #[arg(long, allow_hyphen_values = true, required_unless_present_any = ["list", "inputs"])]
+    #[arg(long, allow_hyphen_values = true)]
     pub to: Option<String>,
     /// Evaluate exactly the inputs of FILE instead of a range (a CORE-MATH `.wc` file, `tmd
-    /// search --json` lines, or one number a line) and print every input whose result is not
-    /// correctly rounded.
-    #[arg(long, conflicts_with_all = ["from", "to", "checkpoint", "plot", "sample", "estimate", "block_bits"])]
+    /// search --json` lines, or one number a line; two numbers a line, `x y`, for a
+    /// two-argument function) and print every input whose result is not correctly rounded.
+    #[arg(long, conflicts_with_all = ["from", "to", "checkpoint", "plot", "sample", "estimate", "block_bits", "exhaustive", "structured"])]
     pub inputs: Option<std::path::PathBuf>,
+    /// Two-argument functions in binary16 (--format binary16 with a binary32 target, whose
+    /// results are rounded to binary16): every one of the 2^32 pairs of bit patterns.
+    #[arg(long, conflicts_with_all = ["sample", "structured", "seed"])]
+    pub exhaustive: bool,
+    /// pow: a seeded sample of pairs where x^y is exact or a midpoint between two numbers of
+    /// the format (--sample N pairs, default 65536), where pow implementations misround.
+    #[arg(long)]
+    pub structured: bool,
+    /// The seed of --sample (two-argument functions) and --structured (default 1).
+    #[arg(long)]
+    pub seed: Option<u64>,
     /// A gate for CI: exit 1 when the largest error exceeds X ulps, or when a result without
     /// a finite error is wrong (see docs/crunch.md); 0.5 asks for correct rounding to nearest.
     #[arg(long, allow_hyphen_values = true, value_parser = parse_max_ulp)]
     pub max_ulp: Option<f64>,
-    /// binary32 or binary64; by default the target's own format.
+    /// binary32 or binary64 (binary16 for two-argument functions); by default the target's
+    /// own format.
     #[arg(long)]
     pub format: Option<String>,
     /// cpu, opencl or cuda (opencl:NAME / cuda:NAME, emul:vrecpe-nrN and file:PATH targets
@@ -95,7 +110,8 @@ pub struct CrunchArgs {
     #[arg(long)]
     pub block_bits: Option<u32>,
     /// Crunch only N evenly spaced windows of 2^block-bits inputs (a sample, said so in the
-    /// report) instead of every input.
+    /// report) instead of every input. Two-argument functions: N random pairs (--seed S),
+    /// each argument a finite number of uniformly random bit pattern; never exhaustive.
     #[arg(long)]
     pub sample: Option<u64>,
     /// One JSON object instead of the text report.

@@ -46,6 +46,25 @@ void tmd_eval_f64_under(int mode, double (*f)(double), const double *x, double *
     fesetround(saved);
 }
 
+/* Two-argument functions (pow, atan2, hypot): out[i] = f(a[i], b[i]). */
+void tmd_eval2_f32_under(int mode, float (*f)(float, float), const float *a, const float *b,
+                         float *out, size_t n) {
+    int saved = fegetround();
+    fesetround(fe_mode(mode));
+    for (size_t i = 0; i < n; i++)
+        out[i] = f(a[i], b[i]);
+    fesetround(saved);
+}
+
+void tmd_eval2_f64_under(int mode, double (*f)(double, double), const double *a,
+                         const double *b, double *out, size_t n) {
+    int saved = fegetround();
+    fesetround(fe_mode(mode));
+    for (size_t i = 0; i < n; i++)
+        out[i] = f(a[i], b[i]);
+    fesetround(saved);
+}
+
 /* The mode the calling thread is in (for tests that check the mode is restored). */
 int tmd_current_rounding(void) {
     switch (fegetround()) {

@@ -24,9 +24,9 @@ use crate::format::CrunchFormat;
 use crate::target::BoxedTarget;
 use tmd_core::InputError;
 
-const LIBM: &str = "libm.so.6";
+pub(crate) const LIBM: &str = "libm.so.6";
 const LIBMVEC: &str = "libmvec.so.1";
-const LIBSLEEF: &str = "libsleef.so.3";
+pub(crate) const LIBSLEEF: &str = "libsleef.so.3";
 /// Where Debian's musl-dev puts musl's static C library (and, on other distributions, musl
 /// installed by hand).
 const MUSL_LIBC: [&str; 2] = [
@@ -178,12 +178,6 @@ fn musl_libc() -> Option<&'static str> {
 }
 
 fn musl(spec: &str, name: &str, ov: &Overrides) -> Result<BoxedTarget, InputError> {
-    let libc = musl_libc().ok_or_else(|| {
-        usage(
-            spec,
-            "musl's libc.a is missing; install the Debian package musl-dev",
-        )
-    })?;
     let scalar = naming::c_name(name);
     if ov.function.is_none() && scalar.function().is_none() {
         return Err(usage(
@@ -195,15 +189,42 @@ fn musl(spec: &str, name: &str, ov: &Overrides) -> Result<BoxedTarget, InputErro
         CrunchFormat::Binary32 => "float",
         CrunchFormat::Binary64 => "double",
     };
+    let library = musl_wrapper(spec, name, t, 1)?;
+    let ov = Overrides {
+        function: ov.function.or(Some(scalar.stem.as_str())),
+        ..*ov
+    };
+    load(spec, &library, &format!("tmd_musl_{name}"), &ov)
+}
+
+/// musl's `name` (of `args` arguments of C type `t`) behind a wrapper `tmd_musl_NAME` linked
+/// with musl's static libc alone (see the module doc).
+pub(crate) fn musl_wrapper(
+    spec: &str,
+    name: &str,
+    t: &str,
+    args: usize,
+) -> Result<Loadable, InputError> {
+    let libc = musl_libc().ok_or_else(|| {
+        usage(
+            spec,
+            "musl's libc.a is missing; install the Debian package musl-dev",
+        )
+    })?;
     // The archive's size and time stamp are in the text, so a new musl compiles anew.
     let stamp = std::fs::metadata(libc)
         .ok()
         .and_then(|m| Some((m.len(), m.modified().ok()?)))
         .map(|s| format!("{s:?}"))
         .unwrap_or_default();
+    let params: Vec<String> = (0..args).map(|i| format!("{t} x{i}")).collect();
+    let types = vec![t; args].join(", ");
+    let names: Vec<String> = (0..args).map(|i| format!("x{i}")).collect();
     let source = format!(
-        "/* {name} from {libc} {stamp} */\n{t} {name}({t});\n\
-         __attribute__((visibility(\"default\"))) {t} tmd_musl_{name}({t} x) {{ return {name}(x); }}\n"
+        "/* {name} from {libc} {stamp} */\n{t} {name}({types});\n\
+         __attribute__((visibility(\"default\"))) {t} tmd_musl_{name}({}) {{ return {name}({}); }}\n",
+        params.join(", "),
+        names.join(", ")
     );
     let file = compile::generated_source(spec, &format!("musl-{name}"), &source)?;
     let link: Vec<String> = [
@@ -217,16 +238,11 @@ fn musl(spec: &str, name: &str, ov: &Overrides) -> Result<BoxedTarget, InputErro
     .map(str::to_string)
     .to_vec();
     let object = compile::shared_object(spec, &file, &link)?;
-    let library = Loadable {
+    Ok(Loadable {
         path: object.display().to_string(),
         package: None,
         note: Some(format!("musl's {name} from {libc}")),
-    };
-    let ov = Overrides {
-        function: ov.function.or(Some(scalar.stem.as_str())),
-        ..*ov
-    };
-    load(spec, &library, &format!("tmd_musl_{name}"), &ov)
+    })
 }
 
 /// One line of `tmd crunch --list` for foreign targets.

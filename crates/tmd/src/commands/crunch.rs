@@ -60,6 +60,10 @@ pub fn run(args: &CrunchArgs) -> anyhow::Result<()> {
     #[cfg(not(feature = "mpi"))]
     let default_device = 0;
     let spec = args.target.as_deref().expect("clap requires it");
+    if tmd_crunch::bivariate::target::is_bivariate(spec, args.function.as_deref()) {
+        return super::crunch_pairs::run(args, spec);
+    }
+    super::crunch_pairs::refuse_pair_flags(args, spec)?;
     if args.function.is_some()
         && !spec.starts_with("file:")
         && !tmd_crunch::foreign::is_foreign(spec)
@@ -217,8 +221,14 @@ fn plan_for(
         crate::out_file::check("--plot", path)?;
     }
     let fmt = format_of(args, target)?;
-    let from = parse_bound(args.from.as_deref().expect("clap"), "--from", fmt)?;
-    let to = parse_bound(args.to.as_deref().expect("clap"), "--to", fmt)?;
+    let (Some(from), Some(to)) = (args.from.as_deref(), args.to.as_deref()) else {
+        return Err(InputError::Usage(
+            "give the range with --from A --to B, or the inputs with --inputs FILE".into(),
+        )
+        .into());
+    };
+    let from = parse_bound(from, "--from", fmt)?;
+    let to = parse_bound(to, "--to", fmt)?;
     // A device launch per block: on a device, binary32 blocks of 2^24 (2^20 took 3 ms per
     // launch more than its work on an H200, docs/BENCHMARKS.md).
     let default_bits = match (fmt, args.backend == "cpu") {
@@ -462,7 +472,25 @@ fn write_text(out: &mut impl Write, r: &Report, threads: usize) -> std::io::Resu
         r.worse,
         pct(r.worse)
     )?;
-    let s = &r.specials;
+    write_specials(out, &r.specials, &r.histogram, r.rounding)?;
+    writeln!(
+        out,
+        "  reference: {}; {} inputs decided by MPFR",
+        r.reference, r.mpfr_inputs
+    )?;
+    if let Some(note) = &r.note {
+        writeln!(out, "  note: {note}")?;
+    }
+    Ok(())
+}
+
+/// The special classes and the histogram of a report, one line each.
+pub(crate) fn write_specials(
+    out: &mut impl Write,
+    s: &tmd_crunch::summary::Specials,
+    histogram: &[u64],
+    rounding: tmd_crunch::Rounding,
+) -> std::io::Result<()> {
     let classes = [
         ("NaN expected", s.nan_expected, Some(s.nan_wrong)),
         ("spurious NaN", s.nan_spurious, None),
@@ -482,20 +510,7 @@ fn write_text(out: &mut impl Write, r: &Report, threads: usize) -> std::io::Resu
     if !shown.is_empty() {
         writeln!(out, "  special: {}", shown.join(", "))?;
     }
-    writeln!(
-        out,
-        "  histogram: {}",
-        histogram_text(&r.histogram, r.rounding)
-    )?;
-    writeln!(
-        out,
-        "  reference: {}; {} inputs decided by MPFR",
-        r.reference, r.mpfr_inputs
-    )?;
-    if let Some(note) = &r.note {
-        writeln!(out, "  note: {note}")?;
-    }
-    Ok(())
+    writeln!(out, "  histogram: {}", histogram_text(histogram, rounding))
 }
 
 fn histogram_text(h: &[u64], rounding: tmd_crunch::Rounding) -> String {
@@ -533,6 +548,23 @@ fn list() -> anyhow::Result<()> {
         };
         writeln!(out, "{name}\t{}\t{backends}\t{reference}", fmt.name())?;
     }
+    for (name, fmt) in tmd_crunch::bivariate::target::list() {
+        let func = tmd_crunch::bivariate::resolve(&name, None, None, tmd_crunch::Rounding::Nearest)
+            .map(|t| t.function());
+        let reference = func
+            .map(|f| tmd_crunch::bivariate::analysis::reference_name(f, fmt))
+            .unwrap_or_default();
+        writeln!(out, "{name}\t{}\tcpu\t{reference} (pairs)", fmt.name())?;
+    }
+    let binary16 = tmd_crunch::bivariate::analysis::reference_name(
+        tmd_crunch::bivariate::BiFunc::Pow,
+        tmd_crunch::bivariate::PairFormat::Binary16,
+    );
+    writeln!(
+        out,
+        "SOURCE:powf --format binary16 (also atan2f, hypotf)\tbinary16\tcpu\t{binary16}; the \
+         binary32 result rounded to binary16 (pairs)"
+    )?;
     for (name, fmt, backends) in [
         ("opencl:NAMEf", CrunchFormat::Binary32, "opencl"),
         ("opencl:NAME", CrunchFormat::Binary64, "opencl"),

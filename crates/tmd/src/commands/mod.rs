@@ -2,6 +2,7 @@
 
 pub mod crunch;
 pub mod crunch_list;
+pub mod crunch_pairs;
 pub mod functions;
 pub mod hardness;
 pub mod report;

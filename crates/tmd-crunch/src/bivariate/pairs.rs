@@ -1,0 +1,269 @@
+//! The sets of pairs a run crunches: every pair of binary16 numbers, a list read from a file,
+//! a seeded random sample, or a structured sample of pow's exact results and midpoints.
+
+use super::format::{binary16_value, PairFormat};
+use crate::format::IeeeFormat;
+use rand::{Rng, SeedableRng};
+use rand_chacha::ChaCha8Rng;
+use std::io::BufRead;
+use tmd_core::number::parse_exact;
+use tmd_core::InputError;
+
+/// Pairs, each with an index (the order of the run, and the key of its maximum).
+#[derive(Clone, Debug)]
+pub enum PairSet {
+    /// Every pair of binary16 bit patterns, NaNs and infinities included (2^32): index
+    /// `(bits of the first argument << 16) | bits of the second`.
+    AllBinary16,
+    /// Explicit pairs, indexed by position.
+    Listed(Vec<(f64, f64)>),
+}
+
+impl PairSet {
+    pub fn len(&self) -> u64 {
+        match self {
+            PairSet::AllBinary16 => 1 << 32,
+            PairSet::Listed(p) => p.len() as u64,
+        }
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.len() == 0
+    }
+
+    /// The pair of index `i`.
+    pub fn pair(&self, i: u64) -> (f64, f64) {
+        match self {
+            PairSet::AllBinary16 => (binary16_value((i >> 16) as u16), binary16_value(i as u16)),
+            PairSet::Listed(p) => p[i as usize],
+        }
+    }
+}
+
+/// One argument of a list: a number of the format (hex or decimal, exactly), or `nan`,
+/// `inf`, `-inf`.
+fn argument(token: &str, fmt: PairFormat) -> Result<f64, String> {
+    match token.to_ascii_lowercase().as_str() {
+        "nan" | "+nan" | "-nan" => return Ok(f64::NAN),
+        "inf" | "+inf" | "infinity" => return Ok(f64::INFINITY),
+        "-inf" | "-infinity" => return Ok(f64::NEG_INFINITY),
+        _ => {}
+    }
+    let x = parse_exact(token, &fmt.core()).map_err(|e| e.to_string())?;
+    let v = x.to_float().to_f64();
+    Ok(if v == 0.0 && token.starts_with('-') {
+        -0.0
+    } else {
+        v
+    })
+}
+
+/// Reads a list of pairs: two numbers a line (`x y`, whitespace or a comma between them),
+/// blank lines and `#` comments skipped. A line with another count, or a number that is not
+/// one of the format, is an error naming the line.
+pub fn read_list(
+    reader: impl BufRead,
+    name: &str,
+    fmt: PairFormat,
+    function: &str,
+) -> Result<Vec<(f64, f64)>, InputError> {
+    let mut out = Vec::new();
+    for (i, line) in reader.lines().enumerate() {
+        let at = |why: String| InputError::Number(format!("{name}:{}: {why}", i + 1));
+        let line = line.map_err(|e| at(format!("cannot read: {e}")))?;
+        let text = line.split('#').next().unwrap_or("");
+        let tokens: Vec<&str> = text
+            .split(|c: char| c.is_whitespace() || c == ',')
+            .filter(|t| !t.is_empty())
+            .collect();
+        match tokens.as_slice() {
+            [] => continue,
+            [a, b] => out.push((argument(a, fmt).map_err(at)?, argument(b, fmt).map_err(at)?)),
+            _ => {
+                return Err(at(format!(
+                    "{function} takes two arguments: expected two numbers, found {}",
+                    tokens.len()
+                )))
+            }
+        }
+    }
+    Ok(out)
+}
+
+/// A finite number of the format with a uniformly random bit pattern (sign included).
+fn random_finite(fmt: PairFormat, rng: &mut ChaCha8Rng) -> f64 {
+    let max = fmt.ordinal(fmt.max_finite());
+    let ord = rng.gen_range(0..=max);
+    let v = fmt.from_ordinal(ord);
+    if rng.gen::<bool>() {
+        -v
+    } else {
+        v
+    }
+}
+
+/// `n` pairs whose arguments are finite numbers of uniformly random bit patterns (every binade
+/// equally likely), from the seed.
+pub fn random_sample(fmt: PairFormat, n: u64, seed: u64) -> Vec<(f64, f64)> {
+    let mut rng = ChaCha8Rng::seed_from_u64(seed);
+    (0..n)
+        .map(|_| (random_finite(fmt, &mut rng), random_finite(fmt, &mut rng)))
+        .collect()
+}
+
+/// Bit length of an integer.
+fn bits(v: u128) -> u32 {
+    128 - v.leading_zeros()
+}
+
+/// `v^k` when it has at most `limit` bits.
+fn power_within(v: u128, k: u32, limit: u32) -> Option<u128> {
+    let mut acc: u128 = 1;
+    for _ in 0..k {
+        acc = acc.checked_mul(v).filter(|&a| bits(a) <= limit)?;
+    }
+    Some(acc)
+}
+
+/// One structured pair of pow, or `None` when the draw has no place in the format: x =
+/// ±m^(2^j) 2^(e 2^j) and y = k / 2^j with m odd, so x^y = m^k 2^(e k) exactly; m^k has at
+/// most p bits (an exact result) or exactly p + 1 (an odd multiple of half an ulp: a
+/// midpoint). Negative x only at integer y; negative y only for m = 1.
+fn structured_pow_pair(
+    fmt: PairFormat,
+    midpoint: bool,
+    rng: &mut ChaCha8Rng,
+) -> Option<(f64, f64)> {
+    let p = fmt.precision() as u32;
+    let target_bits = if midpoint {
+        p + 1
+    } else {
+        rng.gen_range(1..=p)
+    };
+    // A midpoint needs k >= 2: x = m^(2^j) has at most p bits.
+    let k = rng.gen_range(u32::from(midpoint) + 1..=target_bits.min(64));
+    let m_bits = target_bits.div_ceil(k);
+    let m: u128 = if m_bits <= 1 {
+        1
+    } else {
+        (1u128 << (m_bits - 1)) | rng.gen_range(0..1u128 << (m_bits - 1)) | 1
+    };
+    let result = power_within(m, k, p + 1)?;
+    if (midpoint && bits(result) != p + 1) || (!midpoint && bits(result) > p) {
+        return None;
+    }
+    let max_j = (0..=6)
+        .take_while(|&j| power_within(m, 1 << j, p).is_some())
+        .last()?;
+    let j = rng.gen_range(0..=max_j);
+    let x_int = power_within(m, 1 << j, p)?;
+    let (bx, bl) = (bits(x_int) as i64, bits(result) as i64);
+    let (emin, emax) = (i64::from(fmt.emin()), i64::from(fmt.emax()));
+    let step = 1i64 << j;
+    let k64 = i64::from(k);
+    let negative_y = m == 1 && rng.gen::<bool>();
+    let ky = if negative_y { -k64 } else { k64 };
+    // Both x = x_int 2^(e step) and x^y = result 2^(e ky) normal: floor(log2) in [emin, emax],
+    // i.e. e s in [emin - b + 1, emax - b + 1] for (b, s) = (bx, step) and (bl, ky).
+    let range = |b: i64, s: i64| {
+        let (lo, hi) = (emin - b + 1, emax - b + 1);
+        let (lo, hi, s) = if s > 0 { (lo, hi, s) } else { (-hi, -lo, -s) };
+        (-((-lo).div_euclid(s)), hi.div_euclid(s))
+    };
+    let (lo1, hi1) = range(bx, step);
+    let (lo2, hi2) = range(bl, ky);
+    let (lo, hi) = (lo1.max(lo2), hi1.min(hi2));
+    if lo > hi {
+        return None;
+    }
+    let e = rng.gen_range(lo..=hi);
+    let mut x = libm::scalbn(x_int as f64, (e * step) as i32);
+    if j == 0 && rng.gen::<bool>() {
+        x = -x;
+    }
+    let y = ky as f64 / step as f64;
+    Some((x, y))
+}
+
+/// `n` structured pairs of pow from the seed, exact results and midpoints in turn
+/// ([`structured_pow_pair`]): the inputs where incorrectly rounded pow implementations fail.
+pub fn structured_pow(fmt: PairFormat, n: u64, seed: u64) -> Vec<(f64, f64)> {
+    let mut rng = ChaCha8Rng::seed_from_u64(seed);
+    let mut out = Vec::with_capacity(n as usize);
+    while (out.len() as u64) < n {
+        let midpoint = out.len() % 2 == 1;
+        if let Some(pair) = structured_pow_pair(fmt, midpoint, &mut rng) {
+            out.push(pair);
+        }
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::io::Cursor;
+
+    #[test]
+    fn a_list_line_needs_exactly_two_numbers_of_the_format() {
+        let fmt = PairFormat::Binary32;
+        let got = read_list(
+            Cursor::new("# c\n0x1p+1 3\n\n-0, nan # x\n"),
+            "l",
+            fmt,
+            "pow",
+        )
+        .unwrap();
+        assert_eq!(got[0], (2.0, 3.0));
+        assert!(got[1].0 == 0.0 && got[1].0.is_sign_negative() && got[1].1.is_nan());
+        let e = read_list(Cursor::new("1 2\n1\n"), "l", fmt, "pow").unwrap_err();
+        assert!(
+            e.to_string().contains("l:2: pow takes two arguments"),
+            "{e}"
+        );
+        let e = read_list(Cursor::new("1 2 3\n"), "l", fmt, "pow").unwrap_err();
+        assert!(e.to_string().contains("found 3"), "{e}");
+        let e = read_list(Cursor::new("0x1.000001p+0 1\n"), "l", fmt, "pow").unwrap_err();
+        assert!(e.to_string().contains("l:1:"), "{e}");
+    }
+
+    #[test]
+    fn samples_depend_only_on_the_seed_and_hold_finite_numbers_of_the_format() {
+        for fmt in [
+            PairFormat::Binary16,
+            PairFormat::Binary32,
+            PairFormat::Binary64,
+        ] {
+            let s = random_sample(fmt, 1000, 7);
+            assert_eq!(s, random_sample(fmt, 1000, 7));
+            assert_ne!(s, random_sample(fmt, 1000, 8));
+            for &(a, b) in &s {
+                assert!(a.is_finite() && b.is_finite() && fmt.contains(a) && fmt.contains(b));
+            }
+        }
+    }
+
+    #[test]
+    fn structured_pow_pairs_are_exact_results_or_midpoints() {
+        use rug::Float;
+        for fmt in [
+            PairFormat::Binary16,
+            PairFormat::Binary32,
+            PairFormat::Binary64,
+        ] {
+            let p = fmt.precision() as u32;
+            let pairs = structured_pow(fmt, 300, 3);
+            let mut midpoints = 0;
+            for &(x, y) in &pairs {
+                assert!(fmt.contains(x) && fmt.contains(y), "{x} {y}");
+                let (v, t) =
+                    super::super::BiFunc::Pow.mpfr(x, y, 2 * p + 10, rug::float::Round::Nearest);
+                assert_eq!(t, 0, "pow({x:e}, {y:e}) is not exact");
+                let as_p1 = Float::with_val(p + 1, &v);
+                assert_eq!(as_p1, v, "pow({x:e}, {y:e}) has more than p + 1 bits");
+                midpoints += usize::from(Float::with_val(p, &v) != v);
+            }
+            assert_eq!(midpoints, 150, "{}: {midpoints}", fmt.name());
+        }
+    }
+}
