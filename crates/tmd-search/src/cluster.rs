@@ -13,6 +13,8 @@
 use crate::counts::Counts;
 use crate::plan::SearchPlan;
 use crate::reference::decide_input;
+use crate::reference::Listing;
+use crate::regime::{binade_piece, decided_pieces, RangeRecord};
 use crate::{filtered_search, reference_search_to, Case, FilterError, Summary};
 use rayon::prelude::*;
 use serde::{Deserialize, Serialize};
@@ -77,6 +79,10 @@ impl Segments {
 pub struct SegmentRecord {
     pub index: u64,
     pub cases: Vec<String>,
+    /// The range records of the segment, as ordinals `[start, end)` (decimal text): the root
+    /// rebuilds them from the rule, joined across segment ends ([`decide_items`]).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub ranges: Vec<[String; 2]>,
     pub counts: Counts,
 }
 
@@ -259,9 +265,12 @@ pub fn search_segment(
     range.start = lo;
     range.end = hi;
     let progress = AtomicU64::new(0);
-    let mut cases = Vec::new();
-    let format = plan.range.format.clone();
-    let mut collect = |c: &Case| cases.push(format.ordinal(&c.x).to_string());
+    let mut collect = SegmentListing {
+        format: &plan.range.format,
+        records: plan.range_records,
+        cases: Vec::new(),
+        ranges: Vec::new(),
+    };
     let s: Summary = match &plan.filter {
         None => reference_search_to(&plan.target, &range, &plan.params, &progress, &mut collect),
         Some(f) => {
@@ -278,9 +287,97 @@ pub fn search_segment(
     };
     Ok(SegmentRecord {
         index,
-        cases,
+        cases: collect.cases,
+        ranges: collect.ranges,
         counts: s.counts,
     })
+}
+
+/// A segment's listing: ordinals of its cases and ranges, as decimal text.
+struct SegmentListing<'a> {
+    format: &'a tmd_core::Format,
+    records: bool,
+    cases: Vec<String>,
+    ranges: Vec<[String; 2]>,
+}
+
+impl Listing for SegmentListing<'_> {
+    fn case(&mut self, case: &Case) {
+        self.cases.push(self.format.ordinal(&case.x).to_string());
+    }
+
+    fn accepts_ranges(&self) -> bool {
+        self.records
+    }
+
+    fn range(&mut self, record: &RangeRecord) {
+        self.ranges
+            .push([record.start.to_string(), record.end.to_string()]);
+    }
+}
+
+/// What the root lists, in x order.
+#[derive(Clone, Debug, PartialEq)]
+pub enum Item {
+    Case(Case),
+    Range(RangeRecord),
+}
+
+/// The cases and range records of the finished segments, in x order: what a single-process
+/// run lists. A rule piece that spans segment ends arrives in parts; the parts are joined and
+/// the records rebuilt from the rule over each joined run of inputs, which gives the pieces of
+/// a single-process run (the rule's pieces depend on the binade only, clipped to the range,
+/// and every input of such a piece inside the range lies in one joined run).
+pub fn decide_items(plan: &SearchPlan, records: &[&SegmentRecord]) -> Vec<Item> {
+    let cases = decide_cases(plan, records.iter().copied());
+    let mut parts: Vec<(i128, i128)> = records
+        .iter()
+        .flat_map(|r| r.ranges.iter())
+        .map(|[a, b]| {
+            let ordinal = |t: &String| t.parse::<i128>().expect("an ordinal");
+            (ordinal(a), ordinal(b))
+        })
+        .collect();
+    parts.sort_unstable();
+    let mut joined: Vec<(i128, i128)> = Vec::new();
+    for (a, b) in parts {
+        match joined.last_mut() {
+            Some(last) if last.1 == a => last.1 = b,
+            _ => joined.push((a, b)),
+        }
+    }
+    let ranges = joined
+        .into_iter()
+        .flat_map(|(a, b)| rebuilt_records(plan, a, b));
+    let format = &plan.range.format;
+    let mut items: Vec<(i128, Item)> = cases
+        .into_iter()
+        .map(|c| (format.ordinal(&c.x), Item::Case(c)))
+        .chain(ranges.map(|r| (r.start, Item::Range(r))))
+        .collect();
+    items.sort_by_key(|(o, _)| *o);
+    items.into_iter().map(|(_, item)| item).collect()
+}
+
+/// The range records of the rule over the inputs `[a, b)`, binade by binade.
+fn rebuilt_records(plan: &SearchPlan, a: i128, b: i128) -> Vec<RangeRecord> {
+    let format = &plan.range.format;
+    let mut out = Vec::new();
+    let mut o = a;
+    while o < b {
+        let end = binade_piece(format, o).1.min(b);
+        let pieces = decided_pieces(
+            &plan.target.expr,
+            format,
+            o,
+            end,
+            plan.params.bits,
+            plan.params.breakpoints,
+        );
+        out.extend(pieces.iter().filter_map(|p| p.record()));
+        o = end;
+    }
+    out
 }
 
 /// The counts of several segments, added up.
@@ -335,6 +432,7 @@ mod tests {
         let rec = SegmentRecord {
             index: 3,
             cases: vec!["-7".into(), "12".into()],
+            ranges: vec![],
             counts: Counts::from_array([10, 2, 0, 0, 0, 0, 1]),
         };
         let bytes = rec.to_bytes();

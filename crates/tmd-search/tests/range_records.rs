@@ -177,3 +177,79 @@ fn range_records_follow_the_breakpoint_kinds() {
         assert_eq!(inputs > 0, expect_records, "{kinds:?}: {inputs}");
     }
 }
+
+/// A search cut in the segments of an MPI run, each segment searched alone and the root's
+/// merge applied, lists what one uninterrupted run lists: the rule pieces cut by segment ends
+/// come back whole.
+#[test]
+fn segmented_searches_list_the_records_of_one_run() {
+    use tmd_search::cluster::{decide_items, search_segment, Item, Segments};
+    use tmd_search::{SearchPlan, SearchRequest};
+    for (func, from, to) in [
+        ("exp", "-0x1p-28", "0x1p-28"),
+        ("sin", "-0x1p-9", "0x1p-60"),
+    ] {
+        let request = SearchRequest {
+            function: func.into(),
+            format: "binary32".into(),
+            from: from.into(),
+            to: to.into(),
+            bits: Some(24),
+            breakpoints: "all".into(),
+            exact: true,
+            expand_ranges: false,
+            max_precision: 4096,
+            algorithm: "auto".into(),
+            backend: "cpu".into(),
+            domain_size: 1 << 15,
+            kappa: 8,
+            division_threshold: None,
+            chunk_bits: None,
+            split_phases: false,
+            inline_phases: false,
+            work_group: None,
+            domains_per_item: None,
+        };
+        let plan = SearchPlan::new(&request, &mut |_| {}).unwrap();
+        let format = plan.range.format.clone();
+        let mut whole = Collected {
+            format: Some(format.clone()),
+            ..Collected::default()
+        };
+        let filter = plan.filter.as_ref().unwrap();
+        let target = &plan.target;
+        let (summary, _) = filtered_search(
+            target,
+            &plan.range,
+            &plan.params,
+            filter,
+            &AtomicU64::new(0),
+            &mut whole,
+        )
+        .unwrap();
+        let segments = Segments::new(plan.range.start, plan.range.end);
+        let records: Vec<_> = (0..segments.count())
+            .map(|i| {
+                let (lo, hi) = segments.bounds(i);
+                search_segment(&plan, i, lo, hi).unwrap()
+            })
+            .collect();
+        let refs: Vec<_> = records.iter().collect();
+        let items = decide_items(&plan, &refs);
+        let (mut cases, mut ranges) = (Vec::new(), Vec::new());
+        for item in items {
+            match item {
+                Item::Case(c) => cases.push(c),
+                Item::Range(r) => ranges.push(r),
+            }
+        }
+        let cut = records.iter().filter(|r| !r.ranges.is_empty()).count();
+        assert!(ranges.len() < cut, "{func}: no record was cut by segments");
+        assert_eq!(ranges, whole.records, "{func}: records");
+        assert_eq!(cases, whole.cases, "{func}: cases");
+        let total = records
+            .iter()
+            .fold(tmd_search::Counts::default(), |t, r| t + r.counts);
+        assert_eq!(total, summary.counts, "{func}: counts");
+    }
+}

@@ -14,7 +14,7 @@ use std::time::Instant;
 use tmd_core::InputError;
 use tmd_crunch::cluster::{deal_out, share_from_root, Cluster};
 use tmd_search::cluster::{
-    decide_cases, search_segment, SegmentRecord, Segments, SegmentsError, SegmentsJournal,
+    decide_items, search_segment, Item, SegmentRecord, Segments, SegmentsError, SegmentsJournal,
 };
 use tmd_search::{SearchPlan, Summary};
 
@@ -128,8 +128,12 @@ fn write_output(
 ) -> anyhow::Result<()> {
     let format = &plan.range.format;
     let mut out = Output::open(args, plan)?;
-    for case in decide_cases(plan, journal.records()) {
-        out.write(&plan.target.name, format, &case)?;
+    let records: Vec<&SegmentRecord> = journal.records().collect();
+    for item in decide_items(plan, &records) {
+        match item {
+            Item::Case(case) => out.write(&plan.target.name, format, &case)?,
+            Item::Range(r) => out.write_range(&plan.target.name, format, &r)?,
+        }
     }
     out.finish()?;
     let total = Summary {
