@@ -518,6 +518,9 @@ impl Context<'_> {
         let format = &self.range.format;
         let lo = format.from_ordinal(start).to_float();
         let hi = format.from_ordinal(start + len as i128 - 1).to_float();
+        if let Some(result) = self.outside_domain(&lo, &hi, len) {
+            return Some(result);
+        }
         let x = Interval {
             nonzero: lo > 0 || hi < 0,
             exact: lo == hi,
@@ -557,6 +560,31 @@ impl Context<'_> {
                 whole_chunk_inputs: len,
                 ..FilterStats::default()
             },
+        })
+    }
+
+    /// A chunk of a registry function's inputs beyond an end of its domain's hull (log of
+    /// negative numbers, acosh below 1): every input is undefined, as the reference search's
+    /// per-input decision says (`tmd_core::interval::point`: outside the domain is NaN; the
+    /// hull's ends themselves, poles or values, are never beyond it).
+    fn outside_domain(&self, lo: &Float, hi: &Float, len: u64) -> Option<JobResult> {
+        let func = self.target.function()?;
+        let (min, max) = func.domain().hull();
+        let below = min.is_some_and(|m| *hi < m);
+        let above = max.is_some_and(|m| *lo > m);
+        if !(below || above) {
+            return None;
+        }
+        self.progress.fetch_add(len, Ordering::Relaxed);
+        let mut summary = Summary::of_inputs(len);
+        summary.undefined = len;
+        Some(JobResult {
+            summary,
+            stats: FilterStats {
+                whole_chunk_inputs: len,
+                ..FilterStats::default()
+            },
+            ..JobResult::empty()
         })
     }
 
