@@ -78,24 +78,31 @@ fn check_window(func: &str, format: &Format, start: i128, end: i128, p: &SearchP
         got.order.windows(2).all(|w| w[0] < w[1]),
         "{what}: items out of order"
     );
-    let counts = |s: &Summary| s.counts;
-    assert_eq!(counts(&summary), counts(&ref_summary), "{what}: counts");
     // Every reference case is a listed case, or lies in a record and has what it promises.
+    // The reference may leave a record's input unresolved (erf(2^14) = 1 - 2^-280000000
+    // at 4096 bits): the rule proves it hard, and it counts as hard.
     let mut in_records = 0u64;
+    let mut beyond_mpfr = 0u64;
     for case in &reference {
         let o = format.ordinal(&case.x);
         match got.records.iter().find(|r| (r.start..r.end).contains(&o)) {
             Some(r) => {
-                let Outcome::Inexact(i) = &case.outcome else {
-                    panic!("{what}: {} in {r:?} is {:?}", case.x.to_hex(), case.outcome);
-                };
-                assert_eq!(i.kind, Kind::Directed, "{what}: {}", case.x.to_hex());
-                assert!(
-                    i.bits >= r.bits_at_least && i.bits > p.bits as f64,
-                    "{what}: {} has {} bits, record {r:?}",
-                    case.x.to_hex(),
-                    i.bits
-                );
+                match &case.outcome {
+                    Outcome::Inexact(i) => {
+                        assert_eq!(i.kind, Kind::Directed, "{what}: {}", case.x.to_hex());
+                        assert!(
+                            i.bits >= r.bits_at_least && i.bits > p.bits as f64,
+                            "{what}: {} has {} bits, record {r:?}",
+                            case.x.to_hex(),
+                            i.bits
+                        );
+                    }
+                    Outcome::Unresolved {
+                        bits_at_least: Some(b),
+                        ..
+                    } if *b >= r.bits_at_least => beyond_mpfr += 1,
+                    other => panic!("{what}: {} in {r:?} is {other:?}", case.x.to_hex()),
+                }
                 in_records += 1;
             }
             None => assert!(
@@ -106,6 +113,10 @@ fn check_window(func: &str, format: &Format, start: i128, end: i128, p: &SearchP
             ),
         }
     }
+    let mut expected = ref_summary.counts;
+    expected.hard += beyond_mpfr;
+    expected.unresolved -= beyond_mpfr;
+    assert_eq!(summary.counts, expected, "{what}: counts");
     // Records hold only listed inputs (all of them, by the count), cases only reference ones.
     let record_inputs: u64 = got.records.iter().map(|r| r.inputs()).sum();
     assert_eq!(in_records, record_inputs, "{what}: inputs in records");
@@ -131,7 +142,7 @@ fn binary32_windows_equal_the_reference_once_range_records_are_expanded() {
     let top = format.max_ordinal();
     let mut rng = ChaCha8Rng::seed_from_u64(0x7a6e_5e11);
     let functions = [
-        "exp", "log", "sin", "cos", "tan", "erf", "expm1", "log1p", "atan", "cbrt",
+        "exp", "log", "sin", "cos", "tan", "erf", "expm1", "log1p", "atan", "cbrt", "tanh", "erfc",
     ];
     let mut record_inputs = 0;
     let mut windows = 0;
