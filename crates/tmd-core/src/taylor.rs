@@ -100,6 +100,8 @@ use rug::{Float, Rational};
 use std::cmp::Ordering;
 use thiserror::Error;
 
+mod special;
+
 /// The precision of the error bounds: they are rounded up, so a few significant bits suffice.
 const BOUND_PREC: u32 = 64;
 
@@ -115,9 +117,12 @@ pub const MIN_PREC: u32 = 16;
 /// Why an expression has no Taylor model at a center and radius.
 #[derive(Clone, Debug, PartialEq, Eq, Error)]
 pub enum NoModel {
-    /// The function has no automatic-differentiation recurrence here (gamma, Bessel, ...).
-    #[error("{0} has no Taylor model (only the elementary functions and erf, erfc have one)")]
+    /// The function has no Taylor model at all (ai, zeta); the message says why.
+    #[error("{0} has no Taylor model ({reason})", reason = unsupported_reason(*.0))]
     Unsupported(Func),
+    /// The function has a model, but not at this argument, for the reason given.
+    #[error("{0} has no Taylor model here: {1}")]
+    Unimplemented(Func, &'static str),
     /// The function's argument may leave the open set where it is analytic somewhere in the
     /// interval: log of an interval reaching 0, asin reaching ±1, tan over a pole, ...
     #[error("{0} is not proven analytic over the interval (domain boundary or pole)")]
@@ -131,6 +136,18 @@ pub enum NoModel {
     /// The arguments themselves are unusable.
     #[error("invalid argument: {0}")]
     InvalidArgument(&'static str),
+}
+
+/// Why a registry function has no Taylor model (docs/error-analysis.md, "Taylor models of the
+/// special functions").
+fn unsupported_reason(func: Func) -> &'static str {
+    match func {
+        Func::Ai => "its series needs Ai', which MPFR does not compute and tmd does not enclose",
+        Func::Zeta => {
+            "its series needs the derivatives of zeta, which MPFR does not compute and tmd does not enclose"
+        }
+        _ => "no recurrence is implemented for it",
+    }
 }
 
 /// Whether a registry function has a Taylor model (the registry's [`Model`] column, an AD
@@ -802,6 +819,9 @@ fn apply(func: Func, f: &Series, prec: u32) -> Result<Series, NoModel> {
     let Some(model) = func.model() else {
         return Err(NoModel::Unsupported(func));
     };
+    if special::handles(func) {
+        return special::apply(func, f, prec);
+    }
     let f0 = &f.coeffs[0];
     let g0 = value_range(func, f0, prec)?;
     match model {
@@ -856,6 +876,7 @@ fn apply(func: Func, f: &Series, prec: u32) -> Result<Series, NoModel> {
             integrate(g0, f, &product.recip(prec)?, prec)
         }
         Model::Erf => integrate(g0, f, &erf_derivative_factor(func, f, prec)?, prec),
+        Model::Special => Err(NoModel::Unsupported(func)),
     }
 }
 

@@ -1,0 +1,478 @@
+//! Series of the special functions: eint, li2, digamma, lgamma, gamma and the Bessel functions
+//! j0, j1, y0, y1 (the table and the proofs are in the parent module's essay and in
+//! docs/error-analysis.md, "Taylor models of the special functions").
+//!
+//! eint and li2 follow the parent's scheme g' = f' h. The others are composed: for an interval
+//! v enclosing f_0, [`coefficients`] encloses c_k(y) = phi^(k)(y)/k! for every y in v, and
+//! phi(f) = sum_k c_k(f_0) u^k with u = f - f_0 (a series without constant term). Since each
+//! c_k holds for every point of v and interval arithmetic is inclusion isotone, the composed
+//! coefficients enclose the exact ones for every point of the input intervals, as the
+//! parent's recurrences do.
+
+use super::{down, exp_series, integrate, max, up, value_range, Ival, NoModel, Series};
+use crate::registry::{eval_rounded, Dir, Func};
+use rug::float::Round;
+use rug::ops::Pow;
+use rug::{Float, Integer, Rational};
+use std::cell::RefCell;
+
+/// The function's series along f, or why there is none.
+pub(super) fn apply(func: Func, f: &Series, prec: u32) -> Result<Series, NoModel> {
+    use Func::*;
+    match func {
+        Eint => eint(f, prec),
+        Li2 => li2(f, prec),
+        Gamma => {
+            let g0 = gamma_range(&f.coeffs[0], prec)?;
+            let log_gamma = compose(
+                &coefficients(Lgamma, &f.coeffs[0], f.order(), prec)?,
+                f,
+                prec,
+            )?;
+            exp_series(g0, &log_gamma, prec)
+        }
+        _ => compose(&coefficients(func, &f.coeffs[0], f.order(), prec)?, f, prec),
+    }
+}
+
+/// Whether [`apply`] handles the function.
+pub(super) fn handles(func: Func) -> bool {
+    use Func::*;
+    matches!(
+        func,
+        Eint | Li2 | Gamma | Lgamma | Digamma | J0 | J1 | Y0 | Y1
+    )
+}
+
+/// sum_k c_k u^k with u = f - f_0, by Horner's scheme on series; when f is x itself (u = t)
+/// the coefficients are the c_k.
+fn compose(c: &[Ival], f: &Series, prec: u32) -> Result<Series, NoModel> {
+    let order = f.order();
+    let mut u = f.clone();
+    u.coeffs[0] = Ival::zero(prec);
+    let identity = u.coeffs.iter().enumerate().all(|(k, c)| match k {
+        1 => c.lo == 1 && c.hi == 1,
+        _ => c.is_zero(),
+    });
+    if identity {
+        return Ok(Series {
+            coeffs: c[..=order].to_vec(),
+        });
+    }
+    let mut acc = Series::constant(c[order].clone(), order, prec);
+    for ck in c[..order].iter().rev() {
+        acc = acc.mul(&u, prec)?;
+        acc.coeffs[0] = acc.coeffs[0].add(ck, prec)?;
+    }
+    Ok(acc)
+}
+
+/// c_0..c_order: enclosures of phi^(k)(y)/k! for every y in v (digamma, lgamma, Bessel).
+fn coefficients(func: Func, v: &Ival, order: usize, prec: u32) -> Result<Vec<Ival>, NoModel> {
+    use Func::*;
+    match func {
+        Digamma | Lgamma => polygamma_coefficients(func, v, order, prec),
+        J0 | J1 | Y0 | Y1 => bessel_coefficients(func, v, order, prec),
+        _ => Err(NoModel::Unsupported(func)),
+    }
+}
+
+// ---------------------------------------------------------------------------------------------
+// eint and li2: g' = f' h.
+
+/// Ei(f): Ei'(y) = e^y / y (DLMF 6.2.5 differentiated), so h = exp(f) / f, for f_0 away from 0.
+/// Ei decreases on y < 0 and increases on y > 0.
+fn eint(f: &Series, prec: u32) -> Result<Series, NoModel> {
+    let f0 = &f.coeffs[0];
+    if !f0.excludes_zero() {
+        return Err(NoModel::OutsideDomain(Func::Eint));
+    }
+    let g0 = monotone(Func::Eint, f0, f0.lo > 0, prec)?;
+    let exp_f = exp_series(value_range(Func::Exp, f0, prec)?, f, prec)?;
+    integrate(g0, f, &exp_f.div(f, prec)?, prec)
+}
+
+/// Li2(f) for f_0 < 1: Li2'(y) = q(y) = -log(1 - y)/y (DLMF 25.12.2). Where |f_0| > 1/2,
+/// h = q(f) from the series of log(1 - f) divided by f; nearer 0 that division loses a factor
+/// 1/|f_0| per order (and is 0/0 where f_0 contains 0), so the coefficients come from the
+/// backward recurrence of [`li2_coefficients`] instead.
+fn li2(f: &Series, prec: u32) -> Result<Series, NoModel> {
+    let f0 = &f.coeffs[0];
+    if f0.hi >= 1 {
+        return Err(NoModel::OutsideDomain(Func::Li2));
+    }
+    let g0 = monotone(Func::Li2, f0, true, prec)?;
+    if f0.magnitude() > 0.5 {
+        // log(1 - f)' = f' h with h = -1/(1 - f).
+        let one_minus = f.neg().add_integer(1, prec)?;
+        let l0 = value_range(Func::Log1p, &f0.neg(), prec)?;
+        let log = integrate(l0, f, &one_minus.recip(prec)?.neg(), prec)?;
+        return integrate(g0, f, &log.neg().div(f, prec)?, prec);
+    }
+    compose(&li2_coefficients(g0, f0, f.order(), prec)?, f, prec)
+}
+
+/// Li2^(k)(y)/k! = I_(k-1)(y)/k for every y in v, |v| <= 1/2, k = 1..=order, where
+/// I_j(y) = q^(j)(y)/j! = int_0^1 t^j (1 - y t)^(-j-1) dt = int_0^U u^j/(1 + y u) du with
+/// U = 1/(1 - y) (substituting u = t/(1 - y t)). Hence I_(j-1) = U^j/j - y I_j, run downwards
+/// from an enclosure of I_J ([`li2_integral_bounds`]) whose width shrinks by |y| <= 1/2 per
+/// step: J - order steps make it negligible at `prec` bits.
+fn li2_coefficients(g0: Ival, v: &Ival, order: usize, prec: u32) -> Result<Vec<Ival>, NoModel> {
+    let rho = v.magnitude().to_f64();
+    let extra = if rho == 0.0 {
+        1
+    } else {
+        ((f64::from(prec) + 8.0) / -rho.log2()).ceil() as usize
+    };
+    let top = order + extra;
+    let u = v.neg().add_integer(1, prec)?.recip(prec)?;
+    let mut integral = li2_integral_bounds(v, top, prec)?;
+    let mut c = vec![Ival::zero(prec); order + 1];
+    for j in (1..=top).rev() {
+        let exponent = u32::try_from(j).map_err(|_| NoModel::Overflow)?;
+        let power = Ival::new(
+            down(prec, (&u.lo).pow(exponent)),
+            up(prec, (&u.hi).pow(exponent)),
+        )?;
+        integral = power
+            .div_positive_int(j as u64, prec)?
+            .sub(&integral.mul(v, prec)?, prec)?;
+        if j <= order {
+            c[j] = integral.div_positive_int(j as u64, prec)?; // I_(j-1)/j
+        }
+    }
+    c[0] = g0;
+    Ok(c)
+}
+
+/// I_j(y) for every y in v (v < 1): the integrand of I_j is positive and increasing in y, and
+/// 1 + max(-lo, 0) t >= 1 - y t >= 1 - max(hi, 0) t, so
+/// I_j in [1/((j+1)(1 + max(-lo, 0))^(j+1)), 1/((j+1)(1 - max(hi, 0))^(j+1))].
+fn li2_integral_bounds(v: &Ival, j: usize, prec: u32) -> Result<Ival, NoModel> {
+    let n = u32::try_from(j + 1).map_err(|_| NoModel::Overflow)?;
+    let zero = Float::new(prec);
+    let far = up(prec, Float::with_val(prec, -&v.lo).max(&zero) + 1u32);
+    let near = down(prec, 1u32 - Float::with_val(prec, &v.hi).max(&zero));
+    let big = up(prec, &up(prec, far.pow(n)) * n);
+    let small = down(prec, &down(prec, near.pow(n)) * n);
+    Ival::new(down(prec, 1 / &big), up(prec, 1 / &small))
+}
+
+/// phi over an interval where it is monotone, from MPFR's directed roundings.
+fn monotone(func: Func, x: &Ival, increasing: bool, prec: u32) -> Result<Ival, NoModel> {
+    let (first, last) = if increasing {
+        (&x.lo, &x.hi)
+    } else {
+        (&x.hi, &x.lo)
+    };
+    Ival::new(
+        eval_rounded(func, first, prec, Dir::Down).0,
+        eval_rounded(func, last, prec, Dir::Up).0,
+    )
+}
+
+// ---------------------------------------------------------------------------------------------
+// digamma, lgamma, gamma: polygamma values from the Hurwitz zeta function.
+
+/// The shift beyond which [`hurwitz_zeta`] refuses: below x = -LARGEST_SHIFT the sum of the
+/// shifted terms would cost more than MPFR per input.
+const LARGEST_SHIFT: u64 = 1 << 12;
+
+/// Digamma: c_0 = psi(y), c_k = (-1)^(k+1) zeta(k+1, y) (DLMF 25.11.12). Lgamma: c_0 =
+/// log|Gamma(y)|, c_1 = psi(y), c_k = (-1)^k zeta(k, y)/k (lgamma' = psi, DLMF 5.15.1).
+fn polygamma_coefficients(
+    func: Func,
+    v: &Ival,
+    order: usize,
+    prec: u32,
+) -> Result<Vec<Ival>, NoModel> {
+    if contains_pole(v) {
+        return Err(NoModel::OutsideDomain(func));
+    }
+    let zetas = hurwitz_zeta(func, v, order + 1, prec)?;
+    let psi = monotone(Func::Digamma, v, true, prec)?;
+    let mut c = Vec::with_capacity(order + 1);
+    if func == Func::Digamma {
+        c.push(psi);
+        for k in 1..=order {
+            let z = &zetas[k + 1];
+            c.push(if k % 2 == 1 { z.clone() } else { z.neg() });
+        }
+    } else {
+        c.push(lgamma_range(v, &psi, prec)?);
+        if order >= 1 {
+            c.push(psi);
+        }
+        for k in 2..=order {
+            let z = zetas[k].div_positive_int(k as u64, prec)?;
+            c.push(if k % 2 == 0 { z } else { z.neg() });
+        }
+    }
+    Ok(c)
+}
+
+/// Whether v contains a pole of gamma (an integer <= 0).
+fn contains_pole(v: &Ival) -> bool {
+    let first = Float::with_val(v.lo.prec(), v.lo.ceil_ref());
+    first <= v.hi && first <= 0
+}
+
+/// log|Gamma| over a pole-free v, with psi its derivative enclosed over v: monotone where psi
+/// has a sign; otherwise log|Gamma| is convex on v (its second derivative is
+/// psi' = zeta(2, y) > 0), so it lies below the larger end value and above the tangent at lo:
+/// L(y) >= L(lo) + psi(lo)(y - lo) >= L(lo) + min(psi(lo), 0)(hi - lo).
+fn lgamma_range(v: &Ival, psi: &Ival, prec: u32) -> Result<Ival, NoModel> {
+    if psi.lo > 0 || psi.hi < 0 || v.lo == v.hi {
+        return monotone(Func::Lgamma, v, psi.lo > 0 || v.lo == v.hi, prec);
+    }
+    let at = |x: &Float, dir| eval_rounded(Func::Lgamma, x, prec, dir).0;
+    let slope = eval_rounded(Func::Digamma, &v.lo, prec, Dir::Down)
+        .0
+        .min(&Float::new(2));
+    let width = up(prec, &v.hi - &v.lo);
+    let drop = down(prec, &slope * &width);
+    let lo = down(prec, &at(&v.lo, Dir::Down) + &drop);
+    let hi = max(at(&v.lo, Dir::Up), at(&v.hi, Dir::Up));
+    Ival::new(lo, hi)
+}
+
+/// Gamma over a pole-free v: MPFR's directed values at a point, else sign * exp(log|Gamma|),
+/// the sign being constant between poles.
+fn gamma_range(v: &Ival, prec: u32) -> Result<Ival, NoModel> {
+    if contains_pole(v) {
+        return Err(NoModel::OutsideDomain(Func::Gamma));
+    }
+    if v.lo == v.hi {
+        return monotone(Func::Gamma, v, true, prec);
+    }
+    let psi = monotone(Func::Digamma, v, true, prec)?;
+    let magnitude = value_range(Func::Exp, &lgamma_range(v, &psi, prec)?, prec)?;
+    let sign = eval_rounded(Func::Gamma, &v.lo, 32, Dir::Nearest).0;
+    if sign.is_zero() || !sign.is_finite() {
+        return Err(NoModel::Overflow);
+    }
+    Ok(if sign < 0 { magnitude.neg() } else { magnitude })
+}
+
+/// zeta(s, y) = sum_{j>=0} (y + j)^(-s) for s = 2..=smax, enclosed for every y in v (index s
+/// of the result; 0 and 1 are unused). The first n terms are summed (DLMF 25.11.3 applied n
+/// times), the rest by Euler-Maclaurin at a = v + n >= A with the remainder bound of
+/// docs/error-analysis.md: zeta(s, a) = a^(1-s)/(s-1) + a^(-s)/2
+/// + sum_{i<m} b_i (s)_(2i-1) a^(-s-2i+1) + R, |R| <= 2 |b_m| (s)_(2m-1) a^(-s-2m+1),
+/// b_i = B_(2i)/(2i)!.
+fn hurwitz_zeta(func: Func, v: &Ival, smax: usize, prec: u32) -> Result<Vec<Ival>, NoModel> {
+    let m = (prec / 2 + 2) as usize;
+    let target = ((smax + 2 * m) as f64 / std::f64::consts::PI).ceil() + 1.0;
+    let gap = Float::with_val(prec, target - &v.lo).ceil();
+    let shift = if gap <= 0 {
+        0
+    } else {
+        gap.to_u32_saturating().map_or(u64::MAX, u64::from)
+    };
+    if shift > LARGEST_SHIFT {
+        return Err(NoModel::Unimplemented(
+            func,
+            "below x = -4096 its series would need over 4096 shifted terms",
+        ));
+    }
+    let mut sums = vec![Ival::zero(prec); smax + 1];
+    for j in 0..shift {
+        let w = v.add_integer(j as i32, prec)?.recip(prec)?;
+        let mut power = w.square(prec)?;
+        for sum in sums.iter_mut().skip(2) {
+            *sum = sum.add(&power, prec)?;
+            power = power.mul(&w, prec)?;
+        }
+    }
+    let a = v.add_integer(shift as i32, prec)?;
+    let b = bernoulli_ratios(m, prec)?;
+    for (s, sum) in sums.iter_mut().enumerate().skip(2) {
+        *sum = sum.add(&euler_maclaurin_tail(&a, s, &b, prec)?, prec)?;
+    }
+    Ok(sums)
+}
+
+/// zeta(s, a) for a >= 1 by Euler-Maclaurin with b.len() = m terms (see [`hurwitz_zeta`]).
+fn euler_maclaurin_tail(a: &Ival, s: usize, b: &[Ival], prec: u32) -> Result<Ival, NoModel> {
+    let w = a.recip(prec)?;
+    let w2 = w.square(prec)?;
+    let s64 = s as i64;
+    let mut power = w.clone(); // a^(1-s), built from w^(s-1)
+    for _ in 2..s {
+        power = power.mul(&w, prec)?;
+    }
+    let mut total = power.div_positive_int(s as u64 - 1, prec)?;
+    power = power.mul(&w, prec)?; // a^(-s)
+    total = total.add(&power.div_positive_int(2, prec)?, prec)?;
+    let mut pochhammer = Ival::integer(1, prec).mul_int(s64, prec)?; // (s)_1
+    power = power.mul(&w, prec)?; // a^(-s-1)
+    for (i, bi) in b.iter().enumerate().map(|(i, bi)| (i + 1, bi)) {
+        let term = bi.mul(&pochhammer, prec)?.mul(&power, prec)?;
+        if i == b.len() {
+            let bound = up(prec, term.magnitude() * 2u32);
+            return total.add(&Ival::ball(&Float::new(prec), &bound, prec)?, prec);
+        }
+        total = total.add(&term, prec)?;
+        let k = s64 + 2 * i as i64;
+        pochhammer = pochhammer.mul_int(k - 1, prec)?.mul_int(k, prec)?;
+        power = power.mul(&w2, prec)?;
+    }
+    Err(NoModel::InvalidArgument("Euler-Maclaurin needs m >= 1"))
+}
+
+thread_local! {
+    /// b_1..b_m of [`bernoulli_ratios`] per precision: a search asks for one precision.
+    static BERNOULLI: RefCell<Vec<(u32, Vec<Ival>)>> = const { RefCell::new(Vec::new()) };
+}
+
+/// b_i = B_(2i)/(2i)! = (-1)^(i+1) 2 zeta(2i) / (2 pi)^(2i) (DLMF 24.2.2, 25.6.2) for
+/// i = 1..=m, with zeta(2i) from MPFR's directed roundings.
+fn bernoulli_ratios(m: usize, prec: u32) -> Result<Vec<Ival>, NoModel> {
+    let cached = BERNOULLI.with(|c| {
+        c.borrow()
+            .iter()
+            .find(|(p, b)| *p == prec && b.len() >= m)
+            .map(|(_, b)| b[..m].to_vec())
+    });
+    if let Some(b) = cached {
+        return Ok(b);
+    }
+    let two_pi_squared = Ival::pi(prec).mul_int(2, prec)?.square(prec)?;
+    let step = two_pi_squared.recip(prec)?;
+    let mut scale = step.mul_int(2, prec)?; // 2 / (2 pi)^(2i)
+    let mut b = Vec::with_capacity(m);
+    for i in 1..=m {
+        let n = u32::try_from(2 * i).map_err(|_| NoModel::Overflow)?;
+        let zeta = Ival::new(
+            Float::with_val_round(prec, Float::zeta_u(n), Round::Down).0,
+            Float::with_val_round(prec, Float::zeta_u(n), Round::Up).0,
+        )?;
+        let value = zeta.mul(&scale, prec)?;
+        b.push(if i % 2 == 1 { value } else { value.neg() });
+        scale = scale.mul(&step, prec)?;
+    }
+    BERNOULLI.with(|c| c.borrow_mut().push((prec, b.clone())));
+    Ok(b)
+}
+
+// ---------------------------------------------------------------------------------------------
+// Bessel functions: derivatives from DLMF 10.6.7.
+
+/// C_n^(k)(y)/k! = 2^-k/k! sum_{j=0..k} (-1)^j binom(k, j) C_(n-k+2j)(y) (DLMF 10.6.7, any
+/// cylinder function C), with C_(-m) = (-1)^m C_m (DLMF 10.4.1).
+fn bessel_coefficients(
+    func: Func,
+    v: &Ival,
+    order: usize,
+    prec: u32,
+) -> Result<Vec<Ival>, NoModel> {
+    let (n, first_kind) = match func {
+        Func::J0 => (0, true),
+        Func::J1 => (1, true),
+        Func::Y0 => (0, false),
+        _ => (1, false),
+    };
+    let values = if first_kind {
+        bessel_j_values(v, order + 1, prec)?
+    } else {
+        if v.lo <= 0 {
+            return Err(NoModel::OutsideDomain(func));
+        }
+        bessel_y_values(v, order + 1, prec)?
+    };
+    let signed = |m: i64| {
+        let value = &values[m.unsigned_abs() as usize];
+        if m < 0 && m % 2 != 0 {
+            value.neg()
+        } else {
+            value.clone()
+        }
+    };
+    let mut c = Vec::with_capacity(order + 1);
+    let mut factorial = Integer::from(1);
+    for k in 0..=order {
+        if k > 0 {
+            factorial *= k as u64;
+        }
+        let denominator = Integer::from(&factorial << k as u32);
+        let mut sum = Ival::zero(prec);
+        for j in 0..=k {
+            let mut weight = Rational::from((
+                Integer::from(Integer::binomial_u(k as u32, j as u32)),
+                denominator.clone(),
+            ));
+            if j % 2 == 1 {
+                weight = -weight;
+            }
+            let term =
+                signed(n + 2 * j as i64 - k as i64).mul(&Ival::rational(&weight, prec), prec)?;
+            sum = sum.add(&term, prec)?;
+        }
+        c.push(sum);
+    }
+    Ok(c)
+}
+
+/// J_0..J_top over v: MPFR's directed values at a point; over a wider v, J_m(lo) +- (hi - lo)
+/// clipped to [-1, 1], since |J_m| <= 1 (DLMF 10.14.1) and J_m' = (J_(m-1) - J_(m+1))/2
+/// (DLMF 10.6.1) give |J_m'| <= 1.
+fn bessel_j_values(v: &Ival, top: usize, prec: u32) -> Result<Vec<Ival>, NoModel> {
+    let width = up(prec, &v.hi - &v.lo);
+    (0..=top)
+        .map(|m| {
+            let m = i32::try_from(m).map_err(|_| NoModel::Overflow)?;
+            let at = |dir| Float::with_val_round(prec, v.lo.jn_ref(m), dir).0;
+            let lo = down(prec, &at(Round::Down) - &width);
+            let hi = up(prec, &at(Round::Up) + &width);
+            Ok(Ival::new(lo, hi)?.clamp_to_unit())
+        })
+        .collect()
+}
+
+/// Y_0..Y_top over v with v.lo > 0: at a point MPFR's directed values of each; over a wider
+/// v, Y_0 and Y_1 by the Gronwall bound of [`bessel_y_spread`], the others by the forward
+/// recurrence Y_(m+1) = (2m/y) Y_m - Y_(m-1) (DLMF 10.6.1) in interval arithmetic.
+fn bessel_y_values(v: &Ival, top: usize, prec: u32) -> Result<Vec<Ival>, NoModel> {
+    let at = |m: usize, dir| {
+        let m = i32::try_from(m).map_err(|_| NoModel::Overflow)?;
+        Ok(Float::with_val_round(prec, v.lo.yn_ref(m), dir).0)
+    };
+    if v.lo == v.hi {
+        return (0..=top)
+            .map(|m| Ival::new(at(m, Round::Down)?, at(m, Round::Up)?))
+            .collect();
+    }
+    let y0 = Ival::new(at(0, Round::Down)?, at(0, Round::Up)?)?;
+    let y1 = Ival::new(at(1, Round::Down)?, at(1, Round::Up)?)?;
+    let spread = bessel_y_spread(v, &y0, &y1, prec)?;
+    let widen = |y: Ival| Ival::new(down(prec, &y.lo - &spread), up(prec, &y.hi + &spread));
+    let mut values = vec![widen(y0)?, widen(y1)?];
+    let inverse = v.recip(prec)?;
+    for m in 1..top {
+        let next = inverse
+            .mul(&values[m], prec)?
+            .mul_int(2 * m as i64, prec)?
+            .sub(&values[m - 1], prec)?;
+        values.push(next);
+    }
+    values.truncate(top + 1);
+    Ok(values)
+}
+
+/// A bound on |Y_n(y) - Y_n(lo)| for n = 0, 1 and y in v = [lo, hi], lo > 0: (Y_0, Y_1)' =
+/// A (Y_0, Y_1) with A = [[0, -1], [1, -1/y]] (DLMF 10.6.2, 10.6.3), whose max-norm is
+/// 1 + 1/y <= L = 1 + 1/lo; by Gronwall's inequality the max-norm of (Y_0, Y_1) stays below
+/// N e^(L (y - lo)), N its value at lo, so the change is at most L w N e^(L w), w = hi - lo.
+fn bessel_y_spread(v: &Ival, y0: &Ival, y1: &Ival, prec: u32) -> Result<Float, NoModel> {
+    let lipschitz = up(prec, up(prec, 1 / &v.lo) + 1u32);
+    let width = up(prec, &v.hi - &v.lo);
+    let lw = up(prec, &lipschitz * &width);
+    let growth = eval_rounded(Func::Exp, &lw, prec, Dir::Up).0;
+    let start = max(y0.magnitude(), y1.magnitude());
+    let spread = up(prec, &up(prec, &lw * &start) * &growth);
+    if spread.is_finite() {
+        Ok(spread)
+    } else {
+        Err(NoModel::Overflow)
+    }
+}
