@@ -196,6 +196,13 @@ fn li2_model_encloses_mpfr_at_random_points() {
         },
         |_| 0.25,
     );
+    // Wide radii across 0, reaching |y| > 1/2.
+    check_random_models(
+        Func::Li2,
+        33,
+        |rng| random_center(rng, -0.5, 0.3),
+        |c| (0.75f64).min((1.0 - c) / 2.0),
+    );
 }
 
 #[test]
@@ -410,7 +417,7 @@ fn special_function_coefficients_match_closed_forms() {
             factorial *= i;
         }
         let square = Float::with_val(p, factorial.square_ref());
-        let value = Float::with_val(p, 1) / square >> (2 * i) as i32;
+        let value = (Float::with_val(p, 1) / square) >> (2 * i) as i32;
         close(
             &j0,
             2 * i as usize,

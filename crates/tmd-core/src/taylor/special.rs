@@ -92,17 +92,17 @@ fn eint(f: &Series, prec: u32) -> Result<Series, NoModel> {
     integrate(g0, f, &exp_f.div(f, prec)?, prec)
 }
 
-/// Li2(f) for f_0 < 1: Li2'(y) = q(y) = -log(1 - y)/y (DLMF 25.12.2). Where |f_0| > 1/2,
-/// h = q(f) from the series of log(1 - f) divided by f; nearer 0 that division loses a factor
-/// 1/|f_0| per order (and is 0/0 where f_0 contains 0), so the coefficients come from the
-/// backward recurrence of [`li2_coefficients`] instead.
+/// Li2(f) for f_0 < 1: Li2'(y) = q(y) = -log(1 - y)/y (DLMF 25.12.2). Where f_0 excludes 0
+/// and |f_0| > 1/2, h = q(f) from the series of log(1 - f) divided by f; nearer 0 that
+/// division loses a factor 1/|f_0| per order (and is 0/0 where f_0 contains 0), so the
+/// coefficients come from the backward recurrence of [`li2_coefficients`] instead.
 fn li2(f: &Series, prec: u32) -> Result<Series, NoModel> {
     let f0 = &f.coeffs[0];
     if f0.hi >= 1 {
         return Err(NoModel::OutsideDomain(Func::Li2));
     }
     let g0 = monotone(Func::Li2, f0, true, prec)?;
-    if f0.magnitude() > 0.5 {
+    if f0.excludes_zero() && f0.magnitude() > 0.5 {
         // log(1 - f)' = f' h with h = -1/(1 - f).
         let one_minus = f.neg().add_integer(1, prec)?;
         let l0 = value_range(Func::Log1p, &f0.neg(), prec)?;
@@ -115,14 +115,18 @@ fn li2(f: &Series, prec: u32) -> Result<Series, NoModel> {
 /// Li2^(k)(y)/k! = I_(k-1)(y)/k for every y in v, |v| <= 1/2, k = 1..=order, where
 /// I_j(y) = q^(j)(y)/j! = int_0^1 t^j (1 - y t)^(-j-1) dt = int_0^U u^j/(1 + y u) du with
 /// U = 1/(1 - y) (substituting u = t/(1 - y t)). Hence I_(j-1) = U^j/j - y I_j, run downwards
-/// from an enclosure of I_J ([`li2_integral_bounds`]) whose width shrinks by |y| <= 1/2 per
-/// step: J - order steps make it negligible at `prec` bits.
+/// from an enclosure of I_J ([`li2_integral_bounds`]) whose width shrinks by |y| per step:
+/// J - order steps make it negligible at `prec` bits for |y| <= 1/2. (Over a wide v reaching
+/// |y| near 1 the steps are capped: the enclosures stay valid, only wider.)
 fn li2_coefficients(g0: Ival, v: &Ival, order: usize, prec: u32) -> Result<Vec<Ival>, NoModel> {
     let rho = v.magnitude().to_f64();
+    let cap = 2 * prec as usize + 16;
     let extra = if rho == 0.0 {
         1
+    } else if rho >= 0.99 {
+        cap
     } else {
-        ((f64::from(prec) + 8.0) / -rho.log2()).ceil() as usize
+        (((f64::from(prec) + 8.0) / -rho.log2()).ceil() as usize).min(cap)
     };
     let top = order + extra;
     let u = v.neg().add_integer(1, prec)?.recip(prec)?;
@@ -203,8 +207,8 @@ fn polygamma_coefficients(
         if order >= 1 {
             c.push(psi);
         }
-        for k in 2..=order {
-            let z = zetas[k].div_positive_int(k as u64, prec)?;
+        for (k, z) in zetas.iter().enumerate().take(order + 1).skip(2) {
+            let z = z.div_positive_int(k as u64, prec)?;
             c.push(if k % 2 == 0 { z } else { z.neg() });
         }
     }
@@ -255,11 +259,17 @@ fn gamma_range(v: &Ival, prec: u32) -> Result<Ival, NoModel> {
 }
 
 /// zeta(s, y) = sum_{j>=0} (y + j)^(-s) for s = 2..=smax, enclosed for every y in v (index s
-/// of the result; 0 and 1 are unused). The first n terms are summed (DLMF 25.11.3 applied n
-/// times), the rest by Euler-Maclaurin at a = v + n >= A with the remainder bound of
-/// docs/error-analysis.md: zeta(s, a) = a^(1-s)/(s-1) + a^(-s)/2
-/// + sum_{i<m} b_i (s)_(2i-1) a^(-s-2i+1) + R, |R| <= 2 |b_m| (s)_(2m-1) a^(-s-2m+1),
-/// b_i = B_(2i)/(2i)!.
+/// of the result; 0 and 1 are unused). The first n terms are summed (DLMF 25.11.3), the rest
+/// by Euler-Maclaurin (DLMF 2.10.1) at a = v + n, with the remainder bound proven in
+/// docs/error-analysis.md:
+///
+/// ```text
+///     zeta(s, a) = a^(1-s)/(s-1) + a^(-s)/2 + sum_{i<m} b_i (s)_(2i-1) a^(-s-2i+1) + R,
+///     |R| <= 2 |b_m| (s)_(2m-1) a^(-s-2m+1),      b_i = B_(2i)/(2i)!.
+/// ```
+///
+/// With a >= (smax + 2m)/pi + 1 successive terms shrink at least fourfold, so m = prec/2 + 2
+/// terms reach the working precision.
 fn hurwitz_zeta(func: Func, v: &Ival, smax: usize, prec: u32) -> Result<Vec<Ival>, NoModel> {
     let m = (prec / 2 + 2) as usize;
     let target = ((smax + 2 * m) as f64 / std::f64::consts::PI).ceil() + 1.0;
