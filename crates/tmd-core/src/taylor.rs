@@ -44,6 +44,24 @@
 //! | asinh / acosh / atanh     | (1 + f^2)^(-1/2) / ((f - 1)(f + 1))^(-1/2) / 1/((1 - f)(1 + f)) |
 //! | asinpi, acospi, atanpi    | the h of asin, acos, atan divided by pi |
 //! | erf / erfc                | ±(2/sqrt(pi)) exp(-f^2)               |
+//! | eint                      | exp(f) / f                            |
+//! | li2                       | -log(1 - f) / f (for \|f_0\| > 1/2 away from 0) |
+//!
+//! The other special functions (module `special`) enclose the Taylor coefficients
+//! c_k(y) = phi^(k)(y)/k! of phi itself for every y in an interval and compose them with f
+//! (phi(f) = sum_k c_k(f_0) (f - f_0)^k):
+//!
+//! | function          | c_k                                                             |
+//! |-------------------|-----------------------------------------------------------------|
+//! | digamma           | psi(y); (-1)^(k+1) zeta(k+1, y) for k >= 1 (Hurwitz zeta, shifted and summed by Euler-Maclaurin with a proven remainder) |
+//! | lgamma            | log\|Gamma(y)\|, psi(y); (-1)^k zeta(k, y)/k for k >= 2          |
+//! | gamma             | exp of the lgamma series, g_0 = Gamma(f_0)                      |
+//! | li2 near 0        | I_(k-1)(y)/k, I_j = q^(j)/j! by the backward recurrence I_(j-1) = U^j/j - y I_j, U = 1/(1 - y) |
+//! | j0, j1, y0, y1    | 2^-k/k! sum_j (-1)^j binom(k, j) C_(n-k+2j)(y) (DLMF 10.6.7), C_m from MPFR's jn, yn |
+//!
+//! ai and zeta have no model: their series need Ai' and the derivatives of zeta, which MPFR
+//! does not compute ([`NoModel::Unsupported`] says so). docs/error-analysis.md, "Taylor models
+//! of the special functions", proves every enclosure.
 //!
 //! Powers g = f^(p/q) (sqrt, rsqrt, cbrt) use f g' = (p/q) f' g instead, which gives
 //! g_k = sum_{j=1..k} ((p + q) j - q k) f_j g_{k-j} / (q k f_0). The "m1" and "p1" variants are
@@ -59,7 +77,9 @@
 //! rounded down, upper ends up; MPFR rounds every operation correctly), and every g_0 is the
 //! image of an interval under phi: the end points of a monotone piece evaluated by MPFR with
 //! directed rounding, or, for sin, cos, sinpi, cospi, the end points when the derivative has a
-//! proven sign on the interval and a Lipschitz enclosure clipped to [-1, 1] otherwise. Each
+//! proven sign on the interval and a Lipschitz enclosure clipped to [-1, 1] otherwise (the
+//! special functions' enclosures: convexity for lgamma, |J_m'| <= 1 for J, a Gronwall bound
+//! for Y; docs/error-analysis.md). Each
 //! recurrence is a fixed arithmetic formula that yields the exact coefficient when given exact
 //! inputs, and interval arithmetic is inclusion isotone, so each computed interval contains
 //! the exact coefficient for *every* point of its input intervals.

@@ -335,7 +335,7 @@ thread_local! {
     static BERNOULLI: RefCell<Vec<(u32, Vec<Ival>)>> = const { RefCell::new(Vec::new()) };
 }
 
-/// b_i = B_(2i)/(2i)! = (-1)^(i+1) 2 zeta(2i) / (2 pi)^(2i) (DLMF 24.2.2, 25.6.2) for
+/// b_i = B_(2i)/(2i)! = (-1)^(i+1) 2 zeta(2i) / (2 pi)^(2i) (Euler's formula, DLMF 25.6.2) for
 /// i = 1..=m, with zeta(2i) from MPFR's directed roundings.
 fn bernoulli_ratios(m: usize, prec: u32) -> Result<Vec<Ival>, NoModel> {
     let cached = BERNOULLI.with(|c| {
