@@ -240,6 +240,16 @@ fn gamma_model_encloses_mpfr_at_random_points() {
         |rng| random_center(rng, -12.0, 40.0),
         |c| pole_distance(c) / 4.0,
     );
+    // Radii over the extrema of Gamma (psi changes sign: the convexity bound of log|Gamma|).
+    check_random_models(
+        Func::Gamma,
+        34,
+        |rng| match rng.gen_range(0..2) {
+            0 => random_center(rng, 1.40, 1.52),
+            _ => random_center(rng, -0.55, -0.45),
+        },
+        |_| 0.125,
+    );
 }
 
 #[test]

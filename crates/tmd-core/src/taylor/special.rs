@@ -486,3 +486,111 @@ fn bessel_y_spread(v: &Ival, y0: &Ival, y1: &Ival, prec: u32) -> Result<Float, N
         Err(NoModel::Overflow)
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    const PREC: u32 = 128;
+
+    fn iv(lo: f64, hi: f64) -> Ival {
+        Ival {
+            lo: Float::with_val(53, lo),
+            hi: Float::with_val(53, hi),
+        }
+    }
+
+    fn holds(range: &Ival, value: &Float) -> bool {
+        range.lo <= *value && *value <= range.hi
+    }
+
+    /// MPFR's phi at x, rounded to nearest at twice the precision.
+    fn at(func: Func, x: f64) -> Float {
+        eval_rounded(func, &Float::with_val(53, x), 2 * PREC, Dir::Nearest).0
+    }
+
+    #[test]
+    fn gamma_ranges_hold_the_extrema_inside_the_interval() {
+        // log|Gamma| has its minimum near 1.4616 and |Gamma| one near -0.5041 (psi = 0).
+        for (lo, hi, extremum) in [
+            (1.2, 1.7, 1.4616321449683623),
+            (-0.7, -0.3, -0.5040830082644554),
+        ] {
+            let v = iv(lo, hi);
+            let psi = monotone(Func::Digamma, &v, true, PREC).unwrap();
+            assert!(psi.lo < 0 && psi.hi > 0);
+            let log_range = lgamma_range(&v, &psi, PREC).unwrap();
+            let gamma = gamma_range(&v, PREC).unwrap();
+            for x in [lo, hi, extremum, (lo + hi) / 2.0] {
+                assert!(holds(&log_range, &at(Func::Lgamma, x)), "lgamma({x})");
+                assert!(holds(&gamma, &at(Func::Gamma, x)), "gamma({x})");
+            }
+        }
+    }
+
+    #[test]
+    fn hurwitz_zeta_at_one_is_riemann_zeta() {
+        let zetas = hurwitz_zeta(Func::Digamma, &iv(1.0, 1.0), 30, PREC).unwrap();
+        for (s, z) in zetas.iter().enumerate().skip(2) {
+            let exact = Float::with_val(2 * PREC, Float::zeta_u(s as u32));
+            assert!(holds(z, &exact), "zeta({s})");
+            let width = Float::with_val(PREC, &z.hi - &z.lo);
+            assert!(
+                width < Float::with_val(PREC, 1) >> (PREC - 8) as i32,
+                "zeta({s}): {width}"
+            );
+        }
+        // zeta(2, y) = psi'(y) by the mean value theorem on psi between two points.
+        let zetas = hurwitz_zeta(Func::Digamma, &iv(-2.75, -2.75), 3, PREC).unwrap();
+        let h = 1e-6;
+        let slope = (at(Func::Digamma, -2.75 + h) - at(Func::Digamma, -2.75 - h)) / (2.0 * h);
+        let gap = Float::with_val(PREC, &zetas[2].lo - &slope).abs();
+        assert!(
+            gap < 1e-6,
+            "zeta(2, -2.75) = {} vs psi' {slope}",
+            zetas[2].lo
+        );
+    }
+
+    #[test]
+    fn bessel_values_over_intervals_hold_mpfr_values() {
+        for (lo, hi) in [(0.01, 0.0125), (0.9, 1.1), (20.0, 20.5), (-3.0, -2.0)] {
+            let v = iv(lo, hi);
+            let j = bessel_j_values(&v, 12, PREC).unwrap();
+            let y = (lo > 0.0).then(|| bessel_y_values(&v, 12, PREC).unwrap());
+            for i in 0..=8 {
+                let x = Float::with_val(53, lo + (hi - lo) * f64::from(i) / 8.0);
+                for m in 0..=12 {
+                    let exact = Float::with_val(2 * PREC, x.jn_ref(m as i32));
+                    assert!(holds(&j[m], &exact), "J_{m}({x})");
+                    if let Some(y) = &y {
+                        let exact = Float::with_val(2 * PREC, x.yn_ref(m as i32));
+                        assert!(holds(&y[m], &exact), "Y_{m}({x})");
+                    }
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn li2_recurrence_matches_the_quotient_where_both_apply() {
+        // At y = -0.4 the k-th coefficient of Li2 is also that of h = -log(1 - y)/y, integrated.
+        let v = iv(-0.4, -0.4);
+        let c = li2_coefficients(Ival::zero(PREC), &v, 10, PREC).unwrap();
+        let x = Series::variable(v.clone(), 10, PREC);
+        let g0 = monotone(Func::Li2, &v, true, PREC).unwrap();
+        let direct = {
+            let one_minus = x.neg().add_integer(1, PREC).unwrap();
+            let l0 = value_range(Func::Log1p, &v.neg(), PREC).unwrap();
+            let h = one_minus.recip(PREC).unwrap().neg();
+            let log = integrate(l0, &x, &h, PREC).unwrap();
+            let q = log.neg().div(&x, PREC).unwrap();
+            integrate(g0, &x, &q, PREC).unwrap()
+        };
+        for k in 1..=10 {
+            let (a, b) = (&c[k], &direct.coeffs[k]);
+            assert!(a.lo <= b.hi && b.lo <= a.hi, "c_{k}: {a:?} vs {b:?}");
+            assert!(Float::with_val(PREC, &a.hi - &a.lo) < 1e-30, "c_{k} width");
+        }
+    }
+}
