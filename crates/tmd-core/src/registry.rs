@@ -140,7 +140,7 @@ registry! {
     J1 => "j1" [] All LipschitzOne "Bessel function of the first kind, order 1", mpfr::j1, Some(Model::Special), None;
     Y0 => "y0" [] Positive PointOnly "Bessel function of the second kind, order 0", mpfr::y0, Some(Model::Special), None;
     Y1 => "y1" [] Positive PointOnly "Bessel function of the second kind, order 1", mpfr::y1, Some(Model::Special), None;
-    Ai => "ai" ["airy_ai"] AiPractical PointOnly "Airy function Ai (MPFR's mpfr_ai is impractically slow for |x| beyond the domain)", mpfr::ai, None, None;
+    Ai => "ai" ["airy_ai"] AiPractical PointOnly "Airy function Ai (MPFR's mpfr_ai is impractically slow for |x| beyond the domain)", mpfr::ai, Some(Model::Special), None;
     Eint => "eint" ["ei", "expint"] NonZero SplitAtZero "exponential integral Ei", mpfr::eint, Some(Model::Special), None;
     Li2 => "li2" ["dilog"] AtMostOne Increasing "dilogarithm Li2, real branch", mpfr::li2, Some(Model::Special), None;
     Zeta => "zeta" [] NotOne PointOnly "Riemann zeta function", mpfr::zeta, None, None;
@@ -200,8 +200,9 @@ pub enum Model {
     Atanh,
     /// erf, erfc: h = ±(2/sqrt(pi)) exp(-f^2).
     Erf,
-    /// eint, li2 (g' = f' h), digamma, lgamma, gamma and j0, j1, y0, y1 (derivatives from
-    /// polygamma values and Bessel recurrences, composed with f): `taylor/special.rs`.
+    /// eint, li2 (g' = f' h), digamma, lgamma, gamma, j0, j1, y0, y1 and ai (derivatives
+    /// from polygamma values, Bessel recurrences and Airy's equation, composed with f):
+    /// `taylor/special.rs`.
     Special,
 }
 

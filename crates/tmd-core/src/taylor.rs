@@ -58,10 +58,11 @@
 //! | gamma             | exp of the lgamma series, g_0 = Gamma(f_0)                      |
 //! | li2 near 0        | I_(k-1)(y)/k, I_j = q^(j)/j! by the backward recurrence I_(j-1) = U^j/j - y I_j, U = 1/(1 - y) |
 //! | j0, j1, y0, y1    | 2^-k/k! sum_j (-1)^j binom(k, j) C_(n-k+2j)(y) (DLMF 10.6.7), C_m from MPFR's jn, yn |
+//! | ai                | (k+2)(k+1) a_(k+2) = y a_k + a_(k-1) from Ai'' = x Ai; Ai' from its Maclaurin series |
 //!
-//! ai and zeta have no model: their series need Ai' and the derivatives of zeta, which MPFR
-//! does not compute ([`NoModel::Unsupported`] says so). docs/error-analysis.md, "Taylor models
-//! of the special functions", proves every enclosure.
+//! zeta has no model: its series needs the derivatives of zeta, which MPFR does not compute
+//! ([`NoModel::Unsupported`] says so). docs/error-analysis.md, "Taylor models of the special
+//! functions", proves every enclosure.
 //!
 //! Powers g = f^(p/q) (sqrt, rsqrt, cbrt) use f g' = (p/q) f' g instead, which gives
 //! g_k = sum_{j=1..k} ((p + q) j - q k) f_j g_{k-j} / (q k f_0). The "m1" and "p1" variants are
@@ -78,8 +79,8 @@
 //! image of an interval under phi: the end points of a monotone piece evaluated by MPFR with
 //! directed rounding, or, for sin, cos, sinpi, cospi, the end points when the derivative has a
 //! proven sign on the interval and a Lipschitz enclosure clipped to [-1, 1] otherwise (the
-//! special functions' enclosures: convexity for lgamma, |J_m'| <= 1 for J, a Gronwall bound
-//! for Y; docs/error-analysis.md). Each
+//! special functions' enclosures: convexity for lgamma, |J_m'| <= 1 for J, Gronwall bounds
+//! for Y and Ai; docs/error-analysis.md). Each
 //! recurrence is a fixed arithmetic formula that yields the exact coefficient when given exact
 //! inputs, and interval arithmetic is inclusion isotone, so each computed interval contains
 //! the exact coefficient for *every* point of its input intervals.
@@ -137,7 +138,7 @@ pub const MIN_PREC: u32 = 16;
 /// Why an expression has no Taylor model at a center and radius.
 #[derive(Clone, Debug, PartialEq, Eq, Error)]
 pub enum NoModel {
-    /// The function has no Taylor model at all (ai, zeta); the message says why.
+    /// The function has no Taylor model at all (zeta); the message says why.
     #[error("{0} has no Taylor model ({reason})", reason = unsupported_reason(*.0))]
     Unsupported(Func),
     /// The function has a model, but not at this argument, for the reason given.
@@ -162,7 +163,6 @@ pub enum NoModel {
 /// special functions").
 fn unsupported_reason(func: Func) -> &'static str {
     match func {
-        Func::Ai => "its series needs Ai', which MPFR does not compute and tmd does not enclose",
         Func::Zeta => {
             "its series needs the derivatives of zeta, which MPFR does not compute and tmd does not enclose"
         }

@@ -1,5 +1,5 @@
 //! The filtered searches of the special functions (eint, li2, digamma, lgamma, gamma, j0, j1,
-//! y0, y1, whose Taylor models live in tmd-core's `taylor/special.rs`) list exactly what the
+//! y0, y1, ai, whose Taylor models live in tmd-core's `taylor/special.rs`) list exactly what the
 //! reference search (MPFR on every input) lists, with the same counts, on small windows:
 //! both signs, next to poles, zeros and removable singularities, across zero for j1 and li2,
 //! in binary32 and binary64. Every window runs the regular lower bound (unrolled), Lefèvre's
@@ -79,6 +79,9 @@ const WINDOWS: &[Window] = &[
     window("y1", "binary64", "0.01", 15),
     window("y1", "binary64", "20.5", 15),
     window("y1", "binary32", "7.5", 15),
+    window("ai", "binary64", "-2.5", 15),
+    window("ai", "binary64", "3.75", 15),
+    window("ai", "binary32", "-40.5", 14),
 ];
 
 fn keyed(format: &Format, cases: &[Case]) -> Vec<(i128, Outcome)> {

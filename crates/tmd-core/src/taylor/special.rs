@@ -1,6 +1,6 @@
-//! Series of the special functions: eint, li2, digamma, lgamma, gamma and the Bessel functions
-//! j0, j1, y0, y1 (the table and the proofs are in the parent module's essay and in
-//! docs/error-analysis.md, "Taylor models of the special functions").
+//! Series of the special functions: eint, li2, digamma, lgamma, gamma, the Bessel functions
+//! j0, j1, y0, y1 and the Airy function ai (the table and the proofs are in the parent
+//! module's essay and in docs/error-analysis.md, "Taylor models of the special functions").
 //!
 //! eint and li2 follow the parent's scheme g' = f' h. The others are composed: for an interval
 //! v enclosing f_0, [`coefficients`] encloses c_k(y) = phi^(k)(y)/k! for every y in v, and
@@ -40,7 +40,7 @@ pub(super) fn handles(func: Func) -> bool {
     use Func::*;
     matches!(
         func,
-        Eint | Li2 | Gamma | Lgamma | Digamma | J0 | J1 | Y0 | Y1
+        Eint | Li2 | Gamma | Lgamma | Digamma | J0 | J1 | Y0 | Y1 | Ai
     )
 }
 
@@ -67,12 +67,13 @@ fn compose(c: &[Ival], f: &Series, prec: u32) -> Result<Series, NoModel> {
     Ok(acc)
 }
 
-/// c_0..c_order: enclosures of phi^(k)(y)/k! for every y in v (digamma, lgamma, Bessel).
+/// c_0..c_order: enclosures of phi^(k)(y)/k! for every y in v (digamma, lgamma, Bessel, Airy).
 fn coefficients(func: Func, v: &Ival, order: usize, prec: u32) -> Result<Vec<Ival>, NoModel> {
     use Func::*;
     match func {
         Digamma | Lgamma => polygamma_coefficients(func, v, order, prec),
         J0 | J1 | Y0 | Y1 => bessel_coefficients(func, v, order, prec),
+        Ai => airy_coefficients(v, order, prec),
         _ => Err(NoModel::Unsupported(func)),
     }
 }
@@ -487,6 +488,119 @@ fn bessel_y_spread(v: &Ival, y0: &Ival, y1: &Ival, prec: u32) -> Result<Float, N
     }
 }
 
+// ---------------------------------------------------------------------------------------------
+// Airy function: Ai'' = x Ai, with Ai' from the Maclaurin series.
+
+/// The largest number of Maclaurin terms [`airy_derivative_at`] sums (|y| = 256 needs about
+/// 6000).
+const AIRY_MAX_TERMS: usize = 1 << 15;
+
+/// Ai^(k)(y)/k! for every y in v: with a_0 = Ai(y), a_1 = Ai'(y), Ai'' = x Ai at x = y + t
+/// gives (k + 2)(k + 1) a_(k+2) = y a_k + a_(k-1) (DLMF 9.2.1).
+fn airy_coefficients(v: &Ival, order: usize, prec: u32) -> Result<Vec<Ival>, NoModel> {
+    if v.lo < -256 || v.hi > 128 {
+        return Err(NoModel::Unimplemented(
+            Func::Ai,
+            "outside -256 <= x <= 128, where MPFR's Ai is practical",
+        ));
+    }
+    let (value, slope) = airy_values(v, prec)?;
+    let mut a = vec![value, slope];
+    for k in 0..order.saturating_sub(1) {
+        let mut next = a[k].mul(v, prec)?;
+        if k >= 1 {
+            next = next.add(&a[k - 1], prec)?;
+        }
+        a.push(next.div_positive_int(((k + 2) * (k + 1)) as u64, prec)?);
+    }
+    a.truncate(order + 1);
+    Ok(a)
+}
+
+/// Ai and Ai' over v. At a point: Ai from MPFR, Ai' from [`airy_derivative_at`]. Over
+/// [lo, hi]: w = (Ai, Ai') satisfies w' = A w with A = [[0, 1], [x, 0]], whose max-norm is at
+/// most L = max(1, |lo|, |hi|) on v, so by Gronwall's inequality (as for Y in
+/// [`bessel_y_spread`]) |w(x) - w(lo)| <= L w N e^(L w), N = |w(lo)|, w = hi - lo.
+fn airy_values(v: &Ival, prec: u32) -> Result<(Ival, Ival), NoModel> {
+    let value = Ival::new(
+        eval_rounded(Func::Ai, &v.lo, prec, Dir::Down).0,
+        eval_rounded(Func::Ai, &v.lo, prec, Dir::Up).0,
+    )?;
+    let slope = airy_derivative_at(&v.lo, prec)?;
+    if v.lo == v.hi {
+        return Ok((value, slope));
+    }
+    let norm = max(v.magnitude(), Float::with_val(prec, 1));
+    let width = up(prec, &v.hi - &v.lo);
+    let lw = up(prec, &norm * &width);
+    let growth = eval_rounded(Func::Exp, &lw, prec, Dir::Up).0;
+    let start = max(value.magnitude(), slope.magnitude());
+    let spread = up(prec, &up(prec, &lw * &start) * &growth);
+    let widen = |y: Ival| Ival::new(down(prec, &y.lo - &spread), up(prec, &y.hi + &spread));
+    Ok((widen(value)?, widen(slope)?))
+}
+
+/// Ai'(y) at an exact y, from Ai(x) = sum_k alpha_k x^k with alpha_0 = Ai(0),
+/// alpha_1 = Ai'(0) = -1/(3^(1/3) Gamma(1/3)) (DLMF 9.2.4), alpha_2 = 0 and
+/// alpha_(k+3) = alpha_k/((k+3)(k+2)) (from Ai'' = x Ai). The terms T_k = k alpha_k y^(k-1)
+/// of Ai'(y) satisfy |T_(k+3)| = |T_k| |y|^3/(k(k+2)); once that ratio is at most 1/2, the
+/// three interleaved tails are geometric and sum to at most 2(|T_K| + |T_(K+1)| + |T_(K+2)|).
+/// The terms reach about e^((2/3)|y|^(3/2)) while Ai'(y) may be that small, so the sum runs at
+/// prec + 2|y|^(3/2) + 64 bits.
+fn airy_derivative_at(y: &Float, prec: u32) -> Result<Ival, NoModel> {
+    let size = y.to_f64().abs();
+    let work = prec + (2.0 * size.powf(1.5)) as u32 + 64;
+    let tiny = Float::with_val(64, 1) >> (work as i32);
+    let y = Ival::point(y);
+    // At step k: alpha = [alpha_(k-2), alpha_(k-1), alpha_k], power = y^(k-1).
+    let mut alpha = airy_origin(work)?;
+    let mut power = y.clone();
+    let mut sum = alpha[1].clone(); // T_1 = alpha_1
+    let mut recent = [Float::new(work), Float::new(work), Float::new(work)];
+    for k in 2..AIRY_MAX_TERMS {
+        let term = alpha[2].mul(&power, work)?.mul_int(k as i64, work)?;
+        sum = sum.add(&term, work)?;
+        recent[k % 3] = term.magnitude();
+        // From index k - 2 on, |T_(j+3)|/|T_j| = |y|^3/(j(j+2)) <= 1/2, so the tail past k is
+        // at most |T_(k-2)| + |T_(k-1)| + |T_k| (doubled for safety).
+        let ratio_small = size.powi(3) <= ((k - 2) * k) as f64 / 2.0;
+        if k >= 5 && ratio_small && recent.iter().all(|t| *t < tiny) {
+            let tail = up(work, up(work, &recent[0] + &recent[1]) + &recent[2]) * 2u32;
+            let total = sum.add(&Ival::ball(&Float::new(work), &tail, work)?, work)?;
+            return Ival::new(down(prec, &total.lo), up(prec, &total.hi));
+        }
+        let next = alpha[0].div_positive_int(((k + 1) * k) as u64, work)?; // alpha_(k+1)
+        alpha = [alpha[1].clone(), alpha[2].clone(), next];
+        power = power.mul(&y, work)?;
+    }
+    Err(NoModel::Unimplemented(
+        Func::Ai,
+        "its Maclaurin series did not converge",
+    ))
+}
+
+/// alpha_0, alpha_1, alpha_2 = Ai(0), Ai'(0), 0 (DLMF 9.2.3, 9.2.4), enclosed at `work` bits.
+fn airy_origin(work: u32) -> Result<[Ival; 3], NoModel> {
+    let zero = Float::new(work);
+    let ai0 = Ival::new(
+        eval_rounded(Func::Ai, &zero, work, Dir::Down).0,
+        eval_rounded(Func::Ai, &zero, work, Dir::Up).0,
+    )?;
+    let third = Ival::integer(1, work).div_positive_int(3, work)?;
+    // Gamma decreases on (0, 1.46): Gamma(1/3) lies between its values at the ends of `third`.
+    let gamma = Ival::new(
+        eval_rounded(Func::Gamma, &third.hi, work, Dir::Down).0,
+        eval_rounded(Func::Gamma, &third.lo, work, Dir::Up).0,
+    )?;
+    let three = Float::with_val(8, 3);
+    let cube_root = Ival::new(
+        eval_rounded(Func::Cbrt, &three, work, Dir::Down).0,
+        eval_rounded(Func::Cbrt, &three, work, Dir::Up).0,
+    )?;
+    let slope0 = cube_root.mul(&gamma, work)?.recip(work)?.neg();
+    Ok([ai0, slope0, Ival::zero(work)])
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -587,10 +701,29 @@ mod tests {
             let q = log.neg().div(&x, PREC).unwrap();
             integrate(g0, &x, &q, PREC).unwrap()
         };
-        for k in 1..=10 {
-            let (a, b) = (&c[k], &direct.coeffs[k]);
+        for (k, (a, b)) in c.iter().zip(&direct.coeffs).enumerate().skip(1) {
             assert!(a.lo <= b.hi && b.lo <= a.hi, "c_{k}: {a:?} vs {b:?}");
             assert!(Float::with_val(PREC, &a.hi - &a.lo) < 1e-30, "c_{k} width");
+        }
+    }
+    #[test]
+    fn airy_derivative_matches_central_differences() {
+        for x in [-200.0, -3.5, 0.0, 0.5, 7.25, 100.0] {
+            let slope = airy_derivative_at(&Float::with_val(53, x), PREC).unwrap();
+            let width = Float::with_val(PREC, &slope.hi - &slope.lo);
+            let size = Float::with_val(PREC, slope.magnitude());
+            assert!(width <= size.clone() >> 100, "Ai'({x}): width {width}");
+            // (Ai(x + h) - Ai(x - h))/(2h) = Ai'(x) + O(h^2 |Ai'''|), h = 2^-60.
+            let h = Float::with_val(8, 1) >> 60;
+            let wide = 4 * PREC;
+            let ai = |y: Float| eval_rounded(Func::Ai, &y, wide, Dir::Nearest).0;
+            let center = Float::with_val(53, x);
+            let above = Float::with_val(wide, &center + &h);
+            let below = Float::with_val(wide, &center - &h);
+            let twice = Float::with_val(wide, &h * 2u32);
+            let difference = Float::with_val(wide, ai(above) - ai(below)) / twice;
+            let gap = Float::with_val(wide, &difference - &slope.lo).abs();
+            assert!(gap <= size >> 90, "Ai'({x}) = {} vs {difference}", slope.lo);
         }
     }
 }
