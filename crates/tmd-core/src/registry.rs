@@ -143,7 +143,7 @@ registry! {
     Ai => "ai" ["airy_ai"] AiPractical PointOnly "Airy function Ai (MPFR's mpfr_ai is impractically slow for |x| beyond the domain)", mpfr::ai, Some(Model::Special), None;
     Eint => "eint" ["ei", "expint"] NonZero SplitAtZero "exponential integral Ei", mpfr::eint, Some(Model::Special), None;
     Li2 => "li2" ["dilog"] AtMostOne Increasing "dilogarithm Li2, real branch", mpfr::li2, Some(Model::Special), None;
-    Zeta => "zeta" [] NotOne PointOnly "Riemann zeta function", mpfr::zeta, None, None;
+    Zeta => "zeta" [] NotOne PointOnly "Riemann zeta function", mpfr::zeta, Some(Model::Special), None;
 }
 
 /// MPFR's lgamma with the sign of Gamma dropped, as an [`MpfrFn`].

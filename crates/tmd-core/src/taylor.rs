@@ -59,10 +59,9 @@
 //! | li2 near 0        | I_(k-1)(y)/k, I_j = q^(j)/j! by the backward recurrence I_(j-1) = U^j/j - y I_j, U = 1/(1 - y) |
 //! | j0, j1, y0, y1    | 2^-k/k! sum_j (-1)^j binom(k, j) C_(n-k+2j)(y) (DLMF 10.6.7), C_m from MPFR's jn, yn |
 //! | ai                | (k+2)(k+1) a_(k+2) = y a_k + a_(k-1) from Ai'' = x Ai; Ai' from its Maclaurin series |
+//! | zeta              | Euler-Maclaurin on series in s (remainder by Cauchy's estimate); for s < 0 the reflection formula |
 //!
-//! zeta has no model: its series needs the derivatives of zeta, which MPFR does not compute
-//! ([`NoModel::Unsupported`] says so). docs/error-analysis.md, "Taylor models of the special
-//! functions", proves every enclosure.
+//! docs/error-analysis.md, "Taylor models of the special functions", proves every enclosure.
 //!
 //! Powers g = f^(p/q) (sqrt, rsqrt, cbrt) use f g' = (p/q) f' g instead, which gives
 //! g_k = sum_{j=1..k} ((p + q) j - q k) f_j g_{k-j} / (q k f_0). The "m1" and "p1" variants are
@@ -138,8 +137,8 @@ pub const MIN_PREC: u32 = 16;
 /// Why an expression has no Taylor model at a center and radius.
 #[derive(Clone, Debug, PartialEq, Eq, Error)]
 pub enum NoModel {
-    /// The function has no Taylor model at all (zeta); the message says why.
-    #[error("{0} has no Taylor model ({reason})", reason = unsupported_reason(*.0))]
+    /// The function has no Taylor model at all (every registered function has one today).
+    #[error("{0} has no Taylor model")]
     Unsupported(Func),
     /// The function has a model, but not at this argument, for the reason given.
     #[error("{0} has no Taylor model here: {1}")]
@@ -157,17 +156,6 @@ pub enum NoModel {
     /// The arguments themselves are unusable.
     #[error("invalid argument: {0}")]
     InvalidArgument(&'static str),
-}
-
-/// Why a registry function has no Taylor model (docs/error-analysis.md, "Taylor models of the
-/// special functions").
-fn unsupported_reason(func: Func) -> &'static str {
-    match func {
-        Func::Zeta => {
-            "its series needs the derivatives of zeta, which MPFR does not compute and tmd does not enclose"
-        }
-        _ => "no recurrence is implemented for it",
-    }
 }
 
 /// Whether a registry function has a Taylor model (the registry's [`Model`] column, an AD
@@ -493,6 +481,10 @@ impl Ival {
         let pi = Ival::pi(prec);
         let root = Ival::new(down(prec, pi.lo.sqrt_ref()), up(prec, pi.hi.sqrt_ref()))?;
         root.recip(prec)?.mul_int(2, prec)
+    }
+
+    fn half(prec: u32) -> Ival {
+        Ival::point(&Float::with_val(prec.max(2), 0.5))
     }
 
     fn is_zero(&self) -> bool {

@@ -9,7 +9,9 @@
 //! coefficients enclose the exact ones for every point of the input intervals, as the
 //! parent's recurrences do.
 
-use super::{down, exp_series, integrate, max, up, value_range, Ival, NoModel, Series};
+use super::{
+    down, exp_series, integrate, max, sin_cos_like, up, value_range, Ival, NoModel, Series,
+};
 use crate::registry::{eval_rounded, Dir, Func};
 use rug::float::Round;
 use rug::ops::Pow;
@@ -40,7 +42,7 @@ pub(super) fn handles(func: Func) -> bool {
     use Func::*;
     matches!(
         func,
-        Eint | Li2 | Gamma | Lgamma | Digamma | J0 | J1 | Y0 | Y1 | Ai
+        Eint | Li2 | Gamma | Lgamma | Digamma | J0 | J1 | Y0 | Y1 | Ai | Zeta
     )
 }
 
@@ -74,6 +76,7 @@ fn coefficients(func: Func, v: &Ival, order: usize, prec: u32) -> Result<Vec<Iva
         Digamma | Lgamma => polygamma_coefficients(func, v, order, prec),
         J0 | J1 | Y0 | Y1 => bessel_coefficients(func, v, order, prec),
         Ai => airy_coefficients(v, order, prec),
+        Zeta => zeta_coefficients(v, order, prec),
         _ => Err(NoModel::Unsupported(func)),
     }
 }
@@ -599,6 +602,194 @@ fn airy_origin(work: u32) -> Result<[Ival; 3], NoModel> {
     )?;
     let slope0 = cube_root.mul(&gamma, work)?.recip(work)?.neg();
     Ok([ai0, slope0, Ival::zero(work)])
+}
+
+// ---------------------------------------------------------------------------------------------
+// Riemann zeta: Euler-Maclaurin on truncated series in s.
+
+/// The largest |x| at which [`zeta_coefficients`] builds a model (beyond, the Euler-Maclaurin
+/// sums grow with |x| and MPFR per input is cheaper).
+const ZETA_LARGEST_ARGUMENT: f64 = 4096.0;
+
+/// zeta^(k)(y)/k! for every y in v (v must exclude the pole 1): Euler-Maclaurin (DLMF 2.10.1)
+/// for f(x) = x^(-s) from N on, continued analytically to Re s > 1 - 2m,
+///
+/// ```text
+///     zeta(s) = sum_{n<N} n^(-s) + N^(1-s)/(s-1) + N^(-s)/2
+///               + sum_{i<m} b_i (s)_(2i-1) N^(-s-2i+1) + R_m(s),
+///     |R_m(s)| <= 2 |b_m| |(s)_(2m)| N^(1-Re s-2m) / (Re s + 2m - 1),
+/// ```
+///
+/// evaluated on truncated series in t with s = v + t, so that each coefficient of t^k is
+/// enclosed. R_m is analytic for Re s > 1 - 2m, so by Cauchy's estimate on the disc of radius 1
+/// around any s in v its k-th Taylor coefficient is at most the bound above maximised over that
+/// disc (docs/error-analysis.md).
+fn zeta_coefficients(v: &Ival, order: usize, prec: u32) -> Result<Vec<Ival>, NoModel> {
+    if !v.add_integer(-1, prec)?.excludes_zero() {
+        return Err(NoModel::OutsideDomain(Func::Zeta));
+    }
+    let mut c = if v.hi < 0 {
+        zeta_reflected(v, order, prec)?
+    } else {
+        zeta_euler_maclaurin(v, order, prec)?
+    };
+    if v.lo == v.hi {
+        c[0] = monotone(Func::Zeta, v, true, prec)?; // MPFR's correctly rounded value
+    }
+    Ok(c)
+}
+
+/// zeta(s) = 2^s pi^(s-1) sin(pi s/2) Gamma(1 - s) zeta(1 - s) (DLMF 25.4.1) on series, for
+/// v < 0: there the Euler-Maclaurin sums of [`zeta_euler_maclaurin`] cancel terms of size
+/// N^(-s) and their interval enclosures over a wide v would be useless.
+fn zeta_reflected(v: &Ival, order: usize, prec: u32) -> Result<Vec<Ival>, NoModel> {
+    let s = Series::variable(v.clone(), order, prec);
+    let ln2 = Ival::ln2(prec);
+    let two_s = exp_series(
+        value_range(Func::Exp2, v, prec)?,
+        &s.scale(&ln2, prec)?,
+        prec,
+    )?;
+    let ln_pi = value_range(Func::Log, &Ival::pi(prec), prec)?;
+    let pi_exponent = value_range(
+        Func::Exp,
+        &v.add_integer(-1, prec)?.mul(&ln_pi, prec)?,
+        prec,
+    )?;
+    let pi_s = exp_series(pi_exponent, &s.scale(&ln_pi, prec)?, prec)?;
+    let half_s = s.scale(&Ival::half(prec), prec)?;
+    let sine0 = value_range(Func::Sinpi, &half_s.coeffs[0], prec)?;
+    let sine = sin_cos_like(Func::Sinpi, sine0, &half_s, prec)?;
+    let one_minus = s.neg().add_integer(1, prec)?;
+    let gamma = apply(Func::Gamma, &one_minus, prec)?;
+    let mirror = zeta_euler_maclaurin(&one_minus.coeffs[0], order, prec)?;
+    let zeta_mirror = compose(&mirror, &one_minus, prec)?;
+    let product = two_s
+        .mul(&pi_s, prec)?
+        .mul(&sine, prec)?
+        .mul(&gamma, prec)?
+        .mul(&zeta_mirror, prec)?;
+    Ok(product.coeffs)
+}
+
+/// zeta's coefficients by Euler-Maclaurin on series (see [`zeta_coefficients`]).
+fn zeta_euler_maclaurin(v: &Ival, order: usize, prec: u32) -> Result<Vec<Ival>, NoModel> {
+    let size = v.magnitude().to_f64() + 1.0; // sup |s| over the discs
+    if !(size <= ZETA_LARGEST_ARGUMENT) {
+        return Err(NoModel::Unimplemented(
+            Func::Zeta,
+            "beyond |x| = 4096 its Euler-Maclaurin sums would cost more than MPFR",
+        ));
+    }
+    let sigma = v.lo.to_f64() - 1.0; // below inf Re s over the discs (v.lo rounds down)
+    let m = ((prec / 2 + 2) as usize).max(((2.0 - sigma) / 2.0).ceil() as usize + 1);
+    // Terms of the sums reach N^(-sigma) while zeta may be as small as 1: extra bits for s < 0.
+    let big_n = ((size + (2 * m) as f64) / std::f64::consts::PI).ceil() as u64 + 1;
+    let work = prec + 3 * (-sigma).max(0.0).ceil() as u32 + 32;
+    let s = Series::variable(Ival::new(down(work, &v.lo), up(work, &v.hi))?, order, work);
+    let mut total = Series::constant(Ival::zero(work), order, work);
+    for n in 1..big_n {
+        total = total.add(&power_of_minus_s(n, &s, work)?, work)?;
+    }
+    let e = power_of_minus_s(big_n, &s, work)?; // N^(-s)
+    let n_ival = Ival::point(&Float::with_val(64, big_n));
+    let pole = e
+        .scale(&n_ival, work)?
+        .div(&s.add_integer(-1, work)?, work)?;
+    total = total
+        .add(&pole, work)?
+        .add(&e.scale(&Ival::half(work), work)?, work)?;
+    let b = bernoulli_ratios(m, work)?;
+    let inverse_n = n_ival.recip(work)?;
+    let mut pochhammer = s.clone(); // (s)_(2i-1)
+    let mut e_i = e.scale(&inverse_n, work)?; // N^(-s-2i+1)
+    let inverse_n2 = inverse_n.square(work)?;
+    for (i, bi) in b.iter().enumerate().take(m - 1).map(|(i, bi)| (i + 1, bi)) {
+        total = total.add(&pochhammer.mul(&e_i, work)?.scale(bi, work)?, work)?;
+        pochhammer = times_linear(&pochhammer, &s, 2 * i as i32 - 1, work)?;
+        pochhammer = times_linear(&pochhammer, &s, 2 * i as i32, work)?;
+        e_i = e_i.scale(&inverse_n2, work)?;
+    }
+    let bound = zeta_remainder_bound(&b[m - 1], m, big_n, size, sigma, work)?;
+    let ball = Ival::ball(&Float::new(work), &bound, work)?;
+    total
+        .coeffs
+        .iter()
+        .map(|c| {
+            let enclosed = c.add(&ball, work)?;
+            Ival::new(down(prec, &enclosed.lo), up(prec, &enclosed.hi))
+        })
+        .collect()
+}
+
+/// The series of n^(-s) = n^(-v) exp(-t ln n): coefficients n^(-v) (-ln n)^k / k!.
+fn power_of_minus_s(n: u64, s: &Series, work: u32) -> Result<Series, NoModel> {
+    let order = s.order();
+    if n == 1 {
+        return Ok(Series::constant(Ival::integer(1, work), order, work));
+    }
+    let n = Float::with_val(64, n);
+    let log = Ival::new(
+        eval_rounded(Func::Log, &n, work, Dir::Down).0,
+        eval_rounded(Func::Log, &n, work, Dir::Up).0,
+    )?;
+    let minus_log = log.neg();
+    let g0 = value_range(Func::Exp, &minus_log.mul(&s.coeffs[0], work)?, work)?;
+    let mut coeffs = vec![g0];
+    for k in 1..=order {
+        let next = coeffs[k - 1]
+            .mul(&minus_log, work)?
+            .div_positive_int(k as u64, work)?;
+        coeffs.push(next);
+    }
+    Ok(Series { coeffs })
+}
+
+/// p (s + j) for s = s_0 + t: coefficient k is (s_0 + j) p_k + p_(k-1).
+fn times_linear(p: &Series, s: &Series, j: i32, work: u32) -> Result<Series, NoModel> {
+    let a = s.coeffs[0].add_integer(j, work)?;
+    let mut coeffs = Vec::with_capacity(p.coeffs.len());
+    for k in 0..p.coeffs.len() {
+        let mut c = p.coeffs[k].mul(&a, work)?;
+        if k > 0 {
+            c = c.add(&p.coeffs[k - 1], work)?;
+        }
+        coeffs.push(c);
+    }
+    Ok(Series { coeffs })
+}
+
+/// 2 |b_m| prod_{j<2m} (size + j) N^(1-sigma-2m) / (sigma + 2m - 1), rounded up: the bound of
+/// |R_m(s)| over every disc of radius 1 around a point of v (|s| <= size, Re s >= sigma).
+fn zeta_remainder_bound(
+    bm: &Ival,
+    m: usize,
+    big_n: u64,
+    size: f64,
+    sigma: f64,
+    work: u32,
+) -> Result<Float, NoModel> {
+    let denominator = sigma + (2 * m) as f64 - 1.0;
+    if denominator <= 0.5 {
+        return Err(NoModel::Overflow);
+    }
+    let mut bound = up(work, bm.magnitude() * 2u32);
+    let size = up(work, Float::with_val(64, size) * 1u32);
+    for j in 0..2 * m {
+        bound = up(work, &bound * &up(work, &size + j as u64));
+    }
+    let exponent = Float::with_val(64, 1.0 - sigma - (2 * m) as f64);
+    let power = up(work, Float::with_val(64, big_n).pow(&exponent));
+    let bound = up(work, &bound * &power);
+    let bound = up(
+        work,
+        &bound / &down(work, Float::with_val(64, denominator) * 1u32),
+    );
+    if bound.is_finite() {
+        Ok(bound)
+    } else {
+        Err(NoModel::Overflow)
+    }
 }
 
 #[cfg(test)]
