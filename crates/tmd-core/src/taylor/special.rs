@@ -277,6 +277,19 @@ fn gamma_range(v: &Ival, prec: u32) -> Result<Ival, NoModel> {
 fn hurwitz_zeta(func: Func, v: &Ival, smax: usize, prec: u32) -> Result<Vec<Ival>, NoModel> {
     let m = (prec / 2 + 2) as usize;
     let target = ((smax + 2 * m) as f64 / std::f64::consts::PI).ceil() + 1.0;
+    hurwitz_zeta_with(func, v, smax, prec, m, target)
+}
+
+/// [`hurwitz_zeta`] with m Euler-Maclaurin terms from the first v + n >= target (any m >= 1
+/// and target > 0 give an enclosure).
+fn hurwitz_zeta_with(
+    func: Func,
+    v: &Ival,
+    smax: usize,
+    prec: u32,
+    m: usize,
+    target: f64,
+) -> Result<Vec<Ival>, NoModel> {
     let gap = Float::with_val(prec, target - &v.lo).ceil();
     let shift = if gap <= 0 {
         0
@@ -299,6 +312,9 @@ fn hurwitz_zeta(func: Func, v: &Ival, smax: usize, prec: u32) -> Result<Vec<Ival
         }
     }
     let a = v.add_integer(shift as i32, prec)?;
+    if a.lo <= 0 {
+        return Err(NoModel::Overflow); // Euler-Maclaurin below needs a > 0
+    }
     let b = bernoulli_ratios(m, prec)?;
     for (s, sum) in sums.iter_mut().enumerate().skip(2) {
         *sum = sum.add(&euler_maclaurin_tail(&a, s, &b, prec)?, prec)?;
@@ -365,7 +381,13 @@ fn bernoulli_ratios(m: usize, prec: u32) -> Result<Vec<Ival>, NoModel> {
         b.push(if i % 2 == 1 { value } else { value.neg() });
         scale = scale.mul(&step, prec)?;
     }
-    BERNOULLI.with(|c| c.borrow_mut().push((prec, b.clone())));
+    BERNOULLI.with(|c| {
+        let mut cache = c.borrow_mut();
+        if cache.len() >= 4 {
+            cache.remove(0); // zeta's working precision varies with s < 0: keep a few
+        }
+        cache.push((prec, b.clone()));
+    });
     Ok(b)
 }
 
@@ -551,7 +573,7 @@ fn airy_values(v: &Ival, prec: u32) -> Result<(Ival, Ival), NoModel> {
 /// The terms reach about e^((2/3)|y|^(3/2)) while Ai'(y) may be that small, so the sum runs at
 /// prec + 2|y|^(3/2) + 64 bits.
 fn airy_derivative_at(y: &Float, prec: u32) -> Result<Ival, NoModel> {
-    let size = y.to_f64().abs();
+    let size = Float::with_val(y.prec(), y.abs_ref()).to_f64_round(Round::Up);
     let work = prec + (2.0 * size.powf(1.5)) as u32 + 64;
     let tiny = Float::with_val(64, 1) >> (work as i32);
     let y = Ival::point(y);
@@ -566,7 +588,8 @@ fn airy_derivative_at(y: &Float, prec: u32) -> Result<Ival, NoModel> {
         recent[k % 3] = term.magnitude();
         // From index k - 2 on, |T_(j+3)|/|T_j| = |y|^3/(j(j+2)) <= 1/2, so the tail past k is
         // at most |T_(k-2)| + |T_(k-1)| + |T_k| (doubled for safety).
-        let ratio_small = size.powi(3) <= ((k - 2) * k) as f64 / 2.0;
+        // (The margin covers the rounding of the f64 products.)
+        let ratio_small = size.powi(3) * (1.0 + 1e-9) <= ((k - 2) * k) as f64 / 2.0;
         if k >= 5 && ratio_small && recent.iter().all(|t| *t < tiny) {
             let tail = up(work, up(work, &recent[0] + &recent[1]) + &recent[2]) * 2u32;
             let total = sum.add(&Ival::ball(&Float::new(work), &tail, work)?, work)?;
@@ -674,17 +697,32 @@ fn zeta_reflected(v: &Ival, order: usize, prec: u32) -> Result<Vec<Ival>, NoMode
 
 /// zeta's coefficients by Euler-Maclaurin on series (see [`zeta_coefficients`]).
 fn zeta_euler_maclaurin(v: &Ival, order: usize, prec: u32) -> Result<Vec<Ival>, NoModel> {
-    let size = v.magnitude().to_f64() + 1.0; // sup |s| over the discs
-    if !(size <= ZETA_LARGEST_ARGUMENT) {
+    // sup |s| and inf Re s over the discs of radius 1 around v, rounded outwards.
+    let size = (v.magnitude().to_f64_round(Round::Up) + 1.0).next_up();
+    if size.is_nan() || size > ZETA_LARGEST_ARGUMENT {
         return Err(NoModel::Unimplemented(
             Func::Zeta,
             "beyond |x| = 4096 its Euler-Maclaurin sums would cost more than MPFR",
         ));
     }
-    let sigma = v.lo.to_f64() - 1.0; // below inf Re s over the discs (v.lo rounds down)
+    let sigma = (v.lo.to_f64_round(Round::Down) - 1.0).next_down();
     let m = ((prec / 2 + 2) as usize).max(((2.0 - sigma) / 2.0).ceil() as usize + 1);
-    // Terms of the sums reach N^(-sigma) while zeta may be as small as 1: extra bits for s < 0.
     let big_n = ((size + (2 * m) as f64) / std::f64::consts::PI).ceil() as u64 + 1;
+    zeta_euler_maclaurin_with(v, order, prec, m, big_n)
+}
+
+/// [`zeta_euler_maclaurin`] with m terms from N = `big_n` on (any m >= 1 and N >= 1 give an
+/// enclosure; the choice above makes it tight).
+fn zeta_euler_maclaurin_with(
+    v: &Ival,
+    order: usize,
+    prec: u32,
+    m: usize,
+    big_n: u64,
+) -> Result<Vec<Ival>, NoModel> {
+    let size = (v.magnitude().to_f64_round(Round::Up) + 1.0).next_up();
+    let sigma = (v.lo.to_f64_round(Round::Down) - 1.0).next_down();
+    // Terms of the sums reach N^(-sigma) while zeta may be as small as 1: extra bits for s < 0.
     let work = prec + 3 * (-sigma).max(0.0).ceil() as u32 + 32;
     let s = Series::variable(Ival::new(down(work, &v.lo), up(work, &v.hi))?, order, work);
     let mut total = Series::constant(Ival::zero(work), order, work);
@@ -769,7 +807,9 @@ fn zeta_remainder_bound(
     sigma: f64,
     work: u32,
 ) -> Result<Float, NoModel> {
-    let denominator = sigma + (2 * m) as f64 - 1.0;
+    // Directed operations: the exponent rounded up, the denominator down (N > 1).
+    let sigma = Float::with_val(64, sigma);
+    let denominator = down(work, down(work, &sigma + (2 * m) as u64) - 1u32);
     if denominator <= 0.5 {
         return Err(NoModel::Overflow);
     }
@@ -778,13 +818,10 @@ fn zeta_remainder_bound(
     for j in 0..2 * m {
         bound = up(work, &bound * &up(work, &size + j as u64));
     }
-    let exponent = Float::with_val(64, 1.0 - sigma - (2 * m) as f64);
+    let exponent = up(work, up(work, 1u32 - &sigma) - (2 * m) as u64);
     let power = up(work, Float::with_val(64, big_n).pow(&exponent));
     let bound = up(work, &bound * &power);
-    let bound = up(
-        work,
-        &bound / &down(work, Float::with_val(64, denominator) * 1u32),
-    );
+    let bound = up(work, &bound / &denominator);
     if bound.is_finite() {
         Ok(bound)
     } else {
@@ -915,6 +952,48 @@ mod tests {
             let difference = Float::with_val(wide, ai(above) - ai(below)) / twice;
             let gap = Float::with_val(wide, &difference - &slope.lo).abs();
             assert!(gap <= size >> 90, "Ai'({x}) = {} vs {difference}", slope.lo);
+        }
+    }
+
+    #[test]
+    fn euler_maclaurin_remainder_bounds_hold_with_few_terms() {
+        // With m = 2 or 3 terms and a small N the remainder is far above 2^-prec: the ball
+        // must still hold zeta and its first derivatives (from the full-accuracy series).
+        for (x, big_n) in [(2.5, 2), (0.25, 3), (-0.75, 4), (7.0, 2)] {
+            let v = iv(x, x);
+            let exact = zeta_euler_maclaurin(&v, 4, PREC).unwrap();
+            let mpfr = at(Func::Zeta, x);
+            assert!(holds(&exact[0], &mpfr), "zeta({x})");
+            for m in [1, 2, 3] {
+                let Ok(rough) = zeta_euler_maclaurin_with(&v, 4, PREC, m, big_n) else {
+                    // 2m > 2 - x is needed for the remainder integral to converge on the discs.
+                    assert!((2 * m) as f64 <= 2.5 - x, "zeta({x}) m {m} refused");
+                    continue;
+                };
+                for (k, (r, e)) in rough.iter().zip(&exact).enumerate() {
+                    assert!(
+                        r.lo <= e.lo && e.hi <= r.hi,
+                        "zeta({x}) m {m} N {big_n} c_{k}"
+                    );
+                }
+                let width = Float::with_val(PREC, &rough[0].hi - &rough[0].lo);
+                assert!(
+                    width > 1e-30,
+                    "zeta({x}) m {m}: the remainder is not exercised"
+                );
+            }
+        }
+        // The same for the Hurwitz zeta of the polygamma series.
+        for y in [0.5, -2.75, 3.25] {
+            let v = iv(y, y);
+            let exact = hurwitz_zeta(Func::Digamma, &v, 6, PREC).unwrap();
+            for (m, target) in [(1, 1.5), (2, 2.0), (3, 1.0)] {
+                let rough = hurwitz_zeta_with(Func::Digamma, &v, 6, PREC, m, target).unwrap();
+                for s in 2..=6 {
+                    let (r, e) = (&rough[s], &exact[s]);
+                    assert!(r.lo <= e.lo && e.hi <= r.hi, "zeta({s}, {y}) m {m}");
+                }
+            }
         }
     }
 }
