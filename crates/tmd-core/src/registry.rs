@@ -133,17 +133,17 @@ registry! {
         Some(Crunch::new(LibmBound::LibmWide, Binary64Reference::DoubleDouble).builtin("atanh"));
     Erf => "erf" [] All Increasing "error function", mpfr::erf, Some(Model::Erf), None;
     Erfc => "erfc" [] All Decreasing "complementary error function", mpfr::erfc, Some(Model::Erf), None;
-    Gamma => "gamma" ["tgamma"] NotNonPositiveInteger GammaLike "Gamma function", mpfr::gamma, None, None;
-    Lgamma => "lgamma" [] NotNonPositiveInteger GammaLike "log |Gamma(x)|", mpfr_lgamma, None, None;
-    Digamma => "digamma" [] NotNonPositiveInteger GammaLike "Gamma'(x) / Gamma(x)", mpfr::digamma, None, None;
-    J0 => "j0" [] All LipschitzOne "Bessel function of the first kind, order 0", mpfr::j0, None, None;
-    J1 => "j1" [] All LipschitzOne "Bessel function of the first kind, order 1", mpfr::j1, None, None;
-    Y0 => "y0" [] Positive PointOnly "Bessel function of the second kind, order 0", mpfr::y0, None, None;
-    Y1 => "y1" [] Positive PointOnly "Bessel function of the second kind, order 1", mpfr::y1, None, None;
-    Ai => "ai" ["airy_ai"] AiPractical PointOnly "Airy function Ai (MPFR's mpfr_ai is impractically slow for |x| beyond the domain)", mpfr::ai, None, None;
-    Eint => "eint" ["ei", "expint"] NonZero SplitAtZero "exponential integral Ei", mpfr::eint, None, None;
-    Li2 => "li2" ["dilog"] AtMostOne Increasing "dilogarithm Li2, real branch", mpfr::li2, None, None;
-    Zeta => "zeta" [] NotOne PointOnly "Riemann zeta function", mpfr::zeta, None, None;
+    Gamma => "gamma" ["tgamma"] NotNonPositiveInteger GammaLike "Gamma function", mpfr::gamma, Some(Model::Special), None;
+    Lgamma => "lgamma" [] NotNonPositiveInteger GammaLike "log |Gamma(x)|", mpfr_lgamma, Some(Model::Special), None;
+    Digamma => "digamma" [] NotNonPositiveInteger GammaLike "Gamma'(x) / Gamma(x)", mpfr::digamma, Some(Model::Special), None;
+    J0 => "j0" [] All LipschitzOne "Bessel function of the first kind, order 0", mpfr::j0, Some(Model::Special), None;
+    J1 => "j1" [] All LipschitzOne "Bessel function of the first kind, order 1", mpfr::j1, Some(Model::Special), None;
+    Y0 => "y0" [] Positive PointOnly "Bessel function of the second kind, order 0", mpfr::y0, Some(Model::Special), None;
+    Y1 => "y1" [] Positive PointOnly "Bessel function of the second kind, order 1", mpfr::y1, Some(Model::Special), None;
+    Ai => "ai" ["airy_ai"] AiPractical PointOnly "Airy function Ai (MPFR's mpfr_ai is impractically slow for |x| beyond the domain)", mpfr::ai, Some(Model::Special), None;
+    Eint => "eint" ["ei", "expint"] NonZero SplitAtZero "exponential integral Ei", mpfr::eint, Some(Model::Special), None;
+    Li2 => "li2" ["dilog"] AtMostOne Increasing "dilogarithm Li2, real branch", mpfr::li2, Some(Model::Special), None;
+    Zeta => "zeta" [] NotOne PointOnly "Riemann zeta function", mpfr::zeta, Some(Model::Special), None;
 }
 
 /// MPFR's lgamma with the sign of Gamma dropped, as an [`MpfrFn`].
@@ -200,6 +200,10 @@ pub enum Model {
     Atanh,
     /// erf, erfc: h = ±(2/sqrt(pi)) exp(-f^2).
     Erf,
+    /// eint, li2 (g' = f' h), digamma, lgamma, gamma, j0, j1, y0, y1 and ai (derivatives
+    /// from polygamma values, Bessel recurrences and Airy's equation, composed with f):
+    /// `taylor/special.rs`.
+    Special,
 }
 
 /// The base of an exponential or logarithm.

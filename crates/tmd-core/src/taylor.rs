@@ -44,6 +44,24 @@
 //! | asinh / acosh / atanh     | (1 + f^2)^(-1/2) / ((f - 1)(f + 1))^(-1/2) / 1/((1 - f)(1 + f)) |
 //! | asinpi, acospi, atanpi    | the h of asin, acos, atan divided by pi |
 //! | erf / erfc                | ±(2/sqrt(pi)) exp(-f^2)               |
+//! | eint                      | exp(f) / f                            |
+//! | li2                       | -log(1 - f) / f (for \|f_0\| > 1/2 away from 0) |
+//!
+//! The other special functions (module `special`) enclose the Taylor coefficients
+//! c_k(y) = phi^(k)(y)/k! of phi itself for every y in an interval and compose them with f
+//! (phi(f) = sum_k c_k(f_0) (f - f_0)^k):
+//!
+//! | function          | c_k                                                             |
+//! |-------------------|-----------------------------------------------------------------|
+//! | digamma           | psi(y); (-1)^(k+1) zeta(k+1, y) for k >= 1 (Hurwitz zeta, shifted and summed by Euler-Maclaurin with a proven remainder) |
+//! | lgamma            | log\|Gamma(y)\|, psi(y); (-1)^k zeta(k, y)/k for k >= 2          |
+//! | gamma             | exp of the lgamma series, g_0 = Gamma(f_0)                      |
+//! | li2 near 0        | I_(k-1)(y)/k, I_j = q^(j)/j! by the backward recurrence I_(j-1) = U^j/j - y I_j, U = 1/(1 - y) |
+//! | j0, j1, y0, y1    | 2^-k/k! sum_j (-1)^j binom(k, j) C_(n-k+2j)(y) (DLMF 10.6.7), C_m from MPFR's jn, yn |
+//! | ai                | (k+2)(k+1) a_(k+2) = y a_k + a_(k-1) from Ai'' = x Ai; Ai' from its Maclaurin series |
+//! | zeta              | Euler-Maclaurin on series in s (remainder by Cauchy's estimate); for s < 0 the reflection formula |
+//!
+//! docs/error-analysis.md, "Taylor models of the special functions", proves every enclosure.
 //!
 //! Powers g = f^(p/q) (sqrt, rsqrt, cbrt) use f g' = (p/q) f' g instead, which gives
 //! g_k = sum_{j=1..k} ((p + q) j - q k) f_j g_{k-j} / (q k f_0). The "m1" and "p1" variants are
@@ -59,7 +77,9 @@
 //! rounded down, upper ends up; MPFR rounds every operation correctly), and every g_0 is the
 //! image of an interval under phi: the end points of a monotone piece evaluated by MPFR with
 //! directed rounding, or, for sin, cos, sinpi, cospi, the end points when the derivative has a
-//! proven sign on the interval and a Lipschitz enclosure clipped to [-1, 1] otherwise. Each
+//! proven sign on the interval and a Lipschitz enclosure clipped to [-1, 1] otherwise (the
+//! special functions' enclosures: convexity for lgamma, |J_m'| <= 1 for J, Gronwall bounds
+//! for Y and Ai; docs/error-analysis.md). Each
 //! recurrence is a fixed arithmetic formula that yields the exact coefficient when given exact
 //! inputs, and interval arithmetic is inclusion isotone, so each computed interval contains
 //! the exact coefficient for *every* point of its input intervals.
@@ -100,6 +120,8 @@ use rug::{Float, Rational};
 use std::cmp::Ordering;
 use thiserror::Error;
 
+mod special;
+
 /// The precision of the error bounds: they are rounded up, so a few significant bits suffice.
 const BOUND_PREC: u32 = 64;
 
@@ -115,9 +137,12 @@ pub const MIN_PREC: u32 = 16;
 /// Why an expression has no Taylor model at a center and radius.
 #[derive(Clone, Debug, PartialEq, Eq, Error)]
 pub enum NoModel {
-    /// The function has no automatic-differentiation recurrence here (gamma, Bessel, ...).
-    #[error("{0} has no Taylor model (only the elementary functions and erf, erfc have one)")]
+    /// The function has no Taylor model at all (every registered function has one today).
+    #[error("{0} has no Taylor model")]
     Unsupported(Func),
+    /// The function has a model, but not at this argument, for the reason given.
+    #[error("{0} has no Taylor model here: {1}")]
+    Unimplemented(Func, &'static str),
     /// The function's argument may leave the open set where it is analytic somewhere in the
     /// interval: log of an interval reaching 0, asin reaching ±1, tan over a pole, ...
     #[error("{0} is not proven analytic over the interval (domain boundary or pole)")]
@@ -456,6 +481,10 @@ impl Ival {
         let pi = Ival::pi(prec);
         let root = Ival::new(down(prec, pi.lo.sqrt_ref()), up(prec, pi.hi.sqrt_ref()))?;
         root.recip(prec)?.mul_int(2, prec)
+    }
+
+    fn half(prec: u32) -> Ival {
+        Ival::point(&Float::with_val(prec.max(2), 0.5))
     }
 
     fn is_zero(&self) -> bool {
@@ -802,6 +831,9 @@ fn apply(func: Func, f: &Series, prec: u32) -> Result<Series, NoModel> {
     let Some(model) = func.model() else {
         return Err(NoModel::Unsupported(func));
     };
+    if special::handles(func) {
+        return special::apply(func, f, prec);
+    }
     let f0 = &f.coeffs[0];
     let g0 = value_range(func, f0, prec)?;
     match model {
@@ -856,6 +888,7 @@ fn apply(func: Func, f: &Series, prec: u32) -> Result<Series, NoModel> {
             integrate(g0, f, &product.recip(prec)?, prec)
         }
         Model::Erf => integrate(g0, f, &erf_derivative_factor(func, f, prec)?, prec),
+        Model::Special => Err(NoModel::Unsupported(func)),
     }
 }
 

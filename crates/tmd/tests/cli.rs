@@ -238,7 +238,7 @@ fn output_to_a_device_or_fifo_is_written_in_place() {
 #[test]
 fn search_json_lines_have_the_design_fields() {
     let o = tmd(&[
-        "search", "exp", "--from", "-4", "--to", "4", "--format", "binary16", "--bits", "14",
+        "search", "exp", "--from", "-4", "--to", "4", "--format", "binary16", "--bits", "10",
         "--json", "--exact", "-q",
     ]);
     assert_eq!(o.status.code(), Some(0));
@@ -430,31 +430,50 @@ fn hardness_file_classifies_a_published_list() {
 }
 
 #[test]
-fn filtered_algorithms_refuse_functions_without_a_taylor_model() {
-    for algorithm in ["regular", "lefevre", "exhaustive"] {
-        assert_bad_input(
-            &[
+fn special_function_searches_through_the_filter_equal_the_reference_search() {
+    for (func, from, to) in [
+        ("eint", "0.75", "0.7505"),
+        ("lgamma", "-2.5", "-2.499"),
+        ("y1", "7.5", "7.502"),
+        ("zeta", "-3.5", "-3.499"),
+    ] {
+        let listing = |algorithm: &str| {
+            let args = [
                 "search",
-                "gamma",
-                "--from",
-                "1",
-                "--to",
-                "2",
+                func,
                 "--format",
                 "binary32",
+                "--from",
+                from,
+                "--to",
+                to,
+                "--bits",
+                "10",
                 "--algorithm",
                 algorithm,
-            ],
-            "--algorithm reference",
+                "-q",
+            ];
+            let out = tmd(&args);
+            assert_eq!(out.status.code(), Some(0), "{args:?}");
+            String::from_utf8(out.stdout).unwrap()
+        };
+        let reference = listing("reference");
+        assert!(
+            reference.lines().count() > 1,
+            "{func}: no cases\n{reference}"
         );
+        for algorithm in ["regular", "exhaustive", "auto"] {
+            assert_eq!(
+                listing(algorithm),
+                reference,
+                "{func} --algorithm {algorithm}"
+            );
+        }
     }
-    // auto falls back to the reference search, with a note.
-    let out = tmd(&[
-        "search", "gamma", "--from", "1", "--to", "1.001", "--format", "binary16", "--bits", "8",
-        "-q",
-    ]);
-    assert_eq!(out.status.code(), Some(0));
-    assert!(String::from_utf8_lossy(&out.stderr).contains("reference search"));
+}
+
+#[test]
+fn filter_parameters_out_of_range_are_refused() {
     for bad in [
         ["--domain-size", "1000"],
         ["--domain-size", "4"],
