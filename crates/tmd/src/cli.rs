@@ -222,8 +222,8 @@ pub struct SearchArgs {
     /// Breakpoints: all (format numbers and midpoints), directed or nearest.
     #[arg(long, default_value = "all")]
     pub breakpoints: String,
-    /// auto (exhaustive for p <= 24, regular above; reference for functions without a Taylor
-    /// model), regular, lefevre, lefevre-swap, exhaustive (tabulated differences on every
+    /// auto (exhaustive for p <= 24, regular above; reference for an expression without a
+    /// Taylor model), regular, lefevre, lefevre-swap, exhaustive (tabulated differences on every
     /// input) or reference (MPFR on every input).
     #[arg(long, default_value = "auto")]
     pub algorithm: String,
