@@ -146,8 +146,9 @@ pub fn decide_piece(
 }
 
 /// The sign of the gap f(x) - c, known for every finite x, when c is a value f approaches but
-/// never takes: erf and tanh lie strictly inside (-1, 1) and erfc inside (0, 2) (erf(x) =
-/// 1 - erfc(x) with erfc(x) > 0 and erfc(-x) = 2 - erfc(x); tanh(x) = 1 - 2/(e^(2x) + 1)).
+/// never takes: erf and tanh lie strictly inside (-1, 1), erfc inside (0, 2) (erf(x) =
+/// 1 - erfc(x) with erfc(x) > 0 and erfc(-x) = 2 - erfc(x); tanh(x) = 1 - 2/(e^(2x) + 1)),
+/// and expm1, exp2m1, exp10m1 above -1 (b^x > 0).
 /// Far out, 1 - erf(x) is below 2^-(x^2) and no working precision sees it: the model's
 /// enclosure of the gap then holds zero, and this fact gives its sign (`Some(true)`:
 /// positive).
@@ -161,14 +162,17 @@ fn asymptote_side(expr: &Expr, anchor: &Anchor) -> Option<bool> {
     if **arg != Expr::X {
         return None;
     }
+    use tmd_core::Func::{Erf, Erfc, Exp10m1, Exp2m1, Expm1, Tanh};
     let (lo, hi) = match f {
-        tmd_core::Func::Erf | tmd_core::Func::Tanh => (-1, 1),
-        tmd_core::Func::Erfc => (0, 2),
+        Erf | Tanh => (Some(-1), Some(1)),
+        Erfc => (Some(0), Some(2)),
+        // b^x - 1 > -1.
+        Expm1 | Exp2m1 | Exp10m1 => (Some(-1), None),
         _ => return None,
     };
-    if *c == hi {
+    if hi.is_some_and(|hi| *c == hi) {
         Some(false)
-    } else if *c == lo {
+    } else if lo.is_some_and(|lo| *c == lo) {
         Some(true)
     } else {
         None
