@@ -13,7 +13,7 @@ use tmd_search::lower_bound::Algorithm;
 use tmd_search::regime::{decided_pieces, RangeRecord, Regime};
 use tmd_search::{
     filtered_search, reference_search, Case, FilterParams, InputRange, Listing, Method,
-    SearchParams, Summary, Target,
+    SearchParams, Target,
 };
 
 /// What a filtered search listed: cases and range records, in the order they came.

@@ -461,17 +461,7 @@ fn write_text(out: &mut impl Write, r: &Report, threads: usize) -> std::io::Resu
         )?,
         _ => writeln!(out, "  no input with a finite error")?,
     }
-    let pct = |n: u64| 100.0 * n as f64 / r.inputs.max(1) as f64;
-    writeln!(
-        out,
-        "  correctly rounded {} ({:.4}%), faithful {} ({:.4}%), worse {} ({:.4}%)",
-        r.correctly_rounded,
-        pct(r.correctly_rounded),
-        r.faithful,
-        pct(r.faithful),
-        r.worse,
-        pct(r.worse)
-    )?;
+    write_verdict_counts(out, r.inputs, [r.correctly_rounded, r.faithful, r.worse])?;
     write_specials(out, &r.specials, &r.histogram, r.rounding)?;
     writeln!(
         out,
@@ -482,6 +472,26 @@ fn write_text(out: &mut impl Write, r: &Report, threads: usize) -> std::io::Resu
         writeln!(out, "  note: {note}")?;
     }
     Ok(())
+}
+
+/// The line of a report with how many inputs (or pairs) were correctly rounded, faithful
+/// and worse, each with its share of `inputs`.
+pub(crate) fn write_verdict_counts(
+    out: &mut impl Write,
+    inputs: u64,
+    [correctly_rounded, faithful, worse]: [u64; 3],
+) -> std::io::Result<()> {
+    let pct = |n: u64| 100.0 * n as f64 / inputs.max(1) as f64;
+    writeln!(
+        out,
+        "  correctly rounded {} ({:.4}%), faithful {} ({:.4}%), worse {} ({:.4}%)",
+        correctly_rounded,
+        pct(correctly_rounded),
+        faithful,
+        pct(faithful),
+        worse,
+        pct(worse)
+    )
 }
 
 /// The special classes and the histogram of a report, one line each.

@@ -223,17 +223,7 @@ fn write_text(out: &mut impl Write, r: &PairReport, threads: usize) -> std::io::
         )?,
         _ => writeln!(out, "  no pair with a finite error")?,
     }
-    let pct = |n: u64| 100.0 * n as f64 / r.inputs.max(1) as f64;
-    writeln!(
-        out,
-        "  correctly rounded {} ({:.4}%), faithful {} ({:.4}%), worse {} ({:.4}%)",
-        r.correctly_rounded,
-        pct(r.correctly_rounded),
-        r.faithful,
-        pct(r.faithful),
-        r.worse,
-        pct(r.worse)
-    )?;
+    super::crunch::write_verdict_counts(out, r.inputs, [r.correctly_rounded, r.faithful, r.worse])?;
     super::crunch::write_specials(out, &r.specials, &r.histogram, r.rounding)?;
     writeln!(
         out,
