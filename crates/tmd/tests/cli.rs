@@ -238,7 +238,7 @@ fn output_to_a_device_or_fifo_is_written_in_place() {
 #[test]
 fn search_json_lines_have_the_design_fields() {
     let o = tmd(&[
-        "search", "exp", "--from", "-4", "--to", "4", "--format", "binary16", "--bits", "10",
+        "search", "exp", "--from", "-4", "--to", "4", "--format", "binary16", "--bits", "14",
         "--json", "--exact", "-q",
     ]);
     assert_eq!(o.status.code(), Some(0));
