@@ -1384,6 +1384,12 @@ fn rule_pieces_are_listed_as_range_records() {
         "{text}"
     );
     assert!(text.lines().all(|l| l.starts_with('#')), "{text}");
+    assert!(
+        text.lines()
+            .any(|l| l.starts_with("# made 20") && l.ends_with(" UTC")),
+        "{text}"
+    );
+    assert!(text.contains("are '# range' lines"), "{text}");
     // A window of 4096 inputs, expanded: one JSON line per input, all hard and directed.
     let expanded = succeeded(&with(&[
         "--to",

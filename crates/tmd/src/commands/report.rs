@@ -526,7 +526,7 @@ fn command_line() -> String {
 }
 
 /// The current date and time in UTC, `2026-11-24 09:41 UTC`.
-fn utc_now() -> String {
+pub(crate) fn utc_now() -> String {
     let secs = std::time::SystemTime::now()
         .duration_since(std::time::UNIX_EPOCH)
         .map_or(0, |d| d.as_secs());

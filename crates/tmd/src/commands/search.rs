@@ -141,6 +141,14 @@ impl Output {
                     "command: tmd {}",
                     std::env::args().skip(1).collect::<Vec<_>>().join(" ")
                 ),
+                format!("made {}", super::report::utc_now()),
+                if plan.range_records && plan.filter.is_some() {
+                    "pieces where a proven rule makes every input hard are '# range' lines \
+                     (first and last input, bits >= B, rule; --expand-ranges lists their inputs)"
+                        .to_string()
+                } else {
+                    "every hard input is listed".to_string()
+                },
             ]);
             out.writer.write_all(header.as_bytes())?;
         } else if !args.json {
