@@ -166,18 +166,9 @@ fn li2_integral_bounds(v: &Ival, j: usize, prec: u32) -> Result<Ival, NoModel> {
     Ival::new(down(prec, 1 / &big), up(prec, 1 / &small))
 }
 
-/// phi over an interval where it is monotone, from MPFR's directed roundings.
-fn monotone(func: Func, x: &Ival, increasing: bool, prec: u32) -> Result<Ival, NoModel> {
-    let (first, last) = if increasing {
-        (&x.lo, &x.hi)
-    } else {
-        (&x.hi, &x.lo)
-    };
-    Ival::new(
-        eval_rounded(func, first, prec, Dir::Down).0,
-        eval_rounded(func, last, prec, Dir::Up).0,
-    )
-}
+// phi over an interval where it is monotone, from MPFR's directed roundings (the
+// elementary functions' own helper).
+use super::monotone_range as monotone;
 
 // ---------------------------------------------------------------------------------------------
 // digamma, lgamma, gamma: polygamma values from the Hurwitz zeta function.
