@@ -1,22 +1,26 @@
 #!/usr/bin/env python3
-"""A search's JSON-lines output over the binade [1, 2) against a published worst-case list:
-how many published cases it found, and how many cases it lists with k >= 44 that the list
-lacks. Usage: binade-check.py CASES.jsonl PUBLISHED.wc"""
+"""A search's JSON-lines output over a binade against a published worst-case list: how many
+published cases it found, and how many cases it lists with k >= 44 that the list lacks.
+Usage: binade-check.py CASES.jsonl PUBLISHED.wc [FROM TO]   (default [1, 2); FROM and TO are
+the search's --from and --to, hex floats, so FROM < TO also for negative binades)"""
 import json
 import sys
 
+lo, hi = (float.fromhex(a) for a in sys.argv[3:5]) if len(sys.argv) >= 5 else (1.0, 2.0)
 found = {}
 for line in open(sys.argv[1]):
     d = json.loads(line)
-    found[float.fromhex(d["x"])] = d["k"]
+    if "x" in d and "k" in d:
+        found[float.fromhex(d["x"])] = d["k"]
 published = set()
 for line in open(sys.argv[2]):
     tok = line.split("#")[0].split()
-    if tok and 1.0 <= float.fromhex(tok[0]) < 2.0:
+    if tok and lo <= float.fromhex(tok[0]) < hi:
         published.add(float.fromhex(tok[0]))
 missing = published - set(found)
 extra = [x for x, k in found.items() if x not in published and k >= 44]
-print(f"binade: {len(found)} cases listed, {len(published)} published in [1,2), "
-      f"{len(published) - len(missing)} found, {len(missing)} missing"
+print(f"binade [{float.hex(lo)}, {float.hex(hi)}): {len(found)} cases listed, "
+      f"{len(published)} published, {len(published) - len(missing)} found, {len(missing)} missing"
       + (": " + " ".join(float.hex(x) for x in sorted(missing)[:5]) if missing else "")
-      + f", {len(extra)} listed with k >= 44 not published")
+      + f", {len(extra)} listed with k >= 44 not published"
+      + (": " + " ".join(float.hex(x) for x in sorted(extra)[:5]) if extra else ""))

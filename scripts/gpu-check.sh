@@ -14,7 +14,9 @@
 # timings in priority order), tune (knobs of the search kernel on I0), i0 (I0 end to end
 # with traces), estimate (crunch --estimate on the device), dpi (domains per work-item), trace (where a device call's time goes), binade ([1,2) of exp at
 # K = 45 against the published list; journaled, resumed by a later call), xfloat (the FFT study
-# on CUDA), xbits (xfloat kernels on CUDA against the CPU), xfocl (the same on NVIDIA's OpenCL).
+# on CUDA), xbits (xfloat kernels on CUDA against the CPU), xfocl (the same on NVIDIA's OpenCL),
+# flat (nearly flat binary64 binades, CUDA against the CPU and the published lists), plan
+# (--plan of whole binary64 exp on CUDA, and of sin and cos on [2^11, 2^12)).
 set -uo pipefail
 cd "$(dirname "$0")/.."
 
@@ -39,7 +41,7 @@ if [ "${1:-}" = "--prepare" ]; then
   done
   # References for ranges too long to repeat on the CPU there: the published exp worst cases,
   # and the CPU backend's I0..1023 output (its sha256; computed 2026-11-23, 739.5 s on 1 thread).
-  cp data/worst-cases/exp.wc target/gpu-bin/ref/
+  cp data/worst-cases/exp.wc data/worst-cases/exp2.wc target/gpu-bin/ref/
   cp docs/logs/search-I0..1023-cpu.sha256 target/gpu-bin/ref/I0..1023-cpu.sha256
   cp docs/logs/search-I0..1023-cpu-1thread.stats.json target/gpu-bin/ref/I0..1023-cpu.stats.json
   mkdir -p .ocl && (cd .ocl && ls ./*.deb >/dev/null 2>&1 || apt-get download ocl-icd-libopencl1 >/dev/null)
@@ -337,6 +339,38 @@ if [[ " $sections " == *" dpi "* ]]; then
         || log "I0..1023 dpi $d round $r: cases DIFFER from the CPU backend's (or the run did not finish)"
       rm -f "$OUT/s/big-dpi$d-$r.txt"
     done
+  done
+fi
+
+if [[ " $sections " == *" flat "* ]]; then
+  # Nearly flat binary64 binades (exp and exp2 next to 1: the lower-bound tests' short-orbit
+  # step, domains of up to 2^22 inputs, the exact chord term of the filter's error): CUDA
+  # against the CPU backend at equal chunks (cases, phase counts), and the cases with k >= 44
+  # against the published lists.
+  mkdir -p "$OUT/s"
+  n=0
+  for cfg in ${FLAT_BINADES:-"exp 0x1p-40 0x1p-39" "exp -0x1p-34 -0x1p-35" "exp 0x1p-22 0x1p-21" "exp2 0x1p-30 0x1p-29"}; do
+    read -r func from to <<<"${cfg//,/ }"
+    n=$((n + 1))
+    [ "$(time_left)" -lt 60 ] && { log "flat $func [$from, $to): skipped (time)"; continue; }
+    args="$func --from $from --to $to --bits 45 --breakpoints all --chunk-bits 38"
+    rc_cuda=$(TMO=120 search "flat$n-cuda" cuda $args)
+    rc_cpu=$(TMO=120 search "flat$n-cpu" cpu $args)
+    same=$(cmp -s "$OUT/s/flat$n-cpu.txt" "$OUT/s/flat$n-cuda.txt" && echo "cases identical" || echo "cases DIFFER")
+    log "flat $func [$from, $to) K=45: cuda exit/seconds $rc_cuda, cpu exit/seconds $rc_cpu; $same; counts $(same_counts "$OUT/s/flat$n-cpu.json" "$OUT/s/flat$n-cuda.json")"
+    python3 scripts/binade-check.py "$OUT/s/flat$n-cuda.txt" "$bin/ref/$func.wc" "$from" "$to" | while read -r l; do log "  $l"; done
+  done
+fi
+
+if [[ " $sections " == *" plan "* ]]; then
+  # --plan on the device: whole binary64 exp at K = 45, and sin, cos on [2^11, 2^12) at K = 44.
+  for cfg in "exp|-inf|inf|45" "sin|0x1p+11|0x1p+12|44" "cos|0x1p+11|0x1p+12|44"; do
+    IFS='|' read -r func from to bits <<<"$cfg"
+    [ "$(time_left)" -lt 40 ] && { log "plan $func: skipped (time)"; continue; }
+    t0=$(date +%s)
+    timeout $(($(time_left) - 20)) "$tmd" search "$func" --from "$from" --to "$to" --bits "$bits" --plan --backend cuda \
+      >"$OUT/plan-$func-cuda.txt" 2>"$OUT/plan-$func-cuda.err"
+    log "plan $func [$from, $to) K=$bits on cuda (exit $?, $(($(date +%s) - t0)) s): $(tail -1 "$OUT/plan-$func-cuda.err")"
   done
 fi
 

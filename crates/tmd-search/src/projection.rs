@@ -8,6 +8,7 @@
 //! decides, and each piece left to the filter is timed on short samples (at its start, middle
 //! and end) with the backend the search would use, then projected linearly to its length.
 
+use crate::filter::whole::{whole_pieces, WholeVerdict};
 use crate::filter::{filtered_search, piece_end, FilterError, FilterParams};
 use crate::regime::{decided_pieces, Regime};
 use crate::{InputRange, SearchParams, Target};
@@ -24,6 +25,9 @@ pub enum PieceMethod {
     RuleAllHard,
     /// The regime rule proves that every input is hard: one range record, nothing searched.
     RuleRecord,
+    /// One interval enclosure decides the whole piece (overflow, results too close to zero,
+    /// outside the domain): counted, nothing searched.
+    Whole(WholeVerdict),
     /// Searched by the filter.
     Filter,
 }
@@ -35,6 +39,7 @@ impl PieceMethod {
             PieceMethod::RuleNoneHard => "rule: none hard",
             PieceMethod::RuleAllHard => "rule: all hard, listed",
             PieceMethod::RuleRecord => "rule: all hard, record",
+            PieceMethod::Whole(v) => v.name(),
             PieceMethod::Filter => "filter",
         }
     }
@@ -56,15 +61,15 @@ pub struct PlannedPiece {
     pub domain_sizes: Option<(u64, u64)>,
 }
 
-/// The pieces of `range`, each with its method and projected time. `sample` is the most inputs
-/// timed at each of the three places of a filtered piece (at most 1/256 of the piece);
-/// `records`: pieces the rule proves all hard are range records (else listed input by input).
+/// The pieces of `range`, each with its method and projected time. Each filtered piece is timed
+/// at three places on windows of one chunk (`filter.chunk_len`, the search's own job, so that
+/// the chunk polynomial and its tables weigh what they weigh in the search), or 1/64 of the
+/// piece where that is less (at least 2^20 inputs, or the whole piece); `records`: pieces the rule proves all hard are range records (else listed input by input).
 pub fn project(
     target: &Target,
     range: &InputRange,
     params: &SearchParams,
     filter: &FilterParams,
-    sample: u64,
     records: bool,
 ) -> Result<Vec<PlannedPiece>, FilterError> {
     let half = 1i128 << (range.format.precision() - 1);
@@ -82,9 +87,7 @@ pub fn project(
         );
         let mut at = o;
         for d in decided {
-            if at < d.start {
-                pieces.push((at, d.start, PieceMethod::Filter));
-            }
+            push_searched(&mut pieces, target, range, params, filter, at, d.start);
             let method = match d.regime {
                 Regime::NoneHard { .. } => PieceMethod::RuleNoneHard,
                 _ if records => PieceMethod::RuleRecord,
@@ -93,28 +96,49 @@ pub fn project(
             pieces.push((d.start, d.end, method));
             at = d.end;
         }
-        if at < end {
-            pieces.push((at, end, PieceMethod::Filter));
-        }
+        push_searched(&mut pieces, target, range, params, filter, at, end);
         o = end;
     }
     // Pieces one after the other, each sample on every thread: the timing is the backend's.
     pieces
         .into_iter()
-        .map(|(start, end, method)| {
-            time_piece(target, range, params, filter, sample, start, end, method)
-        })
+        .map(|(start, end, method)| time_piece(target, range, params, filter, start, end, method))
         .collect()
 }
 
+/// Appends `[from, to)`, left to the filter, less the parts one enclosure decides.
+fn push_searched(
+    pieces: &mut Vec<(i128, i128, PieceMethod)>,
+    target: &Target,
+    range: &InputRange,
+    params: &SearchParams,
+    filter: &FilterParams,
+    from: i128,
+    to: i128,
+) {
+    if from >= to {
+        return;
+    }
+    let mut at = from;
+    let (format, bits) = (&range.format, params.bits);
+    for (s, e, verdict) in whole_pieces(target, format, bits, from, to, filter.chunk_len) {
+        if at < s {
+            pieces.push((at, s, PieceMethod::Filter));
+        }
+        pieces.push((s, e, PieceMethod::Whole(verdict)));
+        at = e;
+    }
+    if at < to {
+        pieces.push((at, to, PieceMethod::Filter));
+    }
+}
+
 /// Times up to three samples of a piece and projects its whole time.
-#[allow(clippy::too_many_arguments)]
 fn time_piece(
     target: &Target,
     range: &InputRange,
     params: &SearchParams,
     filter: &FilterParams,
-    sample: u64,
     start: i128,
     end: i128,
     method: PieceMethod,
@@ -129,42 +153,61 @@ fn time_piece(
         degrees: None,
         domain_sizes: None,
     };
-    if matches!(method, PieceMethod::RuleNoneHard | PieceMethod::RuleRecord) {
+    if matches!(
+        method,
+        PieceMethod::RuleNoneHard | PieceMethod::RuleRecord | PieceMethod::Whole(_)
+    ) {
         return Ok(planned);
     }
     let len = end - start;
-    // At most 1/256 of the piece per sample (at least 2^12 inputs, or the whole piece), so
-    // that planning a range costs about 1% of searching it.
-    let width = (sample as i128).min((len / 256).max(1 << 12)).min(len);
-    let mut starts = vec![start, start + (len - width) / 2, end - width];
+    // Samples of 2^20 inputs cost mostly their polynomial, which a chunk of 2^34 amortises:
+    // timed so, a binade of binary64 exp was projected at 100 to 60,000 times its time.
+    let width = (filter.chunk_len as i128)
+        .min((len / 64).max(1 << 20))
+        .min(len);
+    // On the search's chunk grid (chunks start at the piece's start).
+    let middle = start + (len - width) / 2 / width * width;
+    let mut starts = vec![start, middle, end - width];
     starts.dedup();
     let mut degrees: Option<(u64, u64)> = None;
     let mut sizes: Option<(u64, u64)> = None;
     for s in starts {
-        let window = InputRange {
-            format: range.format.clone(),
-            start: s,
-            end: s + width,
-        };
-        let progress = AtomicU64::new(0);
-        let t = Instant::now();
-        let (_, stats) = filtered_search(
-            target,
-            &window,
-            params,
-            filter,
-            &progress,
-            &mut |_: &crate::Case| {},
-        )?;
-        planned.sample_seconds += t.elapsed().as_secs_f64();
-        planned.sample_inputs += width as u64;
-        if stats.chunks > 0 {
-            let widen = |acc: Option<(u64, u64)>, lo: u64, hi: u64| {
-                Some(acc.map_or((lo, hi), |(a, b)| (a.min(lo), b.max(hi))))
+        // A sample that takes a few microseconds times mostly the thread pool's wake-up:
+        // where one chunk is that cheap (nearly flat binades), the window doubles, up to 1/8
+        // of the piece, until the place has been timed for 10 ms.
+        let (mut at, mut w, mut place_seconds) = (s, width, 0.0);
+        while at + w <= end {
+            let window = InputRange {
+                format: range.format.clone(),
+                start: at,
+                end: at + w,
             };
-            degrees = widen(degrees, stats.degree_min, stats.degree_max);
-            sizes = widen(sizes, stats.domain_size_min, stats.domain_size_max);
+            let progress = AtomicU64::new(0);
+            let t = Instant::now();
+            let (_, stats) = filtered_search(
+                target,
+                &window,
+                params,
+                filter,
+                &progress,
+                &mut |_: &crate::Case| {},
+            )?;
+            place_seconds += t.elapsed().as_secs_f64();
+            planned.sample_inputs += w as u64;
+            if stats.chunks > 0 {
+                let widen = |acc: Option<(u64, u64)>, lo: u64, hi: u64| {
+                    Some(acc.map_or((lo, hi), |(a, b)| (a.min(lo), b.max(hi))))
+                };
+                degrees = widen(degrees, stats.degree_min, stats.degree_max);
+                sizes = widen(sizes, stats.domain_size_min, stats.domain_size_max);
+            }
+            at += w;
+            w *= 2;
+            if place_seconds >= 0.01 || (at - s) + w > len / 8 {
+                break;
+            }
         }
+        planned.sample_seconds += place_seconds;
     }
     planned.projected_seconds =
         planned.sample_seconds * len as f64 / planned.sample_inputs.max(1) as f64;

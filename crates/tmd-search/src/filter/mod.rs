@@ -8,8 +8,10 @@
 //! 1. **Splitting.** The range is cut where the input quantum changes (binades), then into
 //!    chunks of at most [`FilterParams::chunk_len`] inputs; chunks are the jobs, run in
 //!    parallel and listed in x order ([`crate::ordered`]).
-//! 2. **Whole chunks.** A chunk whose results all overflow, or all lie too close to zero to be
-//!    near a breakpoint, is decided from one interval enclosure (`Context::whole_chunk`).
+//! 2. **Whole pieces.** A piece whose results all overflow, or all lie too close to zero to be
+//!    near a breakpoint, or which lies beyond the domain, is decided from one interval
+//!    enclosure ([`whole`]): per binade piece (halved where an enclosure straddles a
+//!    threshold) and again per chunk.
 //! 3. **Chunk polynomial** ([`model`]). A Taylor model of f around the chunk centre, proven to
 //!    keep the results in one binade of one sign (so one result quantum `u`), of the least
 //!    degree whose error is below `eps/8`. A chunk where this fails (result crosses a power of
@@ -34,6 +36,7 @@ pub mod generator;
 pub mod model;
 pub mod phases;
 pub mod stats;
+pub mod whole;
 
 use crate::lower_bound::Algorithm;
 use crate::ordered::run_ordered;
@@ -53,7 +56,6 @@ use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Arc, Mutex, OnceLock};
 use std::time::Instant;
 use thiserror::Error;
-use tmd_core::interval::{Eval, Interval};
 use tmd_core::taylor::{expr_has_model, taylor_model, TaylorModel};
 use tmd_core::Format;
 
@@ -183,7 +185,7 @@ pub fn filtered_search(
     check_params(filter)?;
     let started = Instant::now();
     let rules = RuleQuery {
-        expr: &target.expr,
+        target,
         bits: params.bits,
         kinds: params.breakpoints,
         records: out.accepts_ranges(),
@@ -206,7 +208,7 @@ pub fn filtered_search(
         |j| {
             let (start, len, kind) = jobs.get(j);
             match kind {
-                JobKind::Search => ctx.search(start, len),
+                JobKind::Search | JobKind::Whole => ctx.search(start, len),
                 JobKind::NoneHard => ctx.decided_by_rule(len),
                 JobKind::EveryInput => ctx.reference(start, len),
                 JobKind::Record(i) => ctx.recorded_by_rule(&jobs.records[i]),
@@ -277,7 +279,7 @@ pub fn check_params(f: &FilterParams) -> Result<(), FilterError> {
 
 /// What the regime rule needs to decide pieces of a range ([`crate::regime`]).
 struct RuleQuery<'a> {
-    expr: &'a tmd_core::Expr,
+    target: &'a Target,
     bits: u32,
     kinds: tmd_core::Breakpoints,
     /// Pieces where every input is hard become one range record each (when the listing takes
@@ -299,6 +301,8 @@ enum JobKind {
     /// The regime rule proved that every input is hard, and the listing takes range records:
     /// one job, one record (the index in `ChunkJobs::records`), no MPFR.
     Record(usize),
+    /// One enclosure of f decides the whole piece ([`whole`]): one job.
+    Whole,
 }
 
 /// Inputs per job where every input is hard.
@@ -331,7 +335,8 @@ impl ChunkJobs {
         while o < range.end {
             let end = piece_end(o, half).min(range.end);
             let decided = rules.map_or(Vec::new(), |r| {
-                crate::regime::decided_pieces(r.expr, &range.format, o, end, r.bits, r.kinds)
+                let expr = &r.target.expr;
+                crate::regime::decided_pieces(expr, &range.format, o, end, r.bits, r.kinds)
             });
             let mut at = o;
             for piece in decided {
@@ -343,21 +348,42 @@ impl ChunkJobs {
                     (Some(_), false) => JobKind::EveryInput,
                     (None, _) => JobKind::NoneHard,
                 };
-                jobs.push(at, piece.start, JobKind::Search);
+                jobs.push_searched(range, rules, at, piece.start);
                 jobs.push(piece.start, piece.end, kind);
                 at = piece.end;
             }
-            jobs.push(at, end, JobKind::Search);
+            jobs.push_searched(range, rules, at, end);
             o = end;
         }
         jobs
+    }
+
+    /// Appends `[start, end)`, left to the filter: the parts one enclosure decides as
+    /// [`JobKind::Whole`] pieces, the rest in chunks.
+    fn push_searched(
+        &mut self,
+        range: &InputRange,
+        rules: Option<&RuleQuery>,
+        start: i128,
+        end: i128,
+    ) {
+        let mut at = start;
+        if let Some(r) = rules.filter(|_| start < end) {
+            let (format, len) = (&range.format, self.chunk_len);
+            for (s, e, _) in whole::whole_pieces(r.target, format, r.bits, start, end, len) {
+                self.push(at, s, JobKind::Search);
+                self.push(s, e, JobKind::Whole);
+                at = e;
+            }
+        }
+        self.push(at, end, JobKind::Search);
     }
 
     /// Inputs per job of a piece of this kind (`None`: the whole piece).
     fn job_len(&self, kind: JobKind) -> Option<u64> {
         match kind {
             JobKind::Search => Some(self.chunk_len),
-            JobKind::NoneHard | JobKind::Record(_) => None,
+            JobKind::NoneHard | JobKind::Record(_) | JobKind::Whole => None,
             JobKind::EveryInput => Some(EVERY_INPUT_JOB),
         }
     }
@@ -507,77 +533,19 @@ impl Context<'_> {
         a
     }
 
-    /// A chunk whose results all overflow, or all lie so close to zero that none is within
-    /// 2^-K ulp of a breakpoint, is decided as a whole from one interval enclosure of f over
-    /// it, instead of by MPFR per input (exp over most of the binary32 range, in a run
-    /// over all 2^32 inputs). The rules are `decide`'s: |y| >= 2^(emax+1) is an overflow; zero
-    /// is never a breakpoint of a nonzero result, so for 0 < |y| <= 2^(qmin-2) the nearest
-    /// breakpoint is the midpoint 2^(qmin-1), at least 1/4 ulp away, which is not below 2^-K
-    /// for K >= 2 (docs/error-analysis.md §4.7).
+    /// A chunk, or a [`JobKind::Whole`] piece, that one interval enclosure of f decides
+    /// ([`whole`]: every result overflows, or is too close to zero to be near a breakpoint, or
+    /// every input is beyond the domain): counted, nothing listed, no polynomial, no MPFR.
     fn whole_chunk(&self, start: i128, len: u64) -> Option<JobResult> {
-        let format = &self.range.format;
-        let lo = format.from_ordinal(start).to_float();
-        let hi = format.from_ordinal(start + len as i128 - 1).to_float();
-        if let Some(result) = self.outside_domain(&lo, &hi, len) {
-            return Some(result);
-        }
-        let x = Interval {
-            nonzero: lo > 0 || hi < 0,
-            exact: lo == hi,
-            lo,
-            hi,
-        };
-        let Eval::Value(y) = self.target.expr.eval_over(&x, 128) else {
-            return None;
-        };
-        // MPFR underflows exp(-2^100) to 0: the enclosure's lower end is then 0 although every
-        // value is positive, which the registry knows for a few functions.
-        let positive_function = self
-            .target
-            .function()
-            .is_some_and(|f| f.strictly_positive());
-        let (small, large) = if y.lo > 0 || (positive_function && y.hi > 0) {
-            (y.lo, y.hi)
-        } else if y.hi < 0 {
-            (-y.hi, -y.lo)
-        } else {
-            return None;
-        };
-        let overflow = Float::with_val(2, 1) << (format.emax() + 1);
-        let tiny = Float::with_val(2, 1) << (format.qexp_min() - 2);
-        let mut summary = Summary::of_inputs(len);
-        if small >= overflow {
-            summary.overflow = len;
-        } else if !(large <= tiny && self.params.bits >= 2) {
-            return None;
-        }
-        self.progress.fetch_add(len, Ordering::Relaxed);
-        Some(JobResult {
-            cases: Vec::new(),
-            record: None,
-            summary,
-            stats: FilterStats {
-                whole_chunk_inputs: len,
-                ..FilterStats::default()
-            },
-        })
-    }
-
-    /// A chunk of a registry function's inputs beyond an end of its domain's hull (log of
-    /// negative numbers, acosh below 1): every input is undefined, as the reference search's
-    /// per-input decision says (`tmd_core::interval::point`: outside the domain is NaN; the
-    /// hull's ends themselves, poles or values, are never beyond it).
-    fn outside_domain(&self, lo: &Float, hi: &Float, len: u64) -> Option<JobResult> {
-        let func = self.target.function()?;
-        let (min, max) = func.domain().hull();
-        let below = min.is_some_and(|m| *hi < m);
-        let above = max.is_some_and(|m| *lo > m);
-        if !(below || above) {
-            return None;
-        }
+        let (format, bits) = (&self.range.format, self.params.bits);
+        let verdict = whole::whole_verdict(self.target, format, bits, start, start + len as i128)?;
         self.progress.fetch_add(len, Ordering::Relaxed);
         let mut summary = Summary::of_inputs(len);
-        summary.undefined = len;
+        match verdict {
+            whole::WholeVerdict::Overflow => summary.overflow = len,
+            whole::WholeVerdict::Undefined => summary.undefined = len,
+            whole::WholeVerdict::Tiny => {}
+        }
         Some(JobResult {
             summary,
             stats: FilterStats {

@@ -614,10 +614,6 @@ fn nmdm_json(n: &tmd_search::filter::Nmdm) -> serde_json::Value {
     })
 }
 
-/// Samples of 2^20 inputs: long enough for a chunk polynomial and its tables to be a small part
-/// of the time, short enough that thousands of binades are planned in seconds.
-const PLAN_SAMPLE: u64 = 1 << 20;
-
 /// `--plan`: the pieces, their methods and projected times, and the total.
 fn print_plan(plan: &SearchPlan, json: bool, threads: usize) -> anyhow::Result<()> {
     let Some(filter) = plan.filter.as_ref() else {
@@ -632,7 +628,6 @@ fn print_plan(plan: &SearchPlan, json: bool, threads: usize) -> anyhow::Result<(
         &plan.range,
         &plan.params,
         filter,
-        PLAN_SAMPLE,
         plan.range_records,
     )?;
     let format = &plan.range.format;
@@ -683,20 +678,19 @@ fn print_plan(plan: &SearchPlan, json: bool, threads: usize) -> anyhow::Result<(
             )?;
         }
     }
-    let ruled: u64 = pieces
-        .iter()
-        .filter(|p| {
-            use tmd_search::projection::PieceMethod;
-            matches!(
-                p.method,
-                PieceMethod::RuleNoneHard | PieceMethod::RuleRecord
-            )
-        })
-        .map(|p| (p.end - p.start) as u64)
-        .sum();
+    use tmd_search::projection::PieceMethod;
+    let inputs_where = |keep: fn(&PieceMethod) -> bool| -> u64 {
+        pieces
+            .iter()
+            .filter(|p| keep(&p.method))
+            .map(|p| (p.end - p.start) as u64)
+            .sum()
+    };
+    let ruled = inputs_where(|m| matches!(m, PieceMethod::RuleNoneHard | PieceMethod::RuleRecord));
+    let whole = inputs_where(|m| matches!(m, PieceMethod::Whole(_)));
     eprintln!(
-        "tmd: plan of {} in {} [{}, {}): {} pieces, {} inputs, {} of them decided by the rule; \
-         projected {} on {} ({} threads) from samples of {} inputs",
+        "tmd: plan of {} in {} [{}, {}): {} pieces, {} inputs, {} of them decided by the rule, \
+         {} by one enclosure each; projected {} on {} ({} threads) from timed samples in chunks of {} inputs",
         plan.target.name,
         format.name(),
         plan.from.to_hex(),
@@ -704,10 +698,11 @@ fn print_plan(plan: &SearchPlan, json: bool, threads: usize) -> anyhow::Result<(
         pieces.len(),
         crate::progress::si((plan.range.end - plan.range.start) as f64),
         crate::progress::si(ruled as f64),
+        crate::progress::si(whole as f64),
         duration(total),
         plan.backend.name(),
         threads,
-        crate::progress::si(PLAN_SAMPLE as f64),
+        crate::progress::si(filter.chunk_len as f64),
     );
     Ok(())
 }
