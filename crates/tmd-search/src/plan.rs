@@ -25,6 +25,12 @@ pub const DEVICE_CHUNK_BITS: u32 = 38;
 pub const CPU_DIVISION_THRESHOLD: u32 = 0;
 pub const DEVICE_DIVISION_THRESHOLD: u32 = 3;
 
+/// With a device, chunks of fewer domains run on the cores (`--device-min-domains`): the
+/// nearly flat binades of binary64 exp (2^16 domains of 2^22 inputs per chunk of 2^38) took
+/// 10.1-10.9 s each on an H200 and 1.8-3.1 s on its 16 cores (docs/BENCHMARKS.md); I0 and the
+/// binade [1, 2) have 2^23-2^24 domains per chunk.
+pub const DEVICE_MIN_DOMAINS: u64 = 1 << 17;
+
 /// What the user asked for, as given on the command line (flag names in the messages are
 /// those of `tmd search`).
 #[derive(Clone, Debug)]
@@ -54,6 +60,7 @@ pub struct SearchRequest {
     pub inline_phases: bool,
     pub work_group: Option<u32>,
     pub domains_per_item: Option<u64>,
+    pub device_min_domains: Option<u64>,
 }
 
 /// Where candidates are generated.
@@ -265,12 +272,13 @@ fn choose_algorithm(
     if (request.split_phases
         || request.inline_phases
         || request.work_group.is_some()
-        || request.domains_per_item.is_some())
+        || request.domains_per_item.is_some()
+        || request.device_min_domains.is_some())
         && cpu
     {
         return Err(InputError::Usage(
-            "--split-phases, --inline-phases, --work-group and --domains-per-item are for \
-             --backend opencl or cuda"
+            "--split-phases, --inline-phases, --work-group, --domains-per-item and \
+             --device-min-domains are for --backend opencl or cuda"
                 .into(),
         ));
     }
@@ -298,6 +306,7 @@ fn choose_algorithm(
         split_phases: !cpu && !request.inline_phases,
         work_group: request.work_group.unwrap_or(0),
         domains_per_item: request.domains_per_item.unwrap_or(SUBPACKET_DOMAINS),
+        device_min_domains: request.device_min_domains.unwrap_or(DEVICE_MIN_DOMAINS),
         ..FilterParams::new(method)
     };
     check_filter_params(&filter).map_err(|e| InputError::Usage(e.to_string()))?;

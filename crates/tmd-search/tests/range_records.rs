@@ -220,6 +220,7 @@ fn segmented_searches_list_the_records_of_one_run() {
             inline_phases: false,
             work_group: None,
             domains_per_item: None,
+            device_min_domains: None,
         };
         let plan = SearchPlan::new(&request, &mut |_| {}).unwrap();
         let format = plan.range.format.clone();

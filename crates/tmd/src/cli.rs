@@ -257,6 +257,11 @@ pub struct SearchArgs {
     /// more per work-item means fewer table jumps, less parallelism). Same output and counts.
     #[arg(long)]
     pub domains_per_item: Option<u64>,
+    /// On a device: chunks of fewer domains run on the CPU cores instead (default 131072;
+    /// 0: every chunk on the device). Nearly flat chunks have few, large domains, too few
+    /// work-items to fill a GPU. Same output and counts.
+    #[arg(long)]
+    pub device_min_domains: Option<u64>,
     /// On a device: work-items per work-group (CUDA block size) of the phase-1 kernel, a power
     /// of two from 32 to 1024; default: 128 on CUDA, the driver's choice on OpenCL.
     #[arg(long)]

@@ -634,7 +634,8 @@ fn opencl_backend_lists_what_the_cpu_backend_lists() {
     ];
     let cpu = tmd(&window);
     let mut args = window.to_vec();
-    args.extend(["--backend", "opencl"]);
+    // Every chunk on the device: this window's chunk has 512 domains.
+    args.extend(["--backend", "opencl", "--device-min-domains", "0"]);
     let opencl = tmd(&args);
     assert_eq!(cpu.status.code(), Some(0));
     assert_eq!(

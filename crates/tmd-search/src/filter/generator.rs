@@ -85,6 +85,7 @@ pub fn generator_for(filter: &FilterParams) -> Box<dyn CandidateGenerator> {
         split_phases: filter.split_phases,
         work_group: filter.work_group,
         domains_per_item: filter.domains_per_item,
+        min_domains: filter.device_min_domains,
     });
     match (filter.method, device) {
         (Method::Filter(algorithm), None) => Box::new(LowerBoundsOnCores { algorithm }),
@@ -122,6 +123,9 @@ impl CandidateGenerator for LowerBoundsOnDevice {
     }
 
     fn candidates(&self, work: &ChunkWork<'_>) -> Result<(Vec<u64>, FilterStats), GenerateError> {
+        if work.domains() < self.device.min_domains {
+            return packets_on_cores(work);
+        }
         self.device.run(work)
     }
 }
@@ -138,8 +142,8 @@ impl CandidateGenerator for Exhaustive {
 
     fn candidates(&self, work: &ChunkWork<'_>) -> Result<(Vec<u64>, FilterStats), GenerateError> {
         match &self.device {
-            None => packets_on_cores(work),
-            Some(device) => device.run(work),
+            Some(device) if work.domains() >= device.min_domains => device.run(work),
+            _ => packets_on_cores(work),
         }
     }
 }
@@ -197,6 +201,8 @@ pub struct DevicePackets {
     pub work_group: u32,
     /// Domains per work-item.
     pub domains_per_item: u64,
+    /// Chunks of fewer domains run on the cores ([`crate::FilterParams::device_min_domains`]).
+    pub min_domains: u64,
 }
 
 impl DevicePackets {

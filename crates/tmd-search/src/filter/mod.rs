@@ -117,6 +117,11 @@ pub struct FilterParams {
     pub work_group: u32,
     /// On a device, domains per work-item: 32, 64 or 128 (`device::DOMAINS_PER_ITEM_CHOICES`).
     pub domains_per_item: u64,
+    /// With a device, chunks of fewer domains than this run on the cores instead (same
+    /// candidates and counts): a nearly flat chunk of 2^38 inputs has 2^16 domains of 2^22,
+    /// too few work-items to fill a GPU, whose call then costs more than the cores' work.
+    /// 0: every chunk on the device.
+    pub device_min_domains: u64,
     /// Most candidates a chunk may hold at once; a chunk with more (`x+1`, where every input
     /// is exact or a midpoint) is searched again in pieces, so memory stays bounded.
     pub candidate_cap: u64,
@@ -136,6 +141,7 @@ impl FilterParams {
             split_phases: false,
             work_group: 0,
             domains_per_item: device::SUBPACKET_DOMAINS,
+            device_min_domains: 0,
             division_threshold: 0,
             chunk_len: 1 << 34,
             device: None,

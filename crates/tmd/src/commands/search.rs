@@ -49,6 +49,7 @@ fn request(args: &SearchArgs) -> SearchRequest {
         inline_phases: args.inline_phases,
         work_group: args.work_group,
         domains_per_item: args.domains_per_item,
+        device_min_domains: args.device_min_domains,
     }
 }
 
