@@ -364,7 +364,7 @@ fi
 
 if [[ " $sections " == *" plan "* ]]; then
   # --plan on the device: whole binary64 exp at K = 45, and sin, cos on [2^11, 2^12) at K = 44.
-  for cfg in "exp|-inf|inf|45" "sin|0x1p+11|0x1p+12|44" "cos|0x1p+11|0x1p+12|44"; do
+  for cfg in ${PLAN_CONFIGS:-"exp|-inf|inf|45" "sin|0x1p+11|0x1p+12|44" "cos|0x1p+11|0x1p+12|44"}; do
     IFS='|' read -r func from to bits <<<"$cfg"
     [ "$(time_left)" -lt 40 ] && { log "plan $func: skipped (time)"; continue; }
     t0=$(date +%s)
