@@ -25,11 +25,13 @@ pub const DEVICE_CHUNK_BITS: u32 = 38;
 pub const CPU_DIVISION_THRESHOLD: u32 = 0;
 pub const DEVICE_DIVISION_THRESHOLD: u32 = 3;
 
-/// With a device, chunks of fewer domains run on the cores (`--device-min-domains`): the
-/// nearly flat binades of binary64 exp (2^16 domains of 2^22 inputs per chunk of 2^38) took
-/// 10.1-10.9 s each on an H200 and 1.8-3.1 s on its 16 cores (docs/BENCHMARKS.md); I0 and the
-/// binade [1, 2) have 2^23-2^24 domains per chunk.
-pub const DEVICE_MIN_DOMAINS: u64 = 1 << 17;
+/// With a device, chunks of fewer domains run on the cores (`--device-min-domains`); by
+/// default none do. On an H200 (docs/BENCHMARKS.md), 2^17 made the nearly flat binades of
+/// binary64 exp (2^16 domains of 2^22 inputs per chunk of 2^38, few crossings) 1.8-3.1 s
+/// instead of 10.1-10.9 s, but the flat pieces next to the rule's all-hard ranges (every
+/// domain crosses breakpoints, phase 3 everywhere) so much slower that `--plan` of the whole
+/// of exp ran past 264 s instead of 50 s: the domain count alone does not tell the two apart.
+pub const DEVICE_MIN_DOMAINS: u64 = 0;
 
 /// What the user asked for, as given on the command line (flag names in the messages are
 /// those of `tmd search`).

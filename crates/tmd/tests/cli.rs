@@ -634,8 +634,7 @@ fn opencl_backend_lists_what_the_cpu_backend_lists() {
     ];
     let cpu = tmd(&window);
     let mut args = window.to_vec();
-    // Every chunk on the device: this window's chunk has 512 domains.
-    args.extend(["--backend", "opencl", "--device-min-domains", "0"]);
+    args.extend(["--backend", "opencl"]);
     let opencl = tmd(&args);
     assert_eq!(cpu.status.code(), Some(0));
     assert_eq!(
