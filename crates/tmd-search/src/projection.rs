@@ -63,8 +63,8 @@ pub struct PlannedPiece {
 
 /// The pieces of `range`, each with its method and projected time. Each filtered piece is timed
 /// at three places on windows of one chunk (`filter.chunk_len`, the search's own job, so that
-/// the chunk polynomial and its tables weigh what they weigh in the search), or 1/64 of the
-/// piece where that is less (at least 2^20 inputs, or the whole piece); `records`: pieces the rule proves all hard are range records (else listed input by input).
+/// the chunk polynomial and its tables weigh what they weigh in the search), or 1/256 of the
+/// piece where that is less (at least 2^12 inputs, or the whole piece); `records`: pieces the rule proves all hard are range records (else listed input by input).
 pub fn project(
     target: &Target,
     range: &InputRange,
@@ -161,9 +161,11 @@ fn time_piece(
     }
     let len = end - start;
     // Samples of 2^20 inputs cost mostly their polynomial, which a chunk of 2^34 amortises:
-    // timed so, a binade of binary64 exp was projected at 100 to 60,000 times its time.
+    // timed so, a binade of binary64 exp was projected at 100 to 60,000 times its time. At
+    // most 1/256 of the piece (at least 2^12 inputs), so that planning costs about 1% of
+    // searching where inputs go to MPFR one by one (sin of huge binary32 inputs).
     let width = (filter.chunk_len as i128)
-        .min((len / 64).max(1 << 20))
+        .min((len / 256).max(1 << 12))
         .min(len);
     // On the search's chunk grid (chunks start at the piece's start).
     let middle = start + (len - width) / 2 / width * width;

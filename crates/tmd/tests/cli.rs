@@ -1317,10 +1317,11 @@ fn plan_lists_pieces_with_methods_and_projected_times() {
     let piece: serde_json::Value = serde_json::from_str(stdout.lines().next().unwrap()).unwrap();
     assert_eq!(piece["method"], "filter");
     assert!(piece["projected_seconds"].as_f64().unwrap() > 0.0);
-    assert_eq!(
-        piece["sample_inputs"],
-        3 << 20,
-        "three samples of 2^20 inputs"
+    // Three places, each timed on 1/256 of the 2^32 inputs, doubled while cheap (up to 1/8).
+    let sampled = piece["sample_inputs"].as_u64().unwrap();
+    assert!(
+        (3 << 24..=3 << 30).contains(&sampled),
+        "samples of 2^24 inputs or more at three places, at most 3/8 of the range: {sampled}"
     );
     assert_bad_input(
         &[
