@@ -8,7 +8,7 @@
 //! decides, and each piece left to the filter is timed on short samples (at its start, middle
 //! and end) with the backend the search would use, then projected linearly to its length.
 
-use crate::filter::whole::{whole_pieces, WholeVerdict};
+use crate::filter::whole::{split_searched, WholeVerdict};
 use crate::filter::{filtered_search, piece_end, FilterError, FilterParams};
 use crate::regime::{decided_pieces, Regime};
 use crate::{InputRange, SearchParams, Target};
@@ -64,7 +64,8 @@ pub struct PlannedPiece {
 /// The pieces of `range`, each with its method and projected time. Each filtered piece is timed
 /// at three places on windows of one chunk (`filter.chunk_len`, the search's own job, so that
 /// the chunk polynomial and its tables weigh what they weigh in the search), or 1/256 of the
-/// piece where that is less (at least 2^12 inputs, or the whole piece); `records`: pieces the rule proves all hard are range records (else listed input by input).
+/// piece where that is less (at least 2^12 inputs, or the whole piece), doubled while cheap;
+/// `records`: pieces the rule proves all hard are range records (else listed input by input).
 pub fn project(
     target: &Target,
     range: &InputRange,
@@ -106,7 +107,7 @@ pub fn project(
         .collect()
 }
 
-/// Appends `[from, to)`, left to the filter, less the parts one enclosure decides.
+/// Appends `[from, to)`, left to the filter: the parts one enclosure decides, the rest filtered.
 fn push_searched(
     pieces: &mut Vec<(i128, i128, PieceMethod)>,
     target: &Target,
@@ -116,20 +117,13 @@ fn push_searched(
     from: i128,
     to: i128,
 ) {
-    if from >= to {
-        return;
-    }
-    let mut at = from;
     let (format, bits) = (&range.format, params.bits);
-    for (s, e, verdict) in whole_pieces(target, format, bits, from, to, filter.chunk_len) {
-        if at < s {
-            pieces.push((at, s, PieceMethod::Filter));
-        }
-        pieces.push((s, e, PieceMethod::Whole(verdict)));
-        at = e;
-    }
-    if at < to {
-        pieces.push((at, to, PieceMethod::Filter));
+    for (s, e, verdict) in split_searched(target, format, bits, from, to, filter.chunk_len) {
+        pieces.push((
+            s,
+            e,
+            verdict.map_or(PieceMethod::Filter, PieceMethod::Whole),
+        ));
     }
 }
 

@@ -644,6 +644,58 @@ fn overflow_and_underflow_chunks_are_decided_whole() {
     assert!(whole > 0, "no chunk was decided as a whole");
 }
 
+/// Where a range left to the filter is longer than two chunks, the parts beyond the overflow
+/// and tiny thresholds are found by halving and decided as one job each; next to the threshold
+/// chunks are searched. With chunks of 2^12, 2^18 inputs across each threshold of binary32 exp
+/// (and the start of log's domain) give MPFR's cases and counts, input by input.
+#[test]
+fn pieces_halved_across_a_threshold_give_the_reference_output() {
+    let format = Format::binary32();
+    let ord = |t: &str| format.ordinal(&parse_rounded(t, &format).unwrap().0);
+    let params = SearchParams {
+        bits: 12,
+        breakpoints: A,
+        include_exact: true,
+        max_precision: 8192,
+    };
+    let mut filter = FilterParams::new(Method::Filter(Algorithm::RegularUnrolled));
+    filter.chunk_len = 1 << 12;
+    for (func, at) in [("exp", "88.72284"), ("exp", "-104.66"), ("log", "0")] {
+        let middle = ord(at);
+        let range = InputRange {
+            format: format.clone(),
+            start: middle - (1 << 17),
+            end: middle + (1 << 17),
+        };
+        let target = Target::parse(func).unwrap();
+        let mut expected = Vec::new();
+        let reference = reference_search(&target, &range, &params, &AtomicU64::new(0), &mut |c| {
+            expected.push(c.clone())
+        });
+        let mut listed = Vec::new();
+        let (summary, stats) = filtered_search(
+            &target,
+            &range,
+            &params,
+            &filter,
+            &AtomicU64::new(0),
+            &mut |c: &Case| listed.push(c.clone()),
+        )
+        .unwrap();
+        let what = format!("{func} around {at}");
+        assert_eq!(keyed(&format, &listed), keyed(&format, &expected), "{what}");
+        let all = |s: &Summary| [s.inputs, s.hard, s.exact, s.undefined, s.poles, s.overflow];
+        assert_eq!(all(&summary), all(&reference), "{what}");
+        // Most of one side is decided whole (the halving itself: whole::tests).
+        assert!(stats.whole_chunk_inputs >= 1 << 16, "{what}: {stats:?}");
+        assert!(
+            stats.chunks < 1 << 6,
+            "{what}: {} chunks searched",
+            stats.chunks
+        );
+    }
+}
+
 /// exp(-2^100) underflows in MPFR, so the enclosure of exp over [-2^127, -2^8) starts at 0;
 /// exp is known positive, so those chunks are still decided as a whole (they once went to MPFR
 /// input by input: 830 million inputs and four minutes of the binary32 range of exp).

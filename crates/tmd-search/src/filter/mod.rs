@@ -214,7 +214,8 @@ pub fn filtered_search(
         |j| {
             let (start, len, kind) = jobs.get(j);
             match kind {
-                JobKind::Search | JobKind::Whole => ctx.search(start, len),
+                JobKind::Search => ctx.search(start, len),
+                JobKind::Whole(verdict) => ctx.decided_whole(len, verdict),
                 JobKind::NoneHard => ctx.decided_by_rule(len),
                 JobKind::EveryInput => ctx.reference(start, len),
                 JobKind::Record(i) => ctx.recorded_by_rule(&jobs.records[i]),
@@ -307,8 +308,8 @@ enum JobKind {
     /// The regime rule proved that every input is hard, and the listing takes range records:
     /// one job, one record (the index in `ChunkJobs::records`), no MPFR.
     Record(usize),
-    /// One enclosure of f decides the whole piece ([`whole`]): one job.
-    Whole,
+    /// One enclosure of f decided the whole piece ([`whole`]): one job, counted.
+    Whole(whole::WholeVerdict),
 }
 
 /// Inputs per job where every input is hard.
@@ -373,23 +374,20 @@ impl ChunkJobs {
         start: i128,
         end: i128,
     ) {
-        let mut at = start;
-        if let Some(r) = rules.filter(|_| start < end) {
-            let (format, len) = (&range.format, self.chunk_len);
-            for (s, e, _) in whole::whole_pieces(r.target, format, r.bits, start, end, len) {
-                self.push(at, s, JobKind::Search);
-                self.push(s, e, JobKind::Whole);
-                at = e;
-            }
+        let Some(r) = rules else {
+            return self.push(start, end, JobKind::Search);
+        };
+        let (format, len) = (&range.format, self.chunk_len);
+        for (s, e, verdict) in whole::split_searched(r.target, format, r.bits, start, end, len) {
+            self.push(s, e, verdict.map_or(JobKind::Search, JobKind::Whole));
         }
-        self.push(at, end, JobKind::Search);
     }
 
     /// Inputs per job of a piece of this kind (`None`: the whole piece).
     fn job_len(&self, kind: JobKind) -> Option<u64> {
         match kind {
             JobKind::Search => Some(self.chunk_len),
-            JobKind::NoneHard | JobKind::Record(_) | JobKind::Whole => None,
+            JobKind::NoneHard | JobKind::Record(_) | JobKind::Whole(_) => None,
             JobKind::EveryInput => Some(EVERY_INPUT_JOB),
         }
     }
@@ -539,12 +537,16 @@ impl Context<'_> {
         a
     }
 
-    /// A chunk, or a [`JobKind::Whole`] piece, that one interval enclosure of f decides
-    /// ([`whole`]: every result overflows, or is too close to zero to be near a breakpoint, or
-    /// every input is beyond the domain): counted, nothing listed, no polynomial, no MPFR.
+    /// A chunk that one interval enclosure of f decides ([`whole`]: every result overflows,
+    /// or is too close to zero to be near a breakpoint, or every input is beyond the domain).
     fn whole_chunk(&self, start: i128, len: u64) -> Option<JobResult> {
         let (format, bits) = (&self.range.format, self.params.bits);
         let verdict = whole::whole_verdict(self.target, format, bits, start, start + len as i128)?;
+        Some(self.decided_whole(len, verdict))
+    }
+
+    /// Inputs one enclosure decided: counted, nothing listed, no polynomial, no MPFR.
+    fn decided_whole(&self, len: u64, verdict: whole::WholeVerdict) -> JobResult {
         self.progress.fetch_add(len, Ordering::Relaxed);
         let mut summary = Summary::of_inputs(len);
         match verdict {
@@ -552,14 +554,14 @@ impl Context<'_> {
             whole::WholeVerdict::Undefined => summary.undefined = len,
             whole::WholeVerdict::Tiny => {}
         }
-        Some(JobResult {
+        JobResult {
             summary,
             stats: FilterStats {
                 whole_chunk_inputs: len,
                 ..FilterStats::default()
             },
             ..JobResult::empty()
-        })
+        }
     }
 
     /// A piece where the regime rule proved that no input is hard: counted, nothing listed.

@@ -10,7 +10,7 @@
 //!
 //! In binary64 these pieces are most of the domain of the exponentials (exp(x) overflows for
 //! x > 709.79 and is below 2^-1076 for x < -745.9: 2 × 2^62 inputs). Decided chunk by chunk,
-//! at 2^34 inputs a chunk, they would cost 2^28 enclosures a binade; [`whole_pieces`] finds
+//! at 2^34 inputs a chunk, they would cost 2^18 enclosures a binade; [`split_searched`] finds
 //! them per binade piece instead, by bisection where an enclosure straddles a threshold, so a
 //! binade costs a few enclosures and the threshold binades about two per level of bisection.
 
@@ -110,48 +110,91 @@ fn enclose(target: &Target, format: &Format, bits: u32, start: i128, end: i128) 
     }
 }
 
-/// The parts of `[start, end)` (one input quantum) that one enclosure each decides, in order,
-/// found by halving where an enclosure straddles a threshold, down to `min_len` inputs (the
-/// chunks below that are decided one by one, as before).
-pub fn whole_pieces(
+/// `[start, end)` (one input quantum), left to the filter, cut into the parts one enclosure
+/// each decides (`Some(verdict)`) and the parts between them (`None`, searched), in order,
+/// tiling the range. The decided parts are found by halving where an enclosure straddles a
+/// threshold, down to `min_len` inputs (chunks below that are decided one by one, by
+/// [`whole_verdict`], as they are searched).
+pub fn split_searched(
     target: &Target,
     format: &Format,
     bits: u32,
     start: i128,
     end: i128,
     min_len: u64,
-) -> Vec<(i128, i128, WholeVerdict)> {
-    let mut found = Vec::new();
-    collect(target, format, bits, start, end, min_len, &mut found);
-    found
+) -> Vec<(i128, i128, Option<WholeVerdict>)> {
+    let bisection = Bisection {
+        target,
+        format,
+        bits,
+        min_len,
+    };
+    let mut decided = Vec::new();
+    if start < end {
+        bisection.collect(start, end, &mut decided);
+    }
+    let mut parts = Vec::new();
+    let mut at = start;
+    for (s, e, verdict) in decided {
+        if at < s {
+            parts.push((at, s, None));
+        }
+        parts.push((s, e, Some(verdict)));
+        at = e;
+    }
+    if at < end {
+        parts.push((at, end, None));
+    }
+    parts
 }
 
-fn collect(
-    target: &Target,
-    format: &Format,
+/// What the bisection of [`split_searched`] holds fixed.
+struct Bisection<'a> {
+    target: &'a Target,
+    format: &'a Format,
     bits: u32,
-    start: i128,
-    end: i128,
     min_len: u64,
-    found: &mut Vec<(i128, i128, WholeVerdict)>,
-) {
-    match enclose(target, format, bits, start, end) {
-        Enclosure::Decided(v) => match found.last_mut() {
-            Some(last) if last.1 == start && last.2 == v => last.1 = end,
-            _ => found.push((start, end, v)),
-        },
-        Enclosure::Straddles if end - start > 2 * min_len as i128 => {
-            let mid = start + (end - start) / 2;
-            collect(target, format, bits, start, mid, min_len, found);
-            collect(target, format, bits, mid, end, min_len, found);
+}
+
+impl Bisection<'_> {
+    /// Appends the decided parts of `[start, end)`, joining neighbours of one verdict.
+    fn collect(&self, start: i128, end: i128, found: &mut Vec<(i128, i128, WholeVerdict)>) {
+        match enclose(self.target, self.format, self.bits, start, end) {
+            Enclosure::Decided(v) => match found.last_mut() {
+                Some(last) if last.1 == start && last.2 == v => last.1 = end,
+                _ => found.push((start, end, v)),
+            },
+            Enclosure::Straddles if end - start > 2 * self.min_len as i128 => {
+                let mid = start + (end - start) / 2;
+                self.collect(start, mid, found);
+                self.collect(mid, end, found);
+            }
+            _ => {}
         }
-        _ => {}
     }
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// The decided parts of [`split_searched`].
+    fn whole_pieces(
+        target: &Target,
+        format: &Format,
+        bits: u32,
+        start: i128,
+        end: i128,
+        min_len: u64,
+    ) -> Vec<(i128, i128, WholeVerdict)> {
+        let parts = split_searched(target, format, bits, start, end, min_len);
+        assert_eq!((parts[0].0, parts[parts.len() - 1].1), (start, end));
+        assert!(parts.windows(2).all(|w| w[0].1 == w[1].0), "{parts:?}");
+        parts
+            .into_iter()
+            .filter_map(|(s, e, v)| v.map(|v| (s, e, v)))
+            .collect()
+    }
 
     fn ordinal(format: &Format, x: f64) -> i128 {
         let q = rug::Rational::from_f64(x).expect("finite");
