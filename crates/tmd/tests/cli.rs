@@ -755,16 +755,24 @@ fn search_memory_stays_bounded_when_every_input_is_a_candidate() {
 
 #[test]
 fn search_memory_stays_bounded_on_a_range_of_2_to_the_59_inputs() {
-    // 2^25 chunks, nearly all decided as a whole (the results underflow): neither the list of
-    // chunks nor the finished results waiting for an earlier chunk may grow with the range.
-    // Cut by the time limit (exit 124), not by an allocation failure (abort, 134).
+    // 2^25 chunks of 2^34, every result below the tiny threshold: the binade pieces are decided
+    // whole by one enclosure each (halved at the threshold), so the run ends at once, under
+    // 1 GiB, with every input counted and none listed.
     let out = tmd_in_1gib(
-        4,
+        20,
         "search exp --from -0x1.fffffffffffffp+1023 --to -0x1p+900 --bits 50",
     );
     let stderr = String::from_utf8_lossy(&out.stderr);
-    assert_eq!(out.status.code(), Some(124), "{stderr}");
-    assert!(!stderr.contains("memory allocation"), "{stderr}");
+    assert_eq!(out.status.code(), Some(0), "{stderr}");
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    assert!(
+        stdout.lines().count() <= 1,
+        "only the table's header: {stdout}"
+    );
+    assert!(
+        stderr.contains("558446353793941503 inputs, 0 hard-to-round"),
+        "{stderr}"
+    );
 }
 
 #[test]
