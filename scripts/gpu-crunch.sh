@@ -115,3 +115,15 @@ done
   log "crunch cuda:$f traced run: $(grep -c 'launch 1 ' "$OUT/c/b32-$f-trace.txt") batches, $(grep -c 'tmd-trace: analyse.*launch' "$OUT/c/b32-$f-trace.txt") launches, $(grep -c 'launch 2 ' "$OUT/c/b32-$f-trace.txt") relaunched, $(grep -c 'given to the host' "$OUT/c/b32-$f-trace.txt") given to the host"
   log "crunch cuda:$f all binary32: runs 1 and 2 give $(same_report "$OUT/c/b32-$f-all-1.json" "$OUT/c/b32-$f-all-2.json") reports"
 done
+
+# 6. Where a binary32 trigonometric crunch spends its time: the positive inputs below 2^21
+# (the reference's Cody-Waite reduction; CUDA's fast path) against those above (Payne-Hanek
+# on both sides), for sinf against tanf (B32_SPLIT="sinf tanf").
+for f in ${B32_SPLIT:-}; do
+  for w in "0 0x1p+21" "0x1p+21 inf"; do
+    set -- $w
+    [ "$(time_left)" -lt 30 ] && { log "crunch cuda:$f [$1, $2): skipped (time)"; continue; }
+    TMO=${B32_TMO:-40} crunch "b32-$f-split-$1" "cuda:$f" --backend cuda --from "$1" --to "$2" >/dev/null
+    log "crunch cuda:$f [$1, $2): $(summary_of "$OUT/c/b32-$f-split-$1.json")"
+  done
+done
