@@ -167,3 +167,77 @@ fn run(per_file: usize) {
 fn published_cases_found_by_the_filter() {
     run(if extensive() { 24 } else { 8 });
 }
+
+/// log next to 1 (|x - 1| < 2^-30, 12582912 inputs): the published cases there are
+/// Lefèvre's, of run k 6 to 40 (none reaches 44), so the search runs at K = 31: every
+/// published input of the window with k >= 30 is output, and every output is hard at 2^-31 by
+/// an independent classification.
+#[test]
+fn log_next_to_one_outputs_every_published_case_from_k_30() {
+    const K: u32 = 31;
+    let format = Format::binary64();
+    let one = format.ordinal(&parse_exact("1", &format).unwrap());
+    let (start, end) = (one - (1 << 23), one + (1 << 22));
+    let range = InputRange {
+        format: format.clone(),
+        start,
+        end,
+    };
+    let target = Target::parse("log").unwrap();
+    let params = SearchParams {
+        bits: K,
+        breakpoints: Breakpoints::All,
+        include_exact: false,
+        max_precision: DEFAULT_MAX_PRECISION,
+    };
+    let filter = FilterParams::new(Method::Filter(Algorithm::RegularUnrolled));
+    let mut found: Vec<Case> = Vec::new();
+    let mut sink = |c: &Case| found.push(c.clone());
+    filtered_search(
+        &target,
+        &range,
+        &params,
+        &filter,
+        &AtomicU64::new(0),
+        &mut sink,
+    )
+    .unwrap();
+    let out: BTreeSet<i128> = found.iter().map(|c| format.ordinal(&c.x)).collect();
+    let listed = file_ordinals("log.wc", &format);
+    let in_window =
+        &listed[listed.partition_point(|&o| o < start)..listed.partition_point(|&o| o < end)];
+    let due: Vec<i128> = in_window
+        .iter()
+        .copied()
+        .filter(|&o| run_k("log", &format, o).is_some_and(|k| k >= K - 1))
+        .collect();
+    let mut failures: Vec<String> = due
+        .iter()
+        .filter(|o| !out.contains(o))
+        .map(|&o| {
+            format!(
+                "listed {} (k >= {}) was not output",
+                format.from_ordinal(o).to_hex(),
+                K - 1
+            )
+        })
+        .collect();
+    for case in &found {
+        let again = hardness(&target.expr, &format, &case.x, DEFAULT_MAX_PRECISION);
+        if !matches!(&again, Outcome::Inexact(i) if i.bits > K as f64) || again != case.outcome {
+            failures.push(format!(
+                "output {} is {:?}, hardness says {again:?}",
+                case.x.to_hex(),
+                case.outcome
+            ));
+        }
+    }
+    assert!(failures.is_empty(), "{}", failures.join("\n"));
+    // The window holds 2778 published inputs, 93 of them with k >= 30 (MPFR, 2026-11-27).
+    assert_eq!((in_window.len(), due.len()), (2778, 93));
+    assert!(
+        found.len() > due.len(),
+        "cases beyond the list: {}",
+        found.len()
+    );
+}

@@ -1416,7 +1416,21 @@ fn rule_pieces_are_listed_as_range_records() {
 /// what an uninterrupted run prints (the records rebuilt from the rule).
 #[test]
 fn resume_after_kill_keeps_the_range_records() {
-    let dir = scratch("resume_ranges");
+    kill_after_a_range_then_resume("resume_ranges", &[]);
+}
+
+/// A journal does not belong to a backend: a run killed on the CPU backend and finished on
+/// OpenCL (PoCL here) prints what an uninterrupted CPU run prints, range records included.
+#[test]
+fn a_run_killed_on_the_cpu_is_finished_on_opencl_with_the_same_output() {
+    kill_after_a_range_then_resume("resume_on_opencl", &["--backend", "opencl"]);
+}
+
+/// Runs binary32 sin over [-2^-4, 8) with a journal on the CPU backend, kills it (SIGKILL)
+/// once a checkpoint holds a range record, resumes it with `resume_with` added to the
+/// command, and checks the output against an uninterrupted run on the CPU.
+fn kill_after_a_range_then_resume(name: &str, resume_with: &[&str]) {
+    let dir = scratch(name);
     let journal = dir.join("journal");
     let args = |out: &PathBuf, journal: Option<&PathBuf>| -> Vec<String> {
         let mut a: Vec<String> = [
@@ -1473,11 +1487,17 @@ fn resume_after_kill_keeps_the_range_records() {
         !killed_with.lines().any(|l| l.starts_with("end ")),
         "the run ended before the kill: {killed_with}"
     );
+    let mut resume_args = args(&out, Some(&journal));
+    resume_args.extend(resume_with.iter().map(|s| s.to_string()));
     let resumed = Command::new(env!("CARGO_BIN_EXE_tmd"))
-        .args(args(&out, Some(&journal)))
+        .args(&resume_args)
         .output()
         .unwrap();
     assert_eq!(resumed.status.code(), Some(0), "{resumed:?}");
+    assert!(
+        String::from_utf8_lossy(&resumed.stderr).contains("resuming"),
+        "{resumed:?}"
+    );
     let whole = dir.join("whole.jsonl");
     succeeded(&tmd(&args(&whole, None)
         .iter()
@@ -1492,4 +1512,5 @@ fn resume_after_kill_keeps_the_range_records() {
         a, b,
         "resumed output differs from the uninterrupted one (first run finished: {finished_first})"
     );
+    std::fs::remove_dir_all(&dir).ok();
 }
