@@ -11,6 +11,7 @@
 //! journal, and lists them in x order.
 
 use crate::counts::Counts;
+use crate::journal::Recovered;
 use crate::plan::SearchPlan;
 use crate::reference::decide_input;
 use crate::reference::Listing;
@@ -111,6 +112,44 @@ struct SegmentsHeader {
     tmd_search_segments: u32,
     fingerprint: String,
     segment_len: u64,
+    /// Where the segments start when the run continues a single-process journal's finished
+    /// prefix (an ordinal, decimal text): a later run must find the same prefix.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    continues_from: Option<String>,
+}
+
+/// The finished prefix of a single-process journal (`journal.tmd`) in the `--resume`
+/// directory, which a run under mpirun continues: its cases, range records and counts as one
+/// record, and the first ordinal it leaves to the segments.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct JournalPrefix {
+    pub record: SegmentRecord,
+    pub end: i128,
+}
+
+impl JournalPrefix {
+    /// The prefix of what a single-process run recovered from its journal, for a range that
+    /// starts at `start` and ends at `end`.
+    pub fn from_recovered(recovered: &Recovered, start: i128, end: i128) -> JournalPrefix {
+        let through = if recovered.complete {
+            end
+        } else {
+            recovered.resume_from.unwrap_or(start).clamp(start, end)
+        };
+        JournalPrefix {
+            record: SegmentRecord {
+                index: u64::MAX,
+                cases: recovered.cases.iter().map(i128::to_string).collect(),
+                ranges: recovered
+                    .ranges
+                    .iter()
+                    .map(|(a, b)| [a.to_string(), b.to_string()])
+                    .collect(),
+                counts: recovered.counts,
+            },
+            end: through,
+        }
+    }
 }
 
 /// Why the segments journal cannot be used.
@@ -164,17 +203,21 @@ impl SegmentsJournal {
     }
 
     /// Opens (or creates) the segments journal in `dir` for the search `fingerprint` cut into
-    /// `segments`; an existing one must be of the same search and the same segment length.
-    /// A partial last line (a kill during a write) is cut off before appending.
+    /// `segments` (which start at `continues_from` where the run continues a single-process
+    /// journal's prefix); an existing one must be of the same search, the same segment length
+    /// and the same prefix. A partial last line (a kill during a write) is cut off before
+    /// appending.
     pub fn open(
         dir: &Path,
         fingerprint: &str,
         segments: &Segments,
+        continues_from: Option<i128>,
     ) -> Result<SegmentsJournal, SegmentsError> {
         let header = SegmentsHeader {
             tmd_search_segments: 1,
             fingerprint: fingerprint.to_string(),
             segment_len: segments.len(),
+            continues_from: continues_from.map(|o| o.to_string()),
         };
         let io = |action, path: &Path| {
             let path = path.to_path_buf();

@@ -81,7 +81,7 @@ use thiserror::Error;
 use tmd_core::run_lock::RunLock;
 
 /// The journal's name inside the `--resume` directory.
-const FILE_NAME: &str = "journal.tmd";
+pub const FILE_NAME: &str = "journal.tmd";
 /// Where the first line is written before being renamed to [`FILE_NAME`].
 const NEW_FILE_NAME: &str = "journal.tmd.new";
 /// The lock file of [`tmd_core::run_lock`], beside the journal.

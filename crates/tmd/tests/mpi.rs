@@ -378,3 +378,73 @@ fn search_killed_rank_then_resume() {
     assert!(!out.status.success());
     assert!(String::from_utf8_lossy(&out.stderr).contains("belongs to another search"));
 }
+
+/// A single-process search killed after a checkpoint goes on under mpirun from its journal
+/// (the finished prefix is not searched again), and the MPI run can itself be resumed with
+/// another number of ranks: each time the output is the uninterrupted single-process run's,
+/// range records included.
+#[test]
+fn a_single_process_journal_is_continued_under_mpirun() {
+    let dir = scratch("continue-single");
+    let journal = dir.join("journal");
+    let journal_text = journal.to_str().unwrap().to_string();
+    let args = [
+        "search", "sin", "--format", "binary32", "--bits", "24", "--from", "-0x1p-4", "--to",
+        "0x1p+3", "--json", "-q",
+    ];
+    let reference = stdout_of(
+        Command::new(env!("CARGO_BIN_EXE_tmd"))
+            .args(args)
+            .output()
+            .unwrap(),
+        "single process",
+    );
+    assert!(reference.contains("\"record\":\"range\""));
+    let mut with_journal: Vec<&str> = args.to_vec();
+    with_journal.extend(["--resume", &journal_text]);
+    let mut single: Vec<&str> = with_journal.clone();
+    single.extend(["--threads", "1"]);
+    let mut child = Command::new(env!("CARGO_BIN_EXE_tmd"))
+        .args(&single)
+        .stdout(Stdio::null())
+        .stderr(Stdio::null())
+        .spawn()
+        .unwrap();
+    // Killed (SIGKILL) once a checkpoint follows a range record: [2^-12, 8) is then left.
+    let journal_file = journal.join("journal.tmd");
+    let started = Instant::now();
+    let checkpointed_a_range = |t: &str| {
+        t.lines()
+            .skip_while(|l| !l.starts_with("r "))
+            .any(|l| l.starts_with("k "))
+    };
+    while !std::fs::read_to_string(&journal_file).is_ok_and(|t| checkpointed_a_range(&t)) {
+        assert!(started.elapsed().as_secs() < 120, "no range checkpointed");
+        std::thread::sleep(Duration::from_millis(10));
+    }
+    child.kill().unwrap();
+    child.wait().unwrap();
+    let killed_with = std::fs::read_to_string(&journal_file).unwrap();
+    assert!(
+        !killed_with.lines().any(|l| l.starts_with("end ")),
+        "the single-process run ended before the kill"
+    );
+    let out = mpirun(2, &with_journal).output().unwrap();
+    assert!(
+        String::from_utf8_lossy(&out.stderr).contains("resuming a single-process journal"),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    assert_eq!(stdout_of(out, "continued with 2 ranks"), reference);
+    // The segments start where the journal's prefix ends.
+    let segments = std::fs::read_to_string(journal.join("mpi-segments.jsonl")).unwrap();
+    let header: Value = serde_json::from_str(segments.lines().next().unwrap()).unwrap();
+    assert!(header["continues_from"].is_string(), "{header}");
+    // Run again with 3 ranks: every segment is finished, the output is the same.
+    let again = stdout_of(
+        mpirun(3, &with_journal).output().unwrap(),
+        "again with 3 ranks",
+    );
+    assert_eq!(again, reference);
+    std::fs::remove_dir_all(&dir).ok();
+}

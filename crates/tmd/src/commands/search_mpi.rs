@@ -5,7 +5,7 @@
 //! `DIR/mpi-segments.jsonl` (`--resume DIR`) as it arrives, and at the end decides the cases
 //! again with MPFR and writes them in x order: the output of a single-process run.
 
-use super::search::{attach_device, plan, report, Output};
+use super::search::{attach_device, journal_error, plan, report, Output};
 use crate::cli::SearchArgs;
 use crate::cluster::MpiCluster;
 use anyhow::Context;
@@ -14,8 +14,10 @@ use std::time::Instant;
 use tmd_core::InputError;
 use tmd_crunch::cluster::{deal_out, share_from_root, Cluster};
 use tmd_search::cluster::{
-    decide_items, search_segment, Item, SegmentRecord, Segments, SegmentsError, SegmentsJournal,
+    decide_items, merge_counts, search_segment, Item, JournalPrefix, SegmentRecord, Segments,
+    SegmentsError, SegmentsJournal,
 };
+use tmd_search::journal::{Journal, FILE_NAME as JOURNAL_FILE};
 use tmd_search::{SearchPlan, Summary};
 
 /// A segments-journal error for `main`: another search's journal is bad input (exit 2).
@@ -51,26 +53,25 @@ pub fn run(args: &SearchArgs, cluster: &MpiCluster) -> anyhow::Result<()> {
         .build_global()
         .context("starting worker threads")?;
     let mut journal = SegmentsJournal::in_memory();
+    // The root holds a continued single-process journal (and its lock) to the end.
+    let mut prefix: Option<(Journal, JournalPrefix)> = None;
     let mut root_error = None;
     let root_says = match (&planned, root) {
-        (Ok(p), true) => {
-            let segments = Segments::new(p.range.start, p.range.end);
-            match args
-                .resume
-                .as_deref()
-                .map(|dir| SegmentsJournal::open(dir, &p.fingerprint(), &segments))
-                .transpose()
-            {
-                Ok(j) => {
-                    journal = j.unwrap_or_else(SegmentsJournal::in_memory);
-                    Some(serde_json::to_vec(&journal.finished())?)
-                }
-                Err(e) => {
-                    root_error = Some(segments_error(e));
-                    None
-                }
+        (Ok(p), true) => match open_journals(args, p) {
+            Ok((j, continued)) => {
+                journal = j;
+                let start = continued.as_ref().map_or(p.range.start, |(_, x)| x.end);
+                prefix = continued;
+                Some(serde_json::to_vec(&(
+                    start.to_string(),
+                    journal.finished(),
+                ))?)
             }
-        }
+            Err(e) => {
+                root_error = Some(e);
+                None
+            }
+        },
         _ => None,
     };
     let Some(payload) = share_from_root(cluster, root_says) else {
@@ -80,8 +81,11 @@ pub fn run(args: &SearchArgs, cluster: &MpiCluster) -> anyhow::Result<()> {
     // The root accepted the arguments; another rank may still lack its device.
     let plan =
         planned.unwrap_or_else(|e| cluster.abort(e.context(format!("rank {}", cluster.rank()))));
-    let finished: BTreeSet<u64> = serde_json::from_slice(&payload)?;
-    let segments = Segments::new(plan.range.start, plan.range.end);
+    let (start, finished): (String, BTreeSet<u64>) = serde_json::from_slice(&payload)?;
+    let segments = Segments::new(
+        start.parse().context("the segments' start")?,
+        plan.range.end,
+    );
     let remaining: Vec<u64> = (0..segments.count())
         .filter(|i| !finished.contains(i))
         .collect();
@@ -114,7 +118,38 @@ pub fn run(args: &SearchArgs, cluster: &MpiCluster) -> anyhow::Result<()> {
             (hi - lo) as u64
         })
         .sum();
-    write_output(args, &plan, &journal, threads, started, searched)
+    let prefix = prefix.as_ref().map(|(_, p)| &p.record);
+    write_output(args, &plan, &journal, prefix, threads, started, searched)
+}
+
+/// The root's journals under `--resume DIR`: the segments journal, and the finished prefix
+/// of a single-process journal (`journal.tmd`) that the directory holds, which this run
+/// continues: its segments start where the prefix ends, and its output lists the prefix's
+/// cases and counts with theirs.
+fn open_journals(
+    args: &SearchArgs,
+    plan: &SearchPlan,
+) -> anyhow::Result<(SegmentsJournal, Option<(Journal, JournalPrefix)>)> {
+    let Some(dir) = args.resume.as_deref() else {
+        return Ok((SegmentsJournal::in_memory(), None));
+    };
+    let (start, end) = (plan.range.start, plan.range.end);
+    let mut continued = None;
+    if dir.join(JOURNAL_FILE).exists() {
+        let (j, recovered) = Journal::open(dir, &plan.fingerprint()).map_err(journal_error)?;
+        let prefix = JournalPrefix::from_recovered(&recovered, start, end);
+        eprintln!(
+            "tmd: resuming a single-process journal under mpirun: {} inputs and {} cases already done",
+            recovered.counts.inputs,
+            recovered.cases.len()
+        );
+        continued = Some((j, prefix));
+    }
+    let from = continued.as_ref().map(|(_, p)| p.end);
+    let segments = Segments::new(from.unwrap_or(start), end);
+    let journal =
+        SegmentsJournal::open(dir, &plan.fingerprint(), &segments, from).map_err(segments_error)?;
+    Ok((journal, continued))
 }
 
 /// The root's output: every case again through MPFR, written in x order, and the counts.
@@ -122,13 +157,14 @@ fn write_output(
     args: &SearchArgs,
     plan: &SearchPlan,
     journal: &SegmentsJournal,
+    prefix: Option<&SegmentRecord>,
     threads: usize,
     started: Instant,
     searched: u64,
 ) -> anyhow::Result<()> {
     let format = &plan.range.format;
     let mut out = Output::open(args, plan)?;
-    let records: Vec<&SegmentRecord> = journal.records().collect();
+    let records: Vec<&SegmentRecord> = prefix.into_iter().chain(journal.records()).collect();
     for item in decide_items(plan, &records) {
         match item {
             Item::Case(case) => out.write(&plan.target.name, format, &case)?,
@@ -137,7 +173,7 @@ fn write_output(
     }
     out.finish()?;
     let total = Summary {
-        counts: journal.total(),
+        counts: merge_counts(records.iter().copied()),
         elapsed: started.elapsed(),
     };
     report(args, plan, &total, searched, None, threads)
