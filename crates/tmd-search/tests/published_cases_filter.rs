@@ -21,7 +21,9 @@ use tmd_core::hardness::DEFAULT_MAX_PRECISION;
 use tmd_core::number::parse_exact;
 use tmd_core::{hardness, Breakpoints, Format, Outcome};
 use tmd_search::lower_bound::Algorithm;
-use tmd_search::{filtered_search, Case, FilterParams, InputRange, Method, SearchParams, Target};
+use tmd_search::{
+    filtered_search, Case, FilterParams, InputRange, Method, SearchParams, Summary, Target,
+};
 
 const WINDOW_LOG2: u32 = 36;
 const BITS: u32 = 45;
@@ -59,6 +61,27 @@ fn run_k(func: &str, format: &Format, ordinal: i128) -> Option<u32> {
     }
 }
 
+/// The regular filtered search of `range`: its cases in x order, and its summary.
+fn regular_search(
+    target: &Target,
+    range: &InputRange,
+    params: &SearchParams,
+) -> (Vec<Case>, Summary) {
+    let filter = FilterParams::new(Method::Filter(Algorithm::RegularUnrolled));
+    let mut found: Vec<Case> = Vec::new();
+    let mut sink = |c: &Case| found.push(c.clone());
+    let (summary, _) = filtered_search(
+        target,
+        range,
+        params,
+        &filter,
+        &AtomicU64::new(0),
+        &mut sink,
+    )
+    .unwrap();
+    (found, summary)
+}
+
 /// Checks the windows around `per_file` listed cases of one file; returns the failures.
 fn check_file(func: &str, file: &str, per_file: usize, seed: u64) -> Vec<String> {
     let format = Format::binary64();
@@ -72,7 +95,6 @@ fn check_file(func: &str, file: &str, per_file: usize, seed: u64) -> Vec<String>
         include_exact: false,
         max_precision: DEFAULT_MAX_PRECISION,
     };
-    let filter = FilterParams::new(Method::Filter(Algorithm::RegularUnrolled));
     let domain_low = if func == "log" {
         1
     } else {
@@ -96,17 +118,7 @@ fn check_file(func: &str, file: &str, per_file: usize, seed: u64) -> Vec<String>
             end,
         };
         let t = Instant::now();
-        let mut found: Vec<Case> = Vec::new();
-        let mut sink = |c: &Case| found.push(c.clone());
-        let (summary, _) = filtered_search(
-            &target,
-            &range,
-            &params,
-            &filter,
-            &AtomicU64::new(0),
-            &mut sink,
-        )
-        .unwrap();
+        let (found, summary) = regular_search(&target, &range, &params);
         let out: BTreeSet<i128> = found.iter().map(|c| format.ordinal(&c.x)).collect();
         let window = format!(
             "{func} [{}, {})",
@@ -190,18 +202,7 @@ fn log_next_to_one_outputs_every_published_case_from_k_30() {
         include_exact: false,
         max_precision: DEFAULT_MAX_PRECISION,
     };
-    let filter = FilterParams::new(Method::Filter(Algorithm::RegularUnrolled));
-    let mut found: Vec<Case> = Vec::new();
-    let mut sink = |c: &Case| found.push(c.clone());
-    filtered_search(
-        &target,
-        &range,
-        &params,
-        &filter,
-        &AtomicU64::new(0),
-        &mut sink,
-    )
-    .unwrap();
+    let (found, _) = regular_search(&target, &range, &params);
     let out: BTreeSet<i128> = found.iter().map(|c| format.ordinal(&c.x)).collect();
     let listed = file_ordinals("log.wc", &format);
     let in_window =
