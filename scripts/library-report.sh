@@ -13,8 +13,9 @@
 set -uo pipefail
 cd "$(dirname "$0")/.."
 dir=${1:-library-report}
+# The binary of this checkout (built if stale), unless TMD names another.
 tmd=${TMD:-target/release/tmd}
-[ -x "$tmd" ] || cargo build --release -p tmd || exit 1
+[ -n "${TMD:-}" ] || cargo build --release -p tmd || exit 1
 mkdir -p "$dir"
 stamp() { echo "$(date -u +%FT%TZ) $*" | tee -a "$dir/times.txt"; }
 

@@ -11,8 +11,9 @@
 set -uo pipefail
 cd "$(dirname "$0")/.."
 dir=${1:-log-near-one}
+# The binary of this checkout (built if stale), unless TMD names another.
 tmd=${TMD:-target/release/tmd}
-[ -x "$tmd" ] || cargo build --release -p tmd || exit 1
+[ -n "${TMD:-}" ] || cargo build --release -p tmd || exit 1
 mkdir -p "$dir"
 hex() { python3 -c "import sys; print(float.hex(float(eval(sys.argv[1]))))" "$1"; }
 echo "# $(date -u +%FT%TZ) K=${BITS:-45} $($tmd --version), commit $(git rev-parse --short HEAD 2>/dev/null), $(nproc) cores" | tee -a "$dir/summary.txt"

@@ -40,6 +40,7 @@ use std::sync::atomic::AtomicU64;
 use std::time::Instant;
 use tmd_core::number::parse_rounded;
 use tmd_core::{Breakpoints, Format, Outcome};
+use tmd_search::filter::stats::FilterStats;
 use tmd_search::lower_bound::Algorithm;
 use tmd_search::{
     filtered_search, reference_search, Case, FilterParams, InputRange, Method, SearchParams,
@@ -608,6 +609,26 @@ fn exact_cases_on_the_other_breakpoint_grid_are_found() {
     assert!(exact >= 4, "the windows must hold cases");
 }
 
+/// The filtered search of `range`: its cases in x order, its summary and its statistics.
+fn filtered_cases(
+    target: &Target,
+    range: &InputRange,
+    params: &SearchParams,
+    filter: &FilterParams,
+) -> (Vec<Case>, Summary, FilterStats) {
+    let mut cases = Vec::new();
+    let (summary, stats) = filtered_search(
+        target,
+        range,
+        params,
+        filter,
+        &AtomicU64::new(0),
+        &mut |c: &Case| cases.push(c.clone()),
+    )
+    .unwrap();
+    (cases, summary, stats)
+}
+
 /// Chunks whose results all overflow, or all lie far below the smallest subnormal, are decided
 /// as a whole from an interval enclosure; next to the thresholds the filter and MPFR take over.
 #[test]
@@ -629,15 +650,7 @@ fn overflow_and_underflow_chunks_are_decided_whole() {
         failures.extend(check_window(i, &w).failures);
         let target = Target::parse(w.func).unwrap();
         let filter = FilterParams::new(Method::Filter(Algorithm::RegularUnrolled));
-        let (_, stats) = filtered_search(
-            &target,
-            &w.range,
-            &w.params(),
-            &filter,
-            &AtomicU64::new(0),
-            &mut |_: &Case| {},
-        )
-        .unwrap();
+        let (_, _, stats) = filtered_cases(&target, &w.range, &w.params(), &filter);
         whole += stats.whole_chunk_inputs;
     }
     assert!(failures.is_empty(), "\n{}", failures.join("\n"));
@@ -672,16 +685,7 @@ fn pieces_halved_across_a_threshold_give_the_reference_output() {
         let reference = reference_search(&target, &range, &params, &AtomicU64::new(0), &mut |c| {
             expected.push(c.clone())
         });
-        let mut listed = Vec::new();
-        let (summary, stats) = filtered_search(
-            &target,
-            &range,
-            &params,
-            &filter,
-            &AtomicU64::new(0),
-            &mut |c: &Case| listed.push(c.clone()),
-        )
-        .unwrap();
+        let (listed, summary, stats) = filtered_cases(&target, &range, &params, &filter);
         let what = format!("{func} around {at}");
         assert_eq!(keyed(&format, &listed), keyed(&format, &expected), "{what}");
         let all = |s: &Summary| [s.inputs, s.hard, s.exact, s.undefined, s.poles, s.overflow];
@@ -715,16 +719,8 @@ fn underflowed_enclosure_of_positive_function_is_decided_whole() {
         max_precision: 8192,
     };
     let filter = FilterParams::new(Method::Exhaustive);
-    let mut cases = Vec::new();
-    let (summary, stats) = filtered_search(
-        &Target::parse("exp").unwrap(),
-        &range,
-        &params,
-        &filter,
-        &AtomicU64::new(0),
-        &mut |c: &Case| cases.push(c.clone()),
-    )
-    .unwrap();
+    let (cases, summary, stats) =
+        filtered_cases(&Target::parse("exp").unwrap(), &range, &params, &filter);
     assert!(cases.is_empty());
     assert_eq!(summary.inputs as i128, range.end - range.start);
     assert_eq!(stats.whole_chunk_inputs, summary.inputs);
