@@ -113,13 +113,18 @@ pub fn classify_fast<F: IeeeFormat>(
     let tol = tol_abs / ulp;
     let class = match mode.rounds_down(rh > 0.0) {
         None if err < 0.5 - tol => Class::CorrectlyRounded,
-        None if err <= 0.5 + tol => return None,
-        None => beyond_by_gap(fmt, a, d, tol_abs)?,
+        // Beyond a's neighbour n, a is neither RD(f) nor RU(f), whatever the error (f = 1 +
+        // 2^-80 is 1/2 + 2^-28 ulp from 1 - 2^-53). Strictly between them the gap is ulp(f),
+        // so a is RN(f) exactly when the error is below 1/2: a tie or a hair from one is
+        // MPFR's.
+        None => match side_of_neighbour(fmt, a, (rh, rl), 2.0 * eps * mag)? {
+            (_, true) => Class::Worse,
+            (_, false) if err > 0.5 + tol => Class::Faithful,
+            (_, false) => return None,
+        },
         Some(rounds_down) => {
-            let f_above = sign_beyond(d, 2.0 * eps * mag)?;
-            let neighbour = fmt.neighbour(a, f_above)?;
-            let beyond_neighbour = sign_beyond((rh - neighbour) + rl, 2.0 * eps * mag)?;
-            if beyond_neighbour == f_above {
+            let (f_above, beyond_neighbour) = side_of_neighbour(fmt, a, (rh, rl), 2.0 * eps * mag)?;
+            if beyond_neighbour {
                 Class::Worse
             } else if f_above == rounds_down {
                 // f lies strictly between a and its neighbour: a is RD(f) when f is above
@@ -130,11 +135,11 @@ pub fn classify_fast<F: IeeeFormat>(
             }
         }
     };
-    if class != Class::CorrectlyRounded
-        && histogram_bin_of(err - tol) != histogram_bin_of(err + tol)
-    {
-        return None;
-    }
+    let err = if class == Class::CorrectlyRounded {
+        err
+    } else {
+        binned_error(err, tol, a, (rh, rl), 2.0 * eps * mag, ulp)?
+    };
     let special = if e < fmt.emin() {
         Special::Subnormal
     } else {
@@ -144,6 +149,54 @@ pub fn classify_fast<F: IeeeFormat>(
         class,
         err: Some(err),
         special,
+    })
+}
+
+/// The error `err` (within `tol` of the truth, `|f - a| / ulp` with f = rh + rl within
+/// `ref_err`) moved into the histogram bin of the truth, or `None` where that bin is not
+/// certain.
+///
+/// Bin edges are errors `2^j`, so an error within `tol` of an edge is the common case of an
+/// error of "an integer minus a hair": f within a hair of a format number b one or more ulps
+/// from a (a directed mode's wrong neighbour of f = 1 + 2^-60, f64 sums rounding `1 - 2^-37`
+/// up to 1). Which side of the edge the truth lies on is the side of f against
+/// `b = a + sign(f - a) 2^j ulp`: `|f - a| >= 2^j ulp` exactly when f is on b's far side from
+/// a. b is computed exactly (checked) and the side is [`sign_beyond`]'s, with its margin. The
+/// returned value is err, or the largest f64 below the edge where err rounded up onto it; both
+/// are within `tol` of the truth.
+fn binned_error(
+    err: f64,
+    tol: f64,
+    a: f64,
+    (rh, rl): (f64, f64),
+    ref_err: f64,
+    ulp: f64,
+) -> Option<f64> {
+    let (below, above) = (histogram_bin_of(err - tol), histogram_bin_of(err + tol));
+    if below == above {
+        return Some(err);
+    }
+    if above != below + 1 {
+        return None;
+    }
+    // The edge between the two bins: bin k >= 2 starts at 2^(k-2).
+    let edge = pow2(above as i32 - 2);
+    let d = (rh - a) + rl;
+    let towards = sign_beyond(d, ref_err)?;
+    let step = if towards { edge * ulp } else { -edge * ulp };
+    let b = a + step;
+    // Knuth's TwoSum: the rounding error of a + step, zero exactly when b is the exact sum.
+    let step_taken = b - a;
+    let rounding = (a - (b - step_taken)) + (step - step_taken);
+    if rounding != 0.0 || !b.is_finite() {
+        return None;
+    }
+    // f beyond b, seen from a: f - b has the sign of f - a.
+    let beyond = sign_beyond((rh - b) + rl, ref_err)? == towards;
+    Some(match (beyond, err >= edge) {
+        (true, true) | (false, false) => err,
+        (true, false) => edge,
+        (false, true) => edge * (1.0 - f64::EPSILON / 2.0),
     })
 }
 
@@ -165,18 +218,20 @@ fn binade(rh: f64, rl: f64, ref_err: f64) -> Result<i32, i32> {
     }
 }
 
-/// Round-to-nearest's test for a result more than half an ulp from f = a + d (d known within
-/// `tol_abs`): whether f lies strictly beyond a's neighbour on f's side (`Worse`) or strictly
-/// before it (`Faithful`: a is RD(f) or RU(f)); `None` when the margin does not decide.
-fn beyond_by_gap<F: IeeeFormat>(fmt: F, a: f64, d: f64, tol_abs: f64) -> Option<Class> {
-    let gap = (fmt.neighbour(a, d > 0.0)? - a).abs();
-    if d.abs() < gap - tol_abs {
-        Some(Class::Faithful)
-    } else if d.abs() > gap + tol_abs {
-        Some(Class::Worse)
-    } else {
-        None
-    }
+/// Where f = rh + rl (within `ref_err`) lies against a and against a's neighbour n on f's
+/// side (docs/error-analysis.md §12.2): `(f > a, f strictly beyond n)`, the latter false when
+/// f lies strictly between a and n. `None` when a sign is not certain (f may equal a or n: an
+/// exact result, for MPFR) or a has no neighbour there.
+fn side_of_neighbour<F: IeeeFormat>(
+    fmt: F,
+    a: f64,
+    (rh, rl): (f64, f64),
+    ref_err: f64,
+) -> Option<(bool, bool)> {
+    let f_above = sign_beyond((rh - a) + rl, ref_err)?;
+    let neighbour = fmt.neighbour(a, f_above)?;
+    let beyond = sign_beyond((rh - neighbour) + rl, ref_err)? == f_above;
+    Some((f_above, beyond))
 }
 
 /// Whether `f - b > 0` where `t` is `f - b` computed as `(rh - b) + rl`, `ref_err` the
@@ -385,7 +440,9 @@ pub fn classify_exact_of<F: IeeeFormat>(
         return verdict(class, None, Special::InfSpurious);
     }
     let diff = Float::with_val(300, Float::with_val(64, a) - &r.f).abs();
-    let err = Float::with_val(300, &diff >> r.ulp_exp).to_f64();
+    // Rounded toward zero: the histogram's bin edges are powers of two, so the f64 value keeps
+    // the exact error's bin (an error of 1 - 2^-60 ulp rounded to nearest would read 1).
+    let err = Float::with_val(300, &diff >> r.ulp_exp).to_f64_round(rug::float::Round::Zero);
     let special = if !r.f.is_zero() && r.e < fmt.emin() {
         Special::Subnormal
     } else {
@@ -405,20 +462,28 @@ fn fmt_value<F: IeeeFormat>(fmt: F, n: &Float, ulp_exp: i32) -> f64 {
     }
 }
 
-/// Decision for one input judged in `mode`: the fast path where the reference decides, MPFR
-/// otherwise. Returns the verdict and whether MPFR was used.
+/// Decision for one input judged in `mode`: the fast path where the reference decides, then
+/// the one of `second` (a reference computed only when the first does not decide: the
+/// reference anchored at 1 or x next to 0, `crate::anchored`), MPFR otherwise. Returns the
+/// verdict and whether MPFR was used.
 pub fn classify(
     func: RefFunc,
     fmt: CrunchFormat,
     x: f64,
     a: f64,
     r: Reference,
+    second: impl FnOnce() -> Option<(f64, f64, f64)>,
     mode: Rounding,
 ) -> (Verdict, bool) {
     if let Some(v) = quick_special(func, fmt, x, a, r, mode) {
         return (v, false);
     }
     if let Reference::Value { hi, lo, eps } = r {
+        if let Some(v) = classify_fast(fmt, a, hi, lo, eps, mode) {
+            return (v, false);
+        }
+    }
+    if let Some((hi, lo, eps)) = second() {
         if let Some(v) = classify_fast(fmt, a, hi, lo, eps, mode) {
             return (v, false);
         }
@@ -604,5 +669,39 @@ mod tests {
             classify_fast(CrunchFormat::Binary64, a, rh, rl, eps, nearest),
             None
         );
+    }
+
+    /// Errors of an integer number of ulps minus or plus a hair, f = 1 ± 2^-80 (the
+    /// reference anchored at 1 next to 0): the f64 error rounds onto the bin edge, yet they are
+    /// decided fast, in the histogram bin of the exact error, where MPFR's decision (rounded
+    /// toward zero) places them too.
+    #[test]
+    fn errors_a_hair_from_a_bin_edge_are_binned_exactly_without_mpfr() {
+        let fmt = CrunchFormat::Binary32;
+        let hair = pow2(-80);
+        // (f - 1, a, mode, class, bin of the exact error)
+        let cases = [
+            // 1 - 2^-56 ulp: RD(f) in mode up.
+            (-hair, 1.0 - pow2(-24), Rounding::Up, Class::Faithful, 1),
+            // 2 + 2^-56 ulp (f's ulp is 2^-24).
+            (-hair, 1.0 + pow2(-23), Rounding::Up, Class::Worse, 3),
+            // 2 - 2^-57 ulp (f's ulp is 2^-23).
+            (hair, 1.0 + pow2(-22), Rounding::Nearest, Class::Worse, 2),
+            // 1 + 2^-57 ulp.
+            (hair, 1.0 - pow2(-23), Rounding::Down, Class::Worse, 2),
+        ];
+        for (rl, a, mode, class, bin) in cases {
+            let eps = pow2(-120);
+            let fast = classify_fast(fmt, a, 1.0, rl, eps, mode)
+                .unwrap_or_else(|| panic!("f = 1 + {rl:e}, a = {a:e}: left to MPFR"));
+            let f = Float::with_val(300, Float::with_val(300, 1) + rl);
+            let exact = classify_exact_of(fmt, (f, 0), a, mode);
+            assert_eq!(fast.class, class, "f = 1 + {rl:e}, a = {a:e}");
+            assert_eq!(exact.class, class, "f = 1 + {rl:e}, a = {a:e}");
+            let (e_fast, e_exact) = (fast.err.unwrap(), exact.err.unwrap());
+            assert_eq!(histogram_bin_of(e_fast), bin, "fast error {e_fast}");
+            assert_eq!(histogram_bin_of(e_exact), bin, "exact error {e_exact}");
+            assert!((e_fast - e_exact).abs() <= fast_error_tolerance(e_exact));
+        }
     }
 }

@@ -236,7 +236,8 @@ pub fn crunch_chunk(target: &dyn Target, lo: i64, hi: i64) -> Summary {
 }
 
 /// The verdict on a binary32 result `a` (widened) at the binary32 input `x`: the binary64
-/// `libm` value as the reference ([`RefFunc::eps_f64`]), MPFR where it does not decide; judged
+/// `libm` value as the reference ([`RefFunc::eps_f64`]), then next to 0 the reference anchored
+/// at 1 or x where it is tighter ([`RefFunc::anchored`]), MPFR where neither decides; judged
 /// in `mode`. Returns whether MPFR was used.
 pub fn verdict_binary32(
     func: RefFunc,
@@ -244,18 +245,21 @@ pub fn verdict_binary32(
     a: f64,
     mode: Rounding,
 ) -> (crate::analysis::Verdict, bool) {
+    let eps = func.eps_f64();
     let r = Reference::Value {
         hi: func.libm_f64(x),
         lo: 0.0,
-        eps: func.eps_f64(),
+        eps,
     };
-    classify(func, CrunchFormat::Binary32, x, a, r, mode)
+    let anchored = || func.anchored(x, eps);
+    classify(func, CrunchFormat::Binary32, x, a, r, anchored, mode)
 }
 
 /// The verdict on a binary64 result `a` at `x`: the saturation rules, then the cheap first
 /// reference where the function has one ([`RefFunc::fast_f64`]), then the double-double
-/// reference where the function has one, MPFR where they do not decide; judged in `mode`.
-/// Returns whether MPFR was used.
+/// reference where the function has one, then next to 0 the reference anchored at 1 or x
+/// where it is tighter ([`RefFunc::anchored`]), MPFR where they do not decide; judged in
+/// `mode`. Returns whether MPFR was used.
 pub fn verdict_binary64(
     func: RefFunc,
     saturated: &crate::saturation::Saturation,
@@ -285,7 +289,8 @@ pub fn verdict_binary64(
         }
         None => Reference::None,
     };
-    classify(func, CrunchFormat::Binary64, x, a, r, mode)
+    let anchored = || func.anchored(x, EPS_DD);
+    classify(func, CrunchFormat::Binary64, x, a, r, anchored, mode)
 }
 
 /// Crunches one block: on the target's device where it analyses there

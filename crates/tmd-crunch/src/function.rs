@@ -253,6 +253,14 @@ impl RefFunc {
         }
     }
 
+    /// The reference anchored at 1 or at x next to 0 ([`crate::anchored`]): `(hi, lo, eps)`
+    /// where it exists at `x` and its bound is at most `eps_max`, the bound of the reference it
+    /// replaces.
+    pub fn anchored(self, x: f64, eps_max: f64) -> Option<(f64, f64, f64)> {
+        let func = self.registry()?;
+        crate::anchored::anchored(func, x).filter(|&(_, _, eps)| eps <= eps_max)
+    }
+
     /// Relative error bound of the binary64 value used as the binary32 reference.
     pub fn eps_f64(self) -> f64 {
         match self.facts().binary32_bound {

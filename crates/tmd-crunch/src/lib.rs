@@ -23,7 +23,9 @@
 //! ([`function`]: binary64 libm for binary32 targets, xfloat double-double for binary64 (or
 //! double-double composed from xfloat's functions, [`dd_composed`]), and for
 //! binary64 `exp` first the cheaper [`fast_exp`]) where that bound decides every question asked,
-//! and by MPFR otherwise; so every count is exact. Which functions crunch knows, which
+//! then next to 0 by a reference anchored at the breakpoint f stays next to, 1 or x
+//! ([`anchored`]: without it a directed mode sent every such input to MPFR), and by MPFR
+//! otherwise; so every count is exact. Which functions crunch knows, which
 //! references each has with what bound, and where binary64 saturates ([`saturation`]) are
 //! facts of tmd-core's one function table (`tmd_core::registry::Crunch`); [`function`] holds
 //! only the Rust functions that compute the references.
@@ -44,6 +46,7 @@
 //! [`checkpoint::CheckpointError`]; the CLI maps both to exit code 2.
 
 pub mod analysis;
+pub mod anchored;
 pub mod bivariate;
 pub mod checkpoint;
 pub mod cluster;

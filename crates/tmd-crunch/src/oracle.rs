@@ -120,5 +120,7 @@ pub fn error(func: RefFunc, fmt: CrunchFormat, x: f64, a: f64, prec: u32) -> f64
     };
     let ulp = Float::with_val(64, 1) << (e.max(emin) - fmt.precision() + 1);
     let diff = Float::with_val(prec, Float::with_val(64, a) - &f).abs();
-    Float::with_val(prec, diff / ulp).to_f64()
+    // Toward zero, as the analysis converts exact errors (docs/error-analysis.md §12.4): the
+    // f64 value keeps the exact error's histogram bin, and ties fall where the analysis's do.
+    Float::with_val(prec, diff / ulp).to_f64_round(rug::float::Round::Zero)
 }

@@ -1,0 +1,153 @@
+//! References anchored at an exact value: `f(x) = anchor + lo` next to 0, where f(x) lies a
+//! hair from 1 (exp, exp2, exp10, cos, cosh) or from x itself (sin, tan, sinh, tanh, asin,
+//! asinh, atan, atanh, expm1, log1p).
+//!
+//! There f(x) is within far less than an ulp of a number of the format (1, or x), a
+//! breakpoint of the directed modes. A reference with a relative bound `eps |f|` cannot tell
+//! which side of it f lies on once `|f - anchor| < eps |f|`: the binary64 value of expf(2^-60)
+//! is 1, and so is every binary32 input below 2^-53 in magnitude, so in a directed mode each
+//! of them went to MPFR (half of all binary32 inputs for sin and tan, whose breakpoint x is
+//! the input itself). Here the reference is the pair `(anchor, lo)` with `lo` computed with a
+//! bound relative to `lo` itself, so the margin shrinks with the distance to the breakpoint.
+//!
+//! `lo` is, with `rel` its relative bound (docs/error-analysis.md §16):
+//! * exp: `expm1(x)`; exp2, exp10: `expm1(x ln b)`; cos: `-2 sin(x/2)^2`; cosh:
+//!   `2 sinh(x/2)^2`, each from the `libm` crate's binary64 functions;
+//! * the others: the first two terms of the Taylor series of `f(x) - x` (odd functions:
+//!   `x^3 (c1 + c2 x^2)`; expm1, log1p: `x^2 (c1 + x (c2 + c3 x))`).
+//!
+//! They serve for `2^-300 <= |x| < 2^-20` (no product underflows there, and the series'
+//! truncation is below 2^-59 relative), only for inputs the first reference leaves undecided,
+//! and only where their bound `eps = 2 rel |lo| / |anchor|` is at least as tight as that
+//! reference's (`crate::analysis::classify`).
+
+use tmd_core::registry::Func;
+
+/// Inputs below this magnitude (and above [`SMALLEST`]) have an anchored reference.
+pub const LARGEST: f64 = 1.0 / (1u64 << 20) as f64;
+/// `2^-300`: above it no power or product of x used here underflows.
+pub const SMALLEST: f64 = f64::from_bits((1023 - 300) << 52);
+
+/// `2^-k`.
+const fn two_to_minus(k: u32) -> f64 {
+    1.0 / (1u64 << k) as f64
+}
+
+/// The anchored reference of `func` at `x`: `(anchor, lo, eps)` with
+/// `|f(x) - (anchor + lo)| <= eps |anchor|`; `None` outside `[SMALLEST, LARGEST)` or for a
+/// function without one.
+pub fn anchored(func: Func, x: f64) -> Option<(f64, f64, f64)> {
+    if !(SMALLEST..LARGEST).contains(&x.abs()) {
+        return None;
+    }
+    let (anchor, lo, rel) = anchor_and_correction(func, x)?;
+    Some((anchor, lo, 2.0 * rel * lo.abs() / anchor.abs()))
+}
+
+/// `(anchor, lo, rel)` with `|f(x) - anchor - lo| <= rel |f(x) - anchor|` for
+/// `2^-300 <= |x| < 2^-20`.
+fn anchor_and_correction(func: Func, x: f64) -> Option<(f64, f64, f64)> {
+    use std::f64::consts::{LN_10, LN_2};
+    use Func::*;
+    let x2 = x * x;
+    let odd = |c1: f64, c2: f64| x2 * x * (c1 + c2 * x2);
+    let series_rel = two_to_minus(50);
+    Some(match func {
+        Exp => (1.0, libm::expm1(x), two_to_minus(50)),
+        Exp2 => (1.0, libm::expm1(x * LN_2), two_to_minus(49)),
+        Exp10 => (1.0, libm::expm1(x * LN_10), two_to_minus(49)),
+        Cos => {
+            let s = libm::sin(x / 2.0);
+            (1.0, -2.0 * (s * s), two_to_minus(48))
+        }
+        Cosh => {
+            let s = libm::sinh(x / 2.0);
+            (1.0, 2.0 * (s * s), two_to_minus(46))
+        }
+        Sin => (x, odd(-1.0 / 6.0, 1.0 / 120.0), series_rel),
+        Sinh => (x, odd(1.0 / 6.0, 1.0 / 120.0), series_rel),
+        Tan => (x, odd(1.0 / 3.0, 2.0 / 15.0), series_rel),
+        Tanh => (x, odd(-1.0 / 3.0, 2.0 / 15.0), series_rel),
+        Asin => (x, odd(1.0 / 6.0, 3.0 / 40.0), series_rel),
+        Asinh => (x, odd(-1.0 / 6.0, 3.0 / 40.0), series_rel),
+        Atan => (x, odd(-1.0 / 3.0, 1.0 / 5.0), series_rel),
+        Atanh => (x, odd(1.0 / 3.0, 1.0 / 5.0), series_rel),
+        Expm1 => (x, x2 * (0.5 + x * (1.0 / 6.0 + x / 24.0)), series_rel),
+        Log1p => (x, x2 * (-0.5 + x * (1.0 / 3.0 - x / 4.0)), series_rel),
+        _ => return None,
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use rug::Float;
+    use tmd_core::registry::{eval_rounded, Dir};
+
+    const FUNCS: [Func; 15] = [
+        Func::Exp,
+        Func::Exp2,
+        Func::Exp10,
+        Func::Cos,
+        Func::Cosh,
+        Func::Sin,
+        Func::Sinh,
+        Func::Tan,
+        Func::Tanh,
+        Func::Asin,
+        Func::Asinh,
+        Func::Atan,
+        Func::Atanh,
+        Func::Expm1,
+        Func::Log1p,
+    ];
+
+    /// |f - anchor - lo| / (rel |f - anchor|) by MPFR at 1400 bits (f - anchor
+    /// is as small as 2^-600 relative to f): at most 1 where the stated bound holds.
+    fn bound_used(func: Func, x: f64) -> f64 {
+        let (anchor, lo, rel) = anchor_and_correction(func, x).unwrap();
+        let (f, _) = eval_rounded(func, &Float::with_val(64, x), 1400, Dir::Nearest);
+        let dist = Float::with_val(1400, &f - anchor);
+        let miss = Float::with_val(1400, &dist - lo).abs();
+        (miss / dist.abs()).to_f64() / rel
+    }
+
+    /// The stated relative bounds hold at the ends of the range, at powers of two and at
+    /// random inputs of every binade between, both signs, checked against MPFR.
+    #[test]
+    fn anchored_corrections_are_within_their_stated_bounds() {
+        use rand::{Rng, SeedableRng};
+        let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(0x0a7c);
+        for func in FUNCS {
+            let mut worst = 0f64;
+            for e in -300..-20 {
+                let binade = 2f64.powi(e);
+                for m in [1.0, 2.0 - f64::EPSILON]
+                    .into_iter()
+                    .chain((0..6).map(|_| rng.gen_range(1.0..2.0)))
+                {
+                    for x in [binade * m, -binade * m] {
+                        if func == Func::Log1p && x <= -1.0 {
+                            continue;
+                        }
+                        worst = worst.max(bound_used(func, x));
+                    }
+                }
+            }
+            assert!(worst <= 1.0, "{func:?}: {worst} of its bound");
+            assert!(worst > 0.0, "{func:?}: never compared");
+        }
+    }
+
+    #[test]
+    fn anchored_references_cover_only_their_range() {
+        assert!(anchored(Func::Sin, 0.0).is_none());
+        assert!(anchored(Func::Sin, LARGEST).is_none());
+        assert!(anchored(Func::Sin, SMALLEST / 2.0).is_none());
+        assert!(anchored(Func::Log, 1e-10).is_none());
+        let (anchor, lo, eps) = anchored(Func::Exp, -1e-10).unwrap();
+        assert_eq!(anchor, 1.0);
+        assert!(lo < 0.0 && eps < 1e-24, "{lo} {eps}");
+        assert_eq!(SMALLEST, 2f64.powi(-300));
+    }
+}
