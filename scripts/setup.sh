@@ -10,6 +10,9 @@
 #   libclang; the tests build it and run mpirun: openmpi-bin, libopenmpi-dev, libclang-dev.
 # - Crunch's library targets and their tests: SLEEF (libsleef-dev: sleef:NAME) and musl's
 #   static libc (musl-dev: musl:NAME); glibc's libm and libmvec come with libc6.
+# - The lattice search (tmd-lattice) reduces its lattices with fplll, linked statically from
+#   libfplll-dev (its headers include MPFR's and GMP's: libmpfr-dev, libgmp-dev; g++ builds
+#   the C++ shim).
 set -euo pipefail
 fix_dev_null="$(dirname "$0")/fix-dev-null.sh"
 bash "$fix_dev_null"
@@ -29,6 +32,10 @@ compgen -G '/usr/lib/llvm-*/lib/libclang.so' >/dev/null ||
 compgen -G '/usr/lib/*/libsleef.so.3' >/dev/null || [ -e /usr/lib/libsleef.so.3 ] ||
   need+=(libsleef-dev)
 [ -e /usr/lib/x86_64-linux-musl/libc.a ] || [ -e /usr/lib/musl/lib/libc.a ] || need+=(musl-dev)
+command -v g++ >/dev/null || need+=(g++)
+compgen -G '/usr/lib/*/libfplll.a' >/dev/null || need+=(libfplll-dev)
+[ -e /usr/include/mpfr.h ] || need+=(libmpfr-dev)
+compgen -G '/usr/include/*/gmp.h' >/dev/null || [ -e /usr/include/gmp.h ] || need+=(libgmp-dev)
 if [ ${#need[@]} -gt 0 ]; then
   SUDO=""
   [ "$(id -u)" -eq 0 ] || SUDO="sudo"

@@ -29,6 +29,7 @@ fn main() {
     let method = match a[7].as_str() {
         "lefevre" => Method::Filter(Algorithm::Lefevre),
         "regular" => Method::Filter(Algorithm::RegularUnrolled),
+        "lattice" => Method::Lattice(Default::default()),
         _ => Method::Exhaustive,
     };
     let progress = AtomicU64::new(0);

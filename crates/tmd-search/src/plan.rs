@@ -5,6 +5,7 @@
 //! search that wrote it.
 
 use crate::filter::device::SUBPACKET_DOMAINS;
+use crate::filter::lattice::LatticeParams;
 use crate::lower_bound::Algorithm;
 use crate::range::RangeEnd;
 use crate::Target;
@@ -96,6 +97,8 @@ pub enum SearchAlgorithm {
     LowerBound(Algorithm),
     /// Candidates from every domain's exact walk (phase 3 everywhere), verified with MPFR.
     Exhaustive,
+    /// Candidates from the lattice method on intervals of each chunk, verified with MPFR.
+    Lattice,
 }
 
 impl SearchAlgorithm {
@@ -104,6 +107,7 @@ impl SearchAlgorithm {
         match self {
             SearchAlgorithm::Reference => "reference",
             SearchAlgorithm::Exhaustive => "exhaustive",
+            SearchAlgorithm::Lattice => "lattice",
             SearchAlgorithm::LowerBound(Algorithm::RegularUnrolled) => "regular",
             SearchAlgorithm::LowerBound(a) => a.name(),
         }
@@ -202,6 +206,7 @@ impl SearchPlan {
             None => SearchAlgorithm::Reference,
             Some(Method::Exhaustive) => SearchAlgorithm::Exhaustive,
             Some(Method::Filter(a)) => SearchAlgorithm::LowerBound(a),
+            Some(Method::Lattice(_)) => SearchAlgorithm::Lattice,
         }
     }
 
@@ -256,9 +261,10 @@ fn choose_algorithm(
         "lefevre" => Method::Filter(Algorithm::Lefevre),
         "lefevre-swap" => Method::Filter(Algorithm::LefevreSwap),
         "exhaustive" => Method::Exhaustive,
+        "lattice" => Method::Lattice(LatticeParams::default()),
         other => {
             return Err(InputError::Usage(format!(
-                "unknown --algorithm '{other}' (expected auto, reference, regular, lefevre, lefevre-swap or exhaustive)"
+                "unknown --algorithm '{other}' (expected auto, reference, regular, lefevre, lefevre-swap, exhaustive or lattice)"
             )))
         }
     };

@@ -40,6 +40,7 @@ use std::sync::atomic::AtomicU64;
 use std::time::Instant;
 use tmd_core::number::parse_rounded;
 use tmd_core::{Breakpoints, Format, Outcome};
+use tmd_search::filter::lattice::LatticeParams;
 use tmd_search::filter::stats::FilterStats;
 use tmd_search::lower_bound::Algorithm;
 use tmd_search::{
@@ -185,6 +186,7 @@ fn configurations(i: usize) -> Vec<(String, FilterParams)> {
         Method::Filter(Algorithm::RegularUnrolled),
         Method::Filter(Algorithm::Lefevre),
         Method::Exhaustive,
+        Method::Lattice(LatticeParams::default()),
     ];
     if i % 3 == 1 {
         methods.push(Method::Filter(Algorithm::LefevreSwap));
@@ -374,6 +376,7 @@ fn check_window(i: usize, w: &Window) -> Checked {
                 Method::Filter(Algorithm::Lefevre | Algorithm::LefevreSwap) => "lefevre",
                 Method::Filter(_) => "regular",
                 Method::Exhaustive => "exhaustive",
+                Method::Lattice(_) => "lattice",
             };
             failures.push(format!(
                 "MISMATCH window {i}: {}, {name}\n{text}\n  reproduce: cargo run --release -p tmd-search --example filter_compare -- '{}' {} {} {} {} {} {method} ref",

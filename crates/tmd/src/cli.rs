@@ -224,7 +224,8 @@ pub struct SearchArgs {
     pub breakpoints: String,
     /// auto (exhaustive for p <= 24, regular above; reference for an expression without a
     /// Taylor model), regular, lefevre, lefevre-swap, exhaustive (tabulated differences on every
-    /// input) or reference (MPFR on every input).
+    /// input), lattice (Stehlé, Lefèvre and Zimmermann's lattice method on intervals of each
+    /// chunk, on the cores) or reference (MPFR on every input).
     #[arg(long, default_value = "auto")]
     pub algorithm: String,
     /// Largest domain size N of the lower-bound tests (a power of two, 8..=2^24).

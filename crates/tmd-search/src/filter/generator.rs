@@ -17,11 +17,11 @@
 //! - [`Exhaustive`]: phase 3 on every domain (every input's value walked exactly by
 //!   tabulated differences), on the cores or on a device.
 //!
-//! A lattice-based generator — V. Stehlé, V. Lefèvre and P. Zimmermann, "Searching worst cases
-//! of a one-variable function using lattice reduction", IEEE Transactions on Computers, 2005 —
-//! would be another implementation: it needs the chunk polynomial and its error bound (not
-//! the domains and packets of the plan, which it may ignore), and returns candidates in the
-//! same form for the same verification.
+//! - [`LatticeOnCores`]: the lattice method of D. Stehlé, V. Lefèvre and P. Zimmermann
+//!   ("Searching worst cases of a one-variable function using lattice reduction", IEEE
+//!   Transactions on Computers, 2005) on intervals of the chunk ([`super::lattice`]): it needs
+//!   the chunk polynomial, its error bound and the threshold, not the domains and packets of
+//!   the plan, and returns candidates in the same form for the same verification.
 
 use super::device::{KernelPlan, PacketDevice, PacketJob};
 use super::model::ChunkModel;
@@ -93,6 +93,23 @@ pub fn generator_for(filter: &FilterParams) -> Box<dyn CandidateGenerator> {
             Box::new(LowerBoundsOnDevice { algorithm, device })
         }
         (Method::Exhaustive, device) => Box::new(Exhaustive { device }),
+        (Method::Lattice(params), _) => Box::new(LatticeOnCores { params }),
+    }
+}
+
+/// The lattice method on the intervals of each chunk, in parallel on the cores (a device
+/// given with it is not used).
+pub struct LatticeOnCores {
+    pub params: super::lattice::LatticeParams,
+}
+
+impl CandidateGenerator for LatticeOnCores {
+    fn lower_bound(&self) -> Option<Algorithm> {
+        None
+    }
+
+    fn candidates(&self, work: &ChunkWork<'_>) -> Result<(Vec<u64>, FilterStats), GenerateError> {
+        super::lattice::lattice_candidates(self.params, work)
     }
 }
 

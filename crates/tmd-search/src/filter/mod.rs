@@ -33,6 +33,7 @@
 
 pub mod device;
 pub mod generator;
+pub mod lattice;
 pub mod model;
 pub mod phases;
 pub mod stats;
@@ -93,6 +94,9 @@ pub enum Method {
     Filter(Algorithm),
     /// Phase 3 on every domain.
     Exhaustive,
+    /// The lattice method of Stehlé, Lefèvre and Zimmermann on intervals of each chunk
+    /// ([`lattice`]).
+    Lattice(lattice::LatticeParams),
 }
 
 /// Parameters of the filtered search.

@@ -152,6 +152,11 @@ impl ChunkModel {
         Some(chunk)
     }
 
+    /// The scale S: R's coefficients are integers times 2^-S.
+    pub fn scale(&self) -> u32 {
+        self.scale
+    }
+
     /// The degree δ of R.
     pub fn degree(&self) -> usize {
         self.coeffs.len() - 1
@@ -251,6 +256,28 @@ impl ChunkModel {
         fixed.to_u128_wrapping()
     }
 
+    /// R(centre + t) as a polynomial in t, exactly: `(D, scale)` with
+    /// `R(centre + t) = Σ D_k t^k · 2^-scale` (Taylor shift of the expansion centre by
+    /// `centre - half`, in integers).
+    pub fn shifted_scaled(&self, centre: u64) -> (Vec<Integer>, u32) {
+        let delta = Integer::from(centre) - self.half;
+        // Horner in (t + delta): acc <- acc·(t + delta) + C_k, from the top coefficient.
+        let mut acc: Vec<Integer> = Vec::with_capacity(self.coeffs.len());
+        for c in self.coeffs.iter().rev() {
+            acc.push(Integer::new());
+            for k in (0..acc.len()).rev() {
+                let shifted = if k > 0 {
+                    acc[k - 1].clone()
+                } else {
+                    Integer::new()
+                };
+                acc[k] = shifted + Integer::from(&acc[k] * &delta);
+            }
+            acc[0] += c;
+        }
+        (acc, self.scale)
+    }
+
     /// R(x) as a rational, for tests: (numerator, scale) with R(x) = numerator·2^-scale.
     pub fn eval_exact(&self, x: u64) -> (Integer, u32) {
         (self.eval_scaled(x), self.scale)
@@ -260,6 +287,35 @@ impl ChunkModel {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// R(centre + t) from the shifted coefficients equals R evaluated at centre + t, for
+    /// centres on both sides of the expansion centre.
+    #[test]
+    fn shifted_polynomial_evaluates_like_the_chunk_polynomial() {
+        let chunk = ChunkModel {
+            len: 1 << 20,
+            half: 1 << 19,
+            coeffs: [7, -3, 11, 0, -5, 2].map(Integer::from).to_vec(),
+            scale: 9,
+            approx_error: 0.0,
+            diff_bounds: Vec::new(),
+        };
+        for centre in [0u64, 17, 1 << 19, (1 << 20) - 1] {
+            let (shifted, scale) = chunk.shifted_scaled(centre);
+            assert_eq!(scale, 9);
+            for t in [-17i64, -1, 0, 1, 5, 1000] {
+                let x = centre as i64 + t;
+                if !(0..1 << 20).contains(&x) {
+                    continue;
+                }
+                let mut acc = Integer::new();
+                for c in shifted.iter().rev() {
+                    acc = acc * t + c;
+                }
+                assert_eq!(acc, chunk.eval_exact(x as u64).0, "centre {centre}, t {t}");
+            }
+        }
+    }
 
     #[test]
     fn integer_shift_right_rounds_down() {

@@ -1,0 +1,214 @@
+//! The lattice candidate generator: Stehlé, Lefèvre and Zimmermann's method (tmd-lattice)
+//! on the intervals of a chunk.
+//!
+//! The chunk polynomial R (exact, `|F - R| <= E_taylor` over the chunk, [`ChunkModel`]) is
+//! re-centred on intervals of 2T + 1 inputs, truncated to degree `degree`, and each interval
+//! becomes one small-value problem: every t with |t| <= T and `|Q(t) cmod N| <= V`, where
+//! `Q = N R(c + t)` truncated, N the chunk's scale, and V covers the threshold, E_taylor and
+//! the truncated terms (docs/error-analysis.md §18). The lattice returns a superset of those
+//! t, or fails; a failed interval is halved, and below [`EXACT_BELOW`] inputs R is evaluated
+//! exactly at every input. The domains, packets and lower-bound tests of the filter's plan are
+//! not used, only its threshold.
+
+use super::generator::{ChunkWork, GenerateError};
+use super::model::ChunkModel;
+use super::stats::{FilterStats, PhaseCounts};
+use rayon::prelude::*;
+use rug::ops::{AddAssignRound, Pow};
+use rug::{Float, Integer};
+use std::sync::atomic::Ordering;
+use std::time::Instant;
+use tmd_lattice::slz::{log2_t_limit, small_values, Outcome, SmallValueProblem};
+
+/// Intervals of fewer inputs are searched by exact evaluation of R at each input.
+pub const EXACT_BELOW: u64 = 64;
+
+/// Largest interval half-width T tried (2^40): the roots' search and the lattice entries grow
+/// with it.
+const T_MAX_LOG2: f64 = 40.0;
+
+/// The lattice method's parameters.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct LatticeParams {
+    /// Degree of the polynomial on each interval.
+    pub degree: usize,
+    /// Coppersmith's parameter: the lattice holds F^i for i <= alpha.
+    pub alpha: u32,
+}
+
+impl Default for LatticeParams {
+    fn default() -> Self {
+        LatticeParams {
+            degree: 2,
+            alpha: 2,
+        }
+    }
+}
+
+/// One chunk's candidates by the lattice method, intervals in parallel on the cores; the
+/// statistics count intervals as phase-1 domains (those the lattice failed on as failed) and
+/// the inputs evaluated exactly as phase 3.
+pub fn lattice_candidates(
+    params: LatticeParams,
+    work: &ChunkWork<'_>,
+) -> Result<(Vec<u64>, FilterStats), GenerateError> {
+    let chunk = work.chunk;
+    let (eps_units, approx_error) = (work.plan.eps_units, chunk.approx_error);
+    let v_full = threshold_scaled(eps_units, approx_error, chunk.scale());
+    let log2_eps = (eps_units + approx_error).log2();
+    let half_width = log2_t_limit(params.degree, params.alpha as usize, log2_eps)
+        .clamp(0.0, T_MAX_LOG2)
+        .exp2() as u64;
+    let width = (2 * half_width + 1).max(EXACT_BELOW);
+    let starts: Vec<u64> = (0..chunk.len).step_by(width as usize).collect();
+    let outputs: Vec<(Vec<u64>, FilterStats)> = starts
+        .par_iter()
+        .map(|&a| {
+            let b = (a + width).min(chunk.len);
+            let mut stats = FilterStats::default();
+            let mut out = Vec::new();
+            search_interval(params, chunk, &v_full, (a, b), &mut stats, &mut out);
+            work.progress.fetch_add(b - a, Ordering::Relaxed);
+            (out, stats)
+        })
+        .collect();
+    let mut stats = FilterStats::default();
+    let mut candidates = Vec::new();
+    for (c, s) in outputs {
+        candidates.extend(c);
+        stats.absorb(&s);
+    }
+    if candidates.len() as u64 > work.candidate_cap {
+        return Err(GenerateError::TooManyCandidates);
+    }
+    Ok((candidates, stats))
+}
+
+/// `ceil((eps_units + approx_error) · 2^scale)`, the sum rounded up: every hard input x has
+/// `|N R(x) - y N| <=` this for an integer y.
+fn threshold_scaled(eps_units: f64, approx_error: f64, scale: u32) -> Integer {
+    let mut eps = Float::with_val(64, eps_units);
+    eps.add_assign_round(approx_error, rug::float::Round::Up);
+    let scaled = eps << scale;
+    scaled
+        .to_integer_round(rug::float::Round::Up)
+        .map(|(i, _)| i)
+        .expect("a finite threshold")
+}
+
+/// The candidates of the inputs `a..b` of the chunk, appended in increasing order.
+fn search_interval(
+    params: LatticeParams,
+    chunk: &ChunkModel,
+    v_full: &Integer,
+    (a, b): (u64, u64),
+    stats: &mut FilterStats,
+    out: &mut Vec<u64>,
+) {
+    if b - a < EXACT_BELOW {
+        let t0 = Instant::now();
+        out.extend((a..b).filter(|&x| near_integer(chunk, x, v_full)));
+        record(&mut stats.phase3, b - a, false, t0);
+        return;
+    }
+    let centre = a + (b - a) / 2;
+    let t_max = (centre - a).max(b - 1 - centre);
+    let t0 = Instant::now();
+    let outcome = interval_problem(params.degree, chunk, v_full, centre, t_max)
+        .and_then(|problem| small_values(&problem, params.alpha).ok());
+    match outcome {
+        Some(Outcome::Candidates(ts)) => {
+            record(&mut stats.phase1, b - a, false, t0);
+            let offsets = ts.into_iter().map(|t| centre as i64 + t);
+            out.extend(
+                offsets
+                    .filter(|&x| x >= a as i64 && x < b as i64)
+                    .map(|x| x as u64),
+            );
+        }
+        _ => {
+            record(&mut stats.phase1, b - a, true, t0);
+            let mid = a + (b - a) / 2;
+            search_interval(params, chunk, v_full, (a, mid), stats, out);
+            search_interval(params, chunk, v_full, (mid, b), stats, out);
+        }
+    }
+}
+
+/// The interval's problem: Q = R(centre + t)·2^scale truncated to `degree`, V = the
+/// threshold plus the bound of the truncated terms over |t| <= T. `None` when the truncation
+/// costs more than the threshold itself (the interval is then split).
+fn interval_problem(
+    degree: usize,
+    chunk: &ChunkModel,
+    v_full: &Integer,
+    centre: u64,
+    t_max: u64,
+) -> Option<SmallValueProblem> {
+    let (mut q, scale) = chunk.shifted_scaled(centre);
+    let t = Integer::from(t_max);
+    let truncated: Integer = q
+        .iter()
+        .enumerate()
+        .skip(degree + 1)
+        .map(|(k, c)| Integer::from(c.abs_ref()) * Integer::from((&t).pow(k as u32)))
+        .sum();
+    if truncated > *v_full {
+        return None;
+    }
+    q.truncate(degree + 1);
+    let v_max = Integer::from(v_full + &truncated);
+    Some(coarsened(q, scale, t_max, v_max))
+}
+
+/// The same problem with N = 2^(scale - r): each coefficient divided by 2^r and rounded to
+/// nearest, V divided by 2^r (rounded up) plus the rounding's effect, at most
+/// `(1/2) sum_k T^k` (docs/error-analysis.md §18.1). r keeps that effect below 2^-10 of V:
+/// the chunk's scale serves its highest-degree terms, and after truncation most of its bits
+/// only lengthen the lattice's entries.
+fn coarsened(q: Vec<Integer>, scale: u32, t_max: u64, v_max: Integer) -> SmallValueProblem {
+    let t = Integer::from(t_max);
+    let powers_sum: Integer = (0..q.len() as u32)
+        .map(|k| Integer::from((&t).pow(k)))
+        .sum();
+    let spare = v_max.significant_bits() as i64 - 11 - powers_sum.significant_bits() as i64;
+    let r = spare.clamp(0, scale as i64) as u32;
+    if r == 0 {
+        return SmallValueProblem {
+            q,
+            log2_n: scale,
+            t_max,
+            v_max,
+        };
+    }
+    let half = Integer::from(1) << (r - 1);
+    let q = q
+        .into_iter()
+        .map(|c| (c + &half) >> r)
+        .collect::<Vec<Integer>>();
+    let v_scaled = (&v_max + (Integer::from(1) << r) - 1u32) >> r;
+    let rounding = Integer::from(&powers_sum + 1) >> 1u32;
+    SmallValueProblem {
+        q,
+        log2_n: scale - r,
+        t_max,
+        v_max: v_scaled + rounding + 1,
+    }
+}
+
+/// Whether `N R(x)` is within `v_full` of a multiple of N (exact).
+fn near_integer(chunk: &ChunkModel, x: u64, v_full: &Integer) -> bool {
+    let (value, scale) = chunk.eval_exact(x);
+    let n = Integer::from(1) << scale;
+    let half = Integer::from(&n >> 1u32);
+    let r = Integer::from(&value + &half).modulo(&n) - half;
+    r.abs() <= *v_full
+}
+
+fn record(counts: &mut PhaseCounts, inputs: u64, failed: bool, since: Instant) {
+    counts.enter(1, inputs);
+    if failed {
+        counts.fail(1, inputs);
+    }
+    counts.nanos += since.elapsed().as_nanos() as u64;
+}
