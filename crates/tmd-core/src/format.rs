@@ -46,6 +46,12 @@ impl Format {
     pub fn binary64() -> Format {
         Format::new("binary64", 53, -1022, 1023)
     }
+    /// x87 double-extended (binary80): p = 64, normal exponents -16382..=16383. Its
+    /// subnormals are the IEEE ones (the x87 pseudo-denormals and unnormals are not numbers
+    /// of this format).
+    pub fn binary80() -> Format {
+        Format::new("binary80", 64, -16382, 16383)
+    }
     /// `pN`: precision N (2..=64) with binary64's exponent range.
     pub fn custom(precision: u32) -> Result<Format, InputError> {
         if !(2..=MAX_PRECISION).contains(&precision) {
@@ -71,17 +77,18 @@ impl Format {
     }
 
     /// Parses a format name: binary16 (or half), bfloat16, binary32 (single), binary64
-    /// (double), or pN.
+    /// (double), binary80 (extended), or pN.
     pub fn parse(name: &str) -> Result<Format, InputError> {
         match name {
             "binary16" | "half" | "fp16" => Ok(Format::binary16()),
             "bfloat16" | "bf16" => Ok(Format::bfloat16()),
             "binary32" | "single" | "float" | "fp32" => Ok(Format::binary32()),
             "binary64" | "double" | "fp64" => Ok(Format::binary64()),
+            "binary80" | "extended" | "x87" => Ok(Format::binary80()),
             _ => match name.strip_prefix('p').map(str::parse::<u32>) {
                 Some(Ok(p)) => Format::custom(p),
                 _ => Err(InputError::Format(format!(
-                    "unknown format '{name}' (expected binary16, bfloat16, binary32, binary64 or pN with N <= {MAX_PRECISION})"
+                    "unknown format '{name}' (expected binary16, bfloat16, binary32, binary64, binary80 or pN with N <= {MAX_PRECISION})"
                 ))),
             },
         }
@@ -282,6 +289,18 @@ impl fmt::Display for FormatNumber {
 mod tests {
     use super::*;
 
+    /// binary80's extremes: the largest finite number, the smallest normal and subnormal.
+    #[test]
+    fn binary80_has_the_x87_extended_range() {
+        let f = Format::parse("binary80").unwrap();
+        assert_eq!((f.precision(), f.emin(), f.emax()), (64, -16382, 16383));
+        assert_eq!(Format::parse("extended").unwrap(), f);
+        let largest = f.from_ordinal(f.max_ordinal()).to_hex();
+        assert_eq!(largest, "0x1.fffffffffffffffep+16383");
+        assert_eq!(f.from_ordinal(1).to_hex(), "0x1p-16445");
+        assert_eq!(f.from_ordinal(1i128 << 63).to_hex(), "0x1p-16382");
+    }
+
     #[test]
     fn ordinals_round_trip_in_every_format() {
         for fmt in [
@@ -289,6 +308,7 @@ mod tests {
             Format::bfloat16(),
             Format::binary32(),
             Format::binary64(),
+            Format::binary80(),
             Format::custom(64).unwrap(),
             Format::custom(2).unwrap(),
         ] {
