@@ -26,7 +26,7 @@ pub struct Format {
     emax: i32,
 }
 
-/// Largest precision of a custom `pN` format (significands are held in a `u64`).
+/// Largest precision of a custom `pN` format.
 pub const MAX_PRECISION: u32 = 64;
 
 impl Format {
@@ -51,6 +51,10 @@ impl Format {
     /// of this format).
     pub fn binary80() -> Format {
         Format::new("binary80", 64, -16382, 16383)
+    }
+    /// IEEE 754 binary128: p = 113, normal exponents -16382..=16383.
+    pub fn binary128() -> Format {
+        Format::new("binary128", 113, -16382, 16383)
     }
     /// `pN`: precision N (2..=64) with binary64's exponent range.
     pub fn custom(precision: u32) -> Result<Format, InputError> {
@@ -77,7 +81,7 @@ impl Format {
     }
 
     /// Parses a format name: binary16 (or half), bfloat16, binary32 (single), binary64
-    /// (double), binary80 (extended), or pN.
+    /// (double), binary80 (extended), binary128 (quad), or pN.
     pub fn parse(name: &str) -> Result<Format, InputError> {
         match name {
             "binary16" | "half" | "fp16" => Ok(Format::binary16()),
@@ -85,10 +89,11 @@ impl Format {
             "binary32" | "single" | "float" | "fp32" => Ok(Format::binary32()),
             "binary64" | "double" | "fp64" => Ok(Format::binary64()),
             "binary80" | "extended" | "x87" => Ok(Format::binary80()),
+            "binary128" | "quad" => Ok(Format::binary128()),
             _ => match name.strip_prefix('p').map(str::parse::<u32>) {
                 Some(Ok(p)) => Format::custom(p),
                 _ => Err(InputError::Format(format!(
-                    "unknown format '{name}' (expected binary16, bfloat16, binary32, binary64, binary80 or pN with N <= {MAX_PRECISION})"
+                    "unknown format '{name}' (expected binary16, bfloat16, binary32, binary64, binary80, binary128 or pN with N <= {MAX_PRECISION})"
                 ))),
             },
         }
@@ -154,7 +159,7 @@ impl Format {
         };
         FormatNumber {
             neg: neg && mant != 0,
-            mant: mant as u64,
+            mant,
             qexp,
         }
     }
@@ -162,7 +167,7 @@ impl Format {
     /// Ordinal of a number of this format.
     pub fn ordinal(&self, x: &FormatNumber) -> i128 {
         let half = self.half_mant();
-        let m = x.mant as u128;
+        let m = x.mant;
         let u = if m < half {
             m
         } else {
@@ -201,7 +206,7 @@ impl Format {
         n <<= (q - target_q) as u32;
         Some(FormatNumber {
             neg,
-            mant: n.to_u64().expect("significand fits in 64 bits"),
+            mant: n.to_u128().expect("significand fits in 128 bits"),
             qexp: target_q as i32,
         })
     }
@@ -218,7 +223,7 @@ impl fmt::Display for Format {
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct FormatNumber {
     pub neg: bool,
-    pub mant: u64,
+    pub mant: u128,
     pub qexp: i32,
 }
 
@@ -235,9 +240,9 @@ impl FormatNumber {
         self.mant == 0
     }
 
-    /// The exact value as an MPFR number (64 bits hold every significand).
+    /// The exact value as an MPFR number (128 bits hold every significand).
     pub fn to_float(&self) -> Float {
-        let mut f = Float::with_val(64, self.mant);
+        let mut f = Float::with_val(128, self.mant);
         f <<= self.qexp;
         if self.neg {
             -f
@@ -254,20 +259,20 @@ impl FormatNumber {
 }
 
 /// `%a` style text of `±mant · 2^qexp`, normalised to a leading 1.
-pub fn hex_string(neg: bool, mant: u64, qexp: i64) -> String {
+pub fn hex_string(neg: bool, mant: u128, qexp: i64) -> String {
     let sign = if neg { "-" } else { "" };
     if mant == 0 {
         return format!("{sign}0x0p+0");
     }
-    let bits = 64 - mant.leading_zeros();
+    let bits = 128 - mant.leading_zeros();
     let exp = qexp + bits as i64 - 1;
     let frac_bits = bits - 1;
-    // frac_bits <= 63, so the shift is in range.
-    let frac = mant & ((1u64 << frac_bits) - 1);
+    // frac_bits <= 127, so the shift is in range.
+    let frac = mant & ((1u128 << frac_bits) - 1);
     let digits = frac_bits.div_ceil(4);
     let mut out = format!("{sign}0x1");
     if digits > 0 {
-        let shifted = (frac as u128) << (4 * digits - frac_bits);
+        let shifted = frac << (4 * digits - frac_bits);
         let text = format!("{:0width$x}", shifted, width = digits as usize);
         let text = text.trim_end_matches('0');
         if !text.is_empty() {

@@ -286,6 +286,34 @@ mod tests {
         assert!(decided >= 30, "the lattice decided only {decided} of 60");
     }
 
+    /// Binary128-sized problems: N = 2^300, V / N = 2^-140 and T = 2^40 (2^41 points, too
+    /// many to evaluate): the planted solution is always among the candidates, and there are
+    /// few of them.
+    #[test]
+    fn planted_solutions_are_found_at_binary128_scale() {
+        let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(128);
+        for trial in 0..12 {
+            let mut p = planted(&mut rng, 2, 300, 1 << 40, 160);
+            // The planted t0 is where Q(t0) cmod N = the offset: recover it by its value.
+            let t0 = rng.gen_range(-(1i64 << 40)..=1i64 << 40);
+            let n = Integer::from(1) << 300u32;
+            let value = crate::roots::eval(&p.q, &Integer::from(t0));
+            p.q[0] -= Integer::from(value.modulo_ref(&n)) - 12345;
+            let limit = log2_t_limit(2, 2, 160.0 - 300.0);
+            assert!(
+                limit > 40.0,
+                "T = 2^40 is within the lattice's reach ({limit})"
+            );
+            match small_values(&p, 2).unwrap() {
+                Outcome::Candidates(c) => {
+                    assert!(c.contains(&t0), "trial {trial}: {t0} missing from {c:?}");
+                    assert!(c.len() <= 8, "trial {trial}: {} candidates", c.len());
+                }
+                Outcome::Failed => panic!("trial {trial}: the lattice failed within its reach"),
+            }
+        }
+    }
+
     #[test]
     fn the_limit_grows_with_alpha_for_degree_two() {
         let eps = -44.0;

@@ -17,7 +17,7 @@
 //! cos across -2^20, cbrt across 2^30), zero (tanh over binary16 and atan over binary32
 //! subnormals, where every nonzero x is hard); exact cases kept with `include_exact` (exp2 at
 //! integers, log2 at 1 and 2, cbrt of cubes, sqrt of squares); binary64 mostly, and binary32,
-//! p40, binary80, bfloat16 and binary16. K is chosen per window so that about 16 cases are expected
+//! p40, binary80, binary128, bfloat16 and binary16. K is chosen per window so that about 16 cases are expected
 //! (`len·2^(1-K)` for one kind of breakpoints, `len·2^(2-K)` for both). A few windows hold none
 //! by nature: across ln 2 the results of exp advance by almost exactly one ulp per input
 //! (f'·h/u = 2·2^-53/2^-52), so they all lie at nearly one distance from the breakpoints.
@@ -475,6 +475,7 @@ fn fast_specs() -> Vec<Spec> {
         spec("atan", "p40", In("0.5", "2"), 17, N),
         spec("exp", "binary80", In("1", "2"), 16, A),
         spec("log", "binary80", In("0x1p10000", "0x1p10001"), 16, D),
+        spec("exp", "binary128", In("1", "2"), 14, A),
         spec("sinh", "bfloat16", In("-89", "-0.3"), 10, N),
         spec("log", "binary16", In("0x1p-24", "65504"), 14, D),
     ]
@@ -577,6 +578,8 @@ fn extensive_specs() -> Vec<Spec> {
         spec("exp", "binary80", In("-11000", "-10000"), 18, A),
         spec("sin", "binary80", In("0x1p10", "0x1p11"), 18, D),
         spec("cbrt", "binary80", Across("27"), 18, A),
+        spec("exp", "binary128", In("-100", "-1"), 16, N),
+        spec("sin", "binary128", In("0x1p-10", "0x1p10"), 16, D),
         spec("sinh", "bfloat16", In("-89", "-0.3"), 10, N),
         spec("sinh", "bfloat16", In("0.3", "89"), 10, D),
         spec("tanh", "binary16", Across("0"), 12, D),

@@ -191,7 +191,7 @@ pub struct HardnessArgs {
     /// per line, first token, `#` comments; nan and inf entries are skipped and counted).
     #[arg(long)]
     pub file: Option<std::path::PathBuf>,
-    /// binary16, bfloat16, binary32, binary64, binary80 or pN (N <= 64).
+    /// binary16, bfloat16, binary32, binary64, binary80, binary128 or pN (N <= 64).
     #[arg(long, default_value = "binary64")]
     pub format: String,
     /// One JSON object per input.
@@ -213,7 +213,7 @@ pub struct SearchArgs {
     /// End of the range (excluded); inf: after the largest finite number.
     #[arg(long, allow_hyphen_values = true)]
     pub to: String,
-    /// binary16, bfloat16, binary32, binary64, binary80 or pN (N <= 64).
+    /// binary16, bfloat16, binary32, binary64, binary80, binary128 or pN (N <= 64).
     #[arg(long, default_value = "binary64")]
     pub format: String,
     /// K: list inputs whose result lies within 2^-K ulp of a breakpoint (default: p).
