@@ -30,6 +30,7 @@ fn main() {
         "lefevre" => Method::Filter(Algorithm::Lefevre),
         "regular" => Method::Filter(Algorithm::RegularUnrolled),
         "lattice" => Method::Lattice(Default::default()),
+        "regular-or-lattice" => Method::Cheaper(Algorithm::RegularUnrolled),
         _ => Method::Exhaustive,
     };
     let progress = AtomicU64::new(0);

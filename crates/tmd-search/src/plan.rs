@@ -99,6 +99,8 @@ pub enum SearchAlgorithm {
     Exhaustive,
     /// Candidates from the lattice method on intervals of each chunk, verified with MPFR.
     Lattice,
+    /// Per chunk the regular filter or the lattice method, by the cost model.
+    RegularOrLattice,
 }
 
 impl SearchAlgorithm {
@@ -108,6 +110,7 @@ impl SearchAlgorithm {
             SearchAlgorithm::Reference => "reference",
             SearchAlgorithm::Exhaustive => "exhaustive",
             SearchAlgorithm::Lattice => "lattice",
+            SearchAlgorithm::RegularOrLattice => "regular-or-lattice",
             SearchAlgorithm::LowerBound(Algorithm::RegularUnrolled) => "regular",
             SearchAlgorithm::LowerBound(a) => a.name(),
         }
@@ -207,6 +210,7 @@ impl SearchPlan {
             Some(Method::Exhaustive) => SearchAlgorithm::Exhaustive,
             Some(Method::Filter(a)) => SearchAlgorithm::LowerBound(a),
             Some(Method::Lattice(_)) => SearchAlgorithm::Lattice,
+            Some(Method::Cheaper(_)) => SearchAlgorithm::RegularOrLattice,
         }
     }
 
@@ -234,7 +238,9 @@ impl SearchPlan {
 
 /// The filter parameters for `--algorithm`: None for the reference search. `auto` takes the
 /// reference search for a target without a Taylor model, the exhaustive method up to binary32
-/// precision (p <= 24), and the regular test, unrolled, beyond.
+/// precision (p <= 24), and beyond it the regular test, unrolled, on a device, or on the cores
+/// per chunk the cheaper of that test and the lattice method by the measured cost model
+/// ([`Method::Cheaper`]).
 fn choose_algorithm(
     request: &SearchRequest,
     target: &Target,
@@ -253,6 +259,8 @@ fn choose_algorithm(
             }
             if format.precision() <= 24 {
                 Method::Exhaustive
+            } else if request.backend == "cpu" {
+                Method::Cheaper(Algorithm::RegularUnrolled)
             } else {
                 Method::Filter(Algorithm::RegularUnrolled)
             }
@@ -262,9 +270,10 @@ fn choose_algorithm(
         "lefevre-swap" => Method::Filter(Algorithm::LefevreSwap),
         "exhaustive" => Method::Exhaustive,
         "lattice" => Method::Lattice(LatticeParams::default()),
+        "regular-or-lattice" => Method::Cheaper(Algorithm::RegularUnrolled),
         other => {
             return Err(InputError::Usage(format!(
-                "unknown --algorithm '{other}' (expected auto, reference, regular, lefevre, lefevre-swap, exhaustive or lattice)"
+                "unknown --algorithm '{other}' (expected auto, reference, regular, lefevre, lefevre-swap, exhaustive, lattice or regular-or-lattice)"
             )))
         }
     };

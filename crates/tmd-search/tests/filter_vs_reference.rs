@@ -189,6 +189,9 @@ fn configurations(i: usize) -> Vec<(String, FilterParams)> {
         Method::Exhaustive,
         Method::Lattice(LatticeParams::default()),
     ];
+    if i % 3 == 2 {
+        methods.push(Method::Cheaper(Algorithm::RegularUnrolled));
+    }
     if i % 3 == 1 {
         methods.push(Method::Filter(Algorithm::LefevreSwap));
         methods.push(Method::Filter(Algorithm::Regular));
@@ -378,6 +381,7 @@ fn check_window(i: usize, w: &Window) -> Checked {
                 Method::Filter(_) => "regular",
                 Method::Exhaustive => "exhaustive",
                 Method::Lattice(_) => "lattice",
+                Method::Cheaper(_) => "regular-or-lattice",
             };
             failures.push(format!(
                 "MISMATCH window {i}: {}, {name}\n{text}\n  reproduce: cargo run --release -p tmd-search --example filter_compare -- '{}' {} {} {} {} {} {method} ref",

@@ -222,10 +222,12 @@ pub struct SearchArgs {
     /// Breakpoints: all (format numbers and midpoints), directed or nearest.
     #[arg(long, default_value = "all")]
     pub breakpoints: String,
-    /// auto (exhaustive for p <= 24, regular above; reference for an expression without a
-    /// Taylor model), regular, lefevre, lefevre-swap, exhaustive (tabulated differences on every
-    /// input), lattice (Stehlé, Lefèvre and Zimmermann's lattice method on intervals of each
-    /// chunk, on the cores) or reference (MPFR on every input).
+    /// auto (exhaustive for p <= 24; above, regular on a device and regular-or-lattice on the
+    /// cores; reference for an expression without a Taylor model), regular, lefevre,
+    /// lefevre-swap, exhaustive (tabulated differences on every input), lattice (Stehlé,
+    /// Lefèvre and Zimmermann's lattice method on intervals of each chunk, on the cores),
+    /// regular-or-lattice (per chunk the cheaper of the two by a measured cost model) or
+    /// reference (MPFR on every input).
     #[arg(long, default_value = "auto")]
     pub algorithm: String,
     /// Largest domain size N of the lower-bound tests (a power of two, 8..=2^24).

@@ -94,6 +94,34 @@ pub fn generator_for(filter: &FilterParams) -> Box<dyn CandidateGenerator> {
         }
         (Method::Exhaustive, device) => Box::new(Exhaustive { device }),
         (Method::Lattice(params), _) => Box::new(LatticeOnCores { params }),
+        (Method::Cheaper(algorithm), None) => Box::new(CheaperOnCores {
+            algorithm,
+            lattice: Default::default(),
+        }),
+        (Method::Cheaper(algorithm), Some(device)) => {
+            Box::new(LowerBoundsOnDevice { algorithm, device })
+        }
+    }
+}
+
+/// Per chunk, the lattice method or the filter on the cores, whichever the measured cost
+/// model expects to be cheaper ([`super::lattice::lattice_is_cheaper`]).
+pub struct CheaperOnCores {
+    pub algorithm: Algorithm,
+    pub lattice: super::lattice::LatticeParams,
+}
+
+impl CandidateGenerator for CheaperOnCores {
+    fn lower_bound(&self) -> Option<Algorithm> {
+        Some(self.algorithm)
+    }
+
+    fn candidates(&self, work: &ChunkWork<'_>) -> Result<(Vec<u64>, FilterStats), GenerateError> {
+        if super::lattice::lattice_is_cheaper(self.lattice, work) {
+            super::lattice::lattice_candidates(self.lattice, work)
+        } else {
+            packets_on_cores(work)
+        }
     }
 }
 

@@ -45,6 +45,50 @@ impl Default for LatticeParams {
     }
 }
 
+/// Thread time of one lattice interval (d = 2, alpha = 2: LLL of a 9-dimensional basis, the
+/// resultant, the roots), measured on this project's 2-core machine for binary64 and binary128
+/// chunks: 0.7 to 1 ms (docs/BENCHMARKS.md, "The lattice method beside the filter").
+pub const LATTICE_INTERVAL_SECONDS: f64 = 7e-4;
+/// Thread time of one filter domain through phase 1 (most domains stop there), same machine:
+/// about 1 µs (I0's 2^24 domains of 2^15 inputs in 0.02 s on 2 threads up to binary128's
+/// domains of 2^12 at K = 133).
+pub const FILTER_DOMAIN_SECONDS: f64 = 1e-6;
+/// Thread time per input of the exact walk (phase 3 on every input), same machine.
+pub const EXACT_WALK_SECONDS: f64 = 5e-9;
+
+/// Whether the lattice method is expected to cost less than a quarter of the filter's plan
+/// on this chunk, by the measured per-interval and per-domain times above: the filter's
+/// domains (or its exact walk where the plan has no lower-bound test) against the lattice's
+/// intervals, whose half-width is the lattice's reach (`log2_t_limit`) or the width where the
+/// chunk's next Taylor term reaches the threshold, whichever is less.
+pub fn lattice_is_cheaper(params: LatticeParams, work: &ChunkWork<'_>) -> bool {
+    let len = work.chunk.len as f64;
+    let filter = match work.plan.filter {
+        Some(_) => len / work.plan.n as f64 * FILTER_DOMAIN_SECONDS,
+        None => len * EXACT_WALK_SECONDS,
+    };
+    let width = 2.0 * expected_half_width(params, work.chunk, work.plan.eps_units) + 1.0;
+    let lattice = (len / width.max(EXACT_BELOW as f64)).ceil() * LATTICE_INTERVAL_SECONDS;
+    lattice < filter / 4.0
+}
+
+/// The interval half-width T the lattice is expected to use on this chunk.
+fn expected_half_width(params: LatticeParams, chunk: &ChunkModel, eps_units: f64) -> f64 {
+    let eps = eps_units + chunk.approx_error;
+    let reach = log2_t_limit(params.degree, params.alpha as usize, eps.log2())
+        .clamp(0.0, T_MAX_LOG2)
+        .exp2();
+    let (q, scale) = chunk.shifted_scaled(chunk.len / 2);
+    let next_term = q
+        .get(params.degree + 1)
+        .map(|c| (Float::with_val(64, c) >> scale).to_f64().abs())
+        .unwrap_or(0.0);
+    if next_term == 0.0 {
+        return reach;
+    }
+    reach.min((eps / next_term).powf(1.0 / (params.degree + 1) as f64))
+}
+
 /// One chunk's candidates by the lattice method, intervals in parallel on the cores; the
 /// statistics count intervals as phase-1 domains (those the lattice failed on as failed) and
 /// the inputs evaluated exactly as phase 3.

@@ -97,6 +97,10 @@ pub enum Method {
     /// The lattice method of Stehlé, Lefèvre and Zimmermann on intervals of each chunk
     /// ([`lattice`]).
     Lattice(lattice::LatticeParams),
+    /// Per chunk, the lattice method where the measured cost model expects it to cost less
+    /// than a quarter of this filter ([`lattice::lattice_is_cheaper`]), the filter otherwise
+    /// (`--algorithm auto` above binary32 on the cores).
+    Cheaper(Algorithm),
 }
 
 /// Parameters of the filtered search.
