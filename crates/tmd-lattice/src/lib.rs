@@ -25,6 +25,7 @@
 //! docs/error-analysis.md §18.
 
 pub mod lll;
+pub mod poly;
 pub mod resultant;
 pub mod roots;
 pub mod slz;

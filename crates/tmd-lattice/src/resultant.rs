@@ -256,15 +256,12 @@ fn trim_trailing_zeros(p: &mut Vec<Integer>) {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::poly::mul;
+    use crate::poly::testing::{poly, random_integer, random_poly};
     use rand::{Rng, SeedableRng};
     use rand_chacha::ChaCha8Rng;
-    use rug::integer::Order;
 
     type Bivariate = Vec<Vec<Integer>>;
-
-    fn poly(coefficients: &[i64]) -> Vec<Integer> {
-        coefficients.iter().map(|&c| Integer::from(c)).collect()
-    }
 
     fn trimmed(mut p: Vec<Integer>) -> Vec<Integer> {
         trim_trailing_zeros(&mut p);
@@ -280,16 +277,6 @@ mod tests {
             sum[i] += c;
         }
         sum
-    }
-
-    fn mul(a: &[Integer], b: &[Integer]) -> Vec<Integer> {
-        let mut product = vec![Integer::new(); (a.len() + b.len()).saturating_sub(1)];
-        for (i, x) in a.iter().enumerate() {
-            for (j, y) in b.iter().enumerate() {
-                product[i + j] += x * y;
-            }
-        }
-        product
     }
 
     fn power(p: &[Integer], exponent: usize) -> Vec<Integer> {
@@ -311,20 +298,6 @@ mod tests {
         (0..a.len().max(b.len()))
             .map(|i| add(a.get(i).unwrap_or(&empty), b.get(i).unwrap_or(&empty)))
             .collect()
-    }
-
-    fn random_integer(rng: &mut ChaCha8Rng, bits: u32) -> Integer {
-        let limbs: Vec<u64> = (0..bits.div_ceil(64)).map(|_| rng.gen()).collect();
-        let mut value = Integer::from_digits(&limbs, Order::Lsf);
-        value.keep_bits_mut(bits);
-        if rng.gen() {
-            value = -value;
-        }
-        value
-    }
-
-    fn random_poly(rng: &mut ChaCha8Rng, degree: usize, bits: u32) -> Vec<Integer> {
-        (0..=degree).map(|_| random_integer(rng, bits)).collect()
     }
 
     fn random_bivariate(rng: &mut ChaCha8Rng, dv: usize, dt: usize, bits: u32) -> Bivariate {

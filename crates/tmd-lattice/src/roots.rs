@@ -165,46 +165,15 @@ fn sign_variations(q: &[Integer]) -> usize {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::poly::mul;
+    use crate::poly::testing::{poly, random_integer, random_poly};
     use rand::{Rng, SeedableRng};
     use rand_chacha::ChaCha8Rng;
-    use rug::integer::Order;
-
-    fn poly(coefficients: &[i64]) -> Vec<Integer> {
-        coefficients.iter().map(|&c| Integer::from(c)).collect()
-    }
-
-    fn mul(a: &[Integer], b: &[Integer]) -> Vec<Integer> {
-        if a.is_empty() || b.is_empty() {
-            return Vec::new();
-        }
-        let mut product = vec![Integer::new(); a.len() + b.len() - 1];
-        for (i, x) in a.iter().enumerate() {
-            for (j, y) in b.iter().enumerate() {
-                product[i + j] += x * y;
-            }
-        }
-        product
-    }
 
     fn from_roots(roots: &[i64]) -> Vec<Integer> {
         roots.iter().fold(poly(&[1]), |acc, &r| {
             mul(&acc, &[-Integer::from(r), Integer::from(1)])
         })
-    }
-
-    /// Uniform random integer of `bits` bits (magnitude below 2^bits), random sign.
-    fn random_integer(rng: &mut ChaCha8Rng, bits: u32) -> Integer {
-        let limbs: Vec<u64> = (0..bits.div_ceil(64)).map(|_| rng.gen()).collect();
-        let mut value = Integer::from_digits(&limbs, Order::Lsf);
-        value.keep_bits_mut(bits);
-        if rng.gen() {
-            value = -value;
-        }
-        value
-    }
-
-    fn random_poly(rng: &mut ChaCha8Rng, degree: usize, bits: u32) -> Vec<Integer> {
-        (0..=degree).map(|_| random_integer(rng, bits)).collect()
     }
 
     /// `f^2 + 1` has no real root; degree `2 * degree`, about `2 * bits` bits.

@@ -167,13 +167,7 @@ impl Lattice {
 fn powers(q: &[Integer], alpha: usize) -> Vec<Vec<Integer>> {
     let mut out = vec![vec![Integer::from(1)]];
     for _ in 0..alpha {
-        let last = out.last().expect("starts with Q^0");
-        let mut next = vec![Integer::new(); last.len() + q.len() - 1];
-        for (i, x) in last.iter().enumerate() {
-            for (j, y) in q.iter().enumerate() {
-                next[i + j] += Integer::from(x * y);
-            }
-        }
+        let next = crate::poly::mul(out.last().expect("starts with Q^0"), q);
         out.push(next);
     }
     out
@@ -230,10 +224,7 @@ mod tests {
         let mut q: Vec<Integer> = (0..=d)
             .map(|k| {
                 let bits = (log2_n as usize + 8 * k) as u32;
-                let mut x = random_bits(rng, bits);
-                if rng.gen() {
-                    x = -x;
-                }
+                let x = crate::poly::testing::random_integer(rng, bits);
                 // Coefficient of t^k of size N / T^k keeps every term of Q(t) below N.
                 x >> (8 * k as u32)
             })
@@ -250,15 +241,6 @@ mod tests {
             t_max,
             v_max: Integer::from(1) << log2_v,
         }
-    }
-
-    /// A uniformly random integer of [0, 2^bits).
-    fn random_bits(rng: &mut impl Rng, bits: u32) -> Integer {
-        let mut x = Integer::new();
-        for _ in 0..bits.div_ceil(64) {
-            x = (x << 64u32) + rng.gen::<u64>();
-        }
-        x.keep_bits(bits)
     }
 
     /// On random degree-2 and degree-3 problems with a planted solution, every solution that
