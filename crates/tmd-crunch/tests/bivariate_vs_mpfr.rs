@@ -18,7 +18,7 @@ use rug::Float;
 use std::cmp::Ordering;
 use tmd_crunch::analysis::{fast_error_tolerance, Class};
 use tmd_crunch::bivariate::analysis::verdict;
-use tmd_crunch::bivariate::pairs::{random_sample, structured_pow, PairSet};
+use tmd_crunch::bivariate::pairs::{random_sample, structured_hypot, structured_pow, PairSet};
 use tmd_crunch::bivariate::run::{run_pairs, PairsKind};
 use tmd_crunch::bivariate::target::Narrowed;
 use tmd_crunch::bivariate::{BiFunc, PairClosure, PairFormat, PairTarget};
@@ -240,6 +240,9 @@ fn pairs_for(func: BiFunc, fmt: PairFormat, n: u64, seed: u64) -> Vec<(f64, f64)
             pair.1 = round_to(fmt, pair.1);
         }
         pairs.extend(structured_pow(fmt, n / 4, seed));
+    }
+    if func == BiFunc::Hypot {
+        pairs.extend(structured_hypot(fmt, n / 4, seed));
     }
     pairs
 }

@@ -159,6 +159,18 @@ impl SearchPlan {
         let from = bound(&request.from, "from")?;
         let to = bound(&request.to, "to")?;
         let range = InputRange::between(&format, &from, &to)?;
+        // Counts, progress and chunk offsets are 64-bit: binary80 and binary128 hold ranges
+        // beyond them (binary128's [1, 2) has 2^112 inputs), and no search would end anyway.
+        if range.len() > u128::from(u64::MAX) {
+            return Err(InputError::Usage(format!(
+                "[{}, {}) holds {:.3e} inputs of {}, more than the 2^64 a search counts: search \
+                 it in pieces",
+                from.to_hex(),
+                to.to_hex(),
+                range.len() as f64,
+                format.name()
+            )));
+        }
         if let Some(func) = target.function() {
             range.check_domain(func.domain(), func.name())?;
         }

@@ -64,8 +64,9 @@ pub struct CrunchArgs {
     /// results are rounded to binary16): every one of the 2^32 pairs of bit patterns.
     #[arg(long, conflicts_with_all = ["sample", "structured", "seed"])]
     pub exhaustive: bool,
-    /// pow: a seeded sample of pairs where x^y is exact or a midpoint between two numbers of
-    /// the format (--sample N pairs, default 65536), where pow implementations misround.
+    /// pow and hypot: a seeded sample of pairs where x^y or hypot(x, y) is exact or a midpoint
+    /// between two numbers of the format (--sample N pairs, default 65536), where
+    /// implementations misround.
     #[arg(long)]
     pub structured: bool,
     /// The seed of --sample (two-argument functions) and --structured (default 1).

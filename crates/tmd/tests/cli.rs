@@ -91,8 +91,13 @@ fn bad_inputs_exit_2_with_one_line() {
         "--bits 999",
     );
     assert_bad_input(
-        &search(&["exp", "--from", "1", "--to", "2", "--format", "binary128"]),
+        &search(&["exp", "--from", "1", "--to", "2", "--format", "binary256"]),
         "unknown format",
+    );
+    // binary128's [1, 2) holds 2^112 inputs: more than a search counts.
+    assert_bad_input(
+        &search(&["exp", "--from", "1", "--to", "2", "--format", "binary128"]),
+        "search it in pieces",
     );
     assert_bad_input(
         &search(&["exp", "--from", "1", "--to", "2", "--format", "p65"]),

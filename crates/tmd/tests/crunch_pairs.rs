@@ -238,7 +238,7 @@ fn bad_input_to_a_two_argument_function_exits_2_with_one_line() {
     );
     assert_bad_input(
         &["crunch", "std:atan2", "--structured"],
-        "--structured samples pow",
+        "--structured samples the exact results and midpoints of pow and hypot",
     );
     assert_bad_input(&["crunch", "std:hypot"], "takes two arguments");
     assert_bad_input(

@@ -199,6 +199,79 @@ pub fn structured_pow(fmt: PairFormat, n: u64, seed: u64) -> Vec<(f64, f64)> {
     out
 }
 
+/// One structured pair of hypot, or `None` when the draw has no place in the format: the legs
+/// `k (u^2 - v^2) 2^e` and `k 2uv 2^e` of a Pythagorean triple (u > v > 0 coprime, of opposite
+/// parity, so the hypotenuse `c = u^2 + v^2` is odd) and k odd, so that hypot is exactly
+/// `k c 2^e`: a number of the format when `k c` has at most p bits, a midpoint between two
+/// when it has exactly p + 1 (odd, so not a number of p bits). Legs, hypotenuse and signs
+/// random; every value normal.
+fn structured_hypot_pair(
+    fmt: PairFormat,
+    midpoint: bool,
+    rng: &mut ChaCha8Rng,
+) -> Option<(f64, f64)> {
+    let p = fmt.precision() as u32;
+    let target_bits = if midpoint {
+        p + 1
+    } else {
+        rng.gen_range(3..=p)
+    };
+    // c = u^2 + v^2 has about twice u's bits; k fills the rest of the target.
+    let u_bits = rng.gen_range(2..=target_bits.div_ceil(2).max(2));
+    let u: u128 = (1u128 << (u_bits - 1)) | rng.gen_range(0..1u128 << (u_bits - 1));
+    let v: u128 = rng.gen_range(1..u);
+    if (u - v).is_multiple_of(2) || gcd(u, v) != 1 {
+        return None;
+    }
+    let (a0, b0, c0) = (u * u - v * v, 2 * u * v, u * u + v * v);
+    // k odd with k c0 of exactly target_bits bits.
+    let (lo, hi) = (
+        (1u128 << (target_bits - 1)).div_ceil(c0),
+        ((1u128 << target_bits) - 1) / c0,
+    );
+    if lo > hi {
+        return None;
+    }
+    let k = rng.gen_range(lo..=hi) | 1;
+    let (a, b, c) = (k * a0, k * b0, k * c0);
+    if k > hi || bits(c) != target_bits || bits(a) > p || bits(b) > p {
+        return None;
+    }
+    // Every value normal: floor(log2) of the smaller leg at least emin, of c at most emax.
+    let (emin, emax) = (i64::from(fmt.emin()), i64::from(fmt.emax()));
+    let smaller = bits(a.min(b)) as i64;
+    let (e_lo, e_hi) = (emin - smaller + 1, emax - bits(c) as i64 + 1);
+    if e_lo > e_hi {
+        return None;
+    }
+    let e = rng.gen_range(e_lo..=e_hi) as i32;
+    let sign = |rng: &mut ChaCha8Rng| if rng.gen::<bool>() { -1.0 } else { 1.0 };
+    let x = sign(rng) * libm::scalbn(a as f64, e);
+    let y = sign(rng) * libm::scalbn(b as f64, e);
+    Some(if rng.gen::<bool>() { (x, y) } else { (y, x) })
+}
+
+fn gcd(mut a: u128, mut b: u128) -> u128 {
+    while b != 0 {
+        (a, b) = (b, a % b);
+    }
+    a
+}
+
+/// `n` structured pairs of hypot from the seed, exact results and midpoints in turn
+/// ([`structured_hypot_pair`]).
+pub fn structured_hypot(fmt: PairFormat, n: u64, seed: u64) -> Vec<(f64, f64)> {
+    let mut rng = ChaCha8Rng::seed_from_u64(seed);
+    let mut out = Vec::with_capacity(n as usize);
+    while (out.len() as u64) < n {
+        let midpoint = out.len() % 2 == 1;
+        if let Some(pair) = structured_hypot_pair(fmt, midpoint, &mut rng) {
+            out.push(pair);
+        }
+    }
+    out
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -261,6 +334,32 @@ mod tests {
                 assert_eq!(t, 0, "pow({x:e}, {y:e}) is not exact");
                 let as_p1 = Float::with_val(p + 1, &v);
                 assert_eq!(as_p1, v, "pow({x:e}, {y:e}) has more than p + 1 bits");
+                midpoints += usize::from(Float::with_val(p, &v) != v);
+            }
+            assert_eq!(midpoints, 150, "{}: {midpoints}", fmt.name());
+        }
+    }
+
+    /// hypot of every structured pair is exact with at most p + 1 bits, every other one a
+    /// midpoint (p + 1 bits), by MPFR.
+    #[test]
+    fn structured_hypot_pairs_are_exact_results_or_midpoints() {
+        use rug::Float;
+        for fmt in [
+            PairFormat::Binary16,
+            PairFormat::Binary32,
+            PairFormat::Binary64,
+        ] {
+            let p = fmt.precision() as u32;
+            let pairs = structured_hypot(fmt, 300, 5);
+            assert_eq!(pairs, structured_hypot(fmt, 300, 5));
+            let mut midpoints = 0;
+            for &(x, y) in &pairs {
+                assert!(fmt.contains(x) && fmt.contains(y), "{x} {y}");
+                let (v, t) =
+                    super::super::BiFunc::Hypot.mpfr(x, y, 2 * p + 10, rug::float::Round::Nearest);
+                assert_eq!(t, 0, "hypot({x:e}, {y:e}) is not exact");
+                assert_eq!(Float::with_val(p + 1, &v), v, "hypot({x:e}, {y:e})");
                 midpoints += usize::from(Float::with_val(p, &v) != v);
             }
             assert_eq!(midpoints, 150, "{}: {midpoints}", fmt.name());

@@ -1,5 +1,5 @@
 //! `tmd crunch TARGET` for two-argument functions (pow, atan2, hypot): every binary16 pair,
-//! the pairs of a list, a seeded random sample or a structured sample of pow, in each
+//! the pairs of a list, a seeded random sample or a structured sample of pow or hypot, in each
 //! rounding mode asked; the report and the `--max-ulp` gate as for one-argument functions.
 
 use crate::cli::CrunchArgs;
@@ -7,7 +7,9 @@ use anyhow::Context;
 use std::io::{BufReader, Write};
 use tmd_core::InputError;
 use tmd_crunch::bivariate::analysis::correct_rounding;
-use tmd_crunch::bivariate::pairs::{random_sample, read_list, structured_pow, PairSet};
+use tmd_crunch::bivariate::pairs::{
+    random_sample, read_list, structured_hypot, structured_pow, PairSet,
+};
 use tmd_crunch::bivariate::run::{PairFailure, PairsKind};
 use tmd_crunch::bivariate::target::BoxedPairTarget;
 use tmd_crunch::bivariate::{run_pairs, BiFunc, PairFormat, PairReport};
@@ -83,18 +85,22 @@ fn pair_set(
         return Err(InputError::Usage("--sample 0: at least one pair".into()).into());
     }
     if args.structured {
-        if func != BiFunc::Pow {
-            return Err(InputError::Usage(format!(
-                "--structured samples pow's exact results and midpoints; {} has none to sample",
-                func.name()
-            ))
-            .into());
-        }
         let n = args.sample.unwrap_or(STRUCTURED_DEFAULT);
-        return Ok((
-            PairSet::Listed(structured_pow(fmt, n, seed)),
-            PairsKind::Structured { seed },
-        ));
+        let pairs = match func {
+            BiFunc::Pow => structured_pow(fmt, n, seed),
+            BiFunc::Hypot => structured_hypot(fmt, n, seed),
+            // atan2 of non-zero finite numbers is never exact (Lindemann-Weierstrass: the
+            // arctangent of a non-zero algebraic number is transcendental).
+            _ => {
+                return Err(InputError::Usage(format!(
+                    "--structured samples the exact results and midpoints of pow and hypot; {} \
+                     has none to sample",
+                    func.name()
+                ))
+                .into())
+            }
+        };
+        return Ok((PairSet::Listed(pairs), PairsKind::Structured { seed }));
     }
     match args.sample {
         Some(n) => Ok((
