@@ -135,11 +135,7 @@ fn structured_pow_pair(
     rng: &mut ChaCha8Rng,
 ) -> Option<(f64, f64)> {
     let p = fmt.precision() as u32;
-    let target_bits = if midpoint {
-        p + 1
-    } else {
-        rng.gen_range(1..=p)
-    };
+    let target_bits = result_bits(p, midpoint, 1, rng);
     // A midpoint needs k >= 2: x = m^(2^j) has at most p bits.
     let k = rng.gen_range(u32::from(midpoint) + 1..=target_bits.min(64));
     let m_bits = target_bits.div_ceil(k);
@@ -188,11 +184,29 @@ fn structured_pow_pair(
 /// `n` structured pairs of pow from the seed, exact results and midpoints in turn
 /// ([`structured_pow_pair`]): the inputs where incorrectly rounded pow implementations fail.
 pub fn structured_pow(fmt: PairFormat, n: u64, seed: u64) -> Vec<(f64, f64)> {
+    structured(fmt, n, seed, structured_pow_pair)
+}
+
+/// The significant bits of a structured result: p + 1 for a midpoint, else from `least` to p.
+fn result_bits(p: u32, midpoint: bool, least: u32, rng: &mut ChaCha8Rng) -> u32 {
+    if midpoint {
+        p + 1
+    } else {
+        rng.gen_range(least..=p)
+    }
+}
+
+/// A drawer of one structured pair: exact result (false) or midpoint (true), `None` when the
+/// draw has no place in the format.
+type PairDraw = fn(PairFormat, bool, &mut ChaCha8Rng) -> Option<(f64, f64)>;
+
+/// `n` pairs from `draw` and the seed, exact results and midpoints in turn.
+fn structured(fmt: PairFormat, n: u64, seed: u64, draw: PairDraw) -> Vec<(f64, f64)> {
     let mut rng = ChaCha8Rng::seed_from_u64(seed);
     let mut out = Vec::with_capacity(n as usize);
     while (out.len() as u64) < n {
         let midpoint = out.len() % 2 == 1;
-        if let Some(pair) = structured_pow_pair(fmt, midpoint, &mut rng) {
+        if let Some(pair) = draw(fmt, midpoint, &mut rng) {
             out.push(pair);
         }
     }
@@ -211,11 +225,7 @@ fn structured_hypot_pair(
     rng: &mut ChaCha8Rng,
 ) -> Option<(f64, f64)> {
     let p = fmt.precision() as u32;
-    let target_bits = if midpoint {
-        p + 1
-    } else {
-        rng.gen_range(3..=p)
-    };
+    let target_bits = result_bits(p, midpoint, 3, rng);
     // c = u^2 + v^2 has about twice u's bits; k fills the rest of the target.
     let u_bits = rng.gen_range(2..=target_bits.div_ceil(2).max(2));
     let u: u128 = (1u128 << (u_bits - 1)) | rng.gen_range(0..1u128 << (u_bits - 1));
@@ -261,15 +271,7 @@ fn gcd(mut a: u128, mut b: u128) -> u128 {
 /// `n` structured pairs of hypot from the seed, exact results and midpoints in turn
 /// ([`structured_hypot_pair`]).
 pub fn structured_hypot(fmt: PairFormat, n: u64, seed: u64) -> Vec<(f64, f64)> {
-    let mut rng = ChaCha8Rng::seed_from_u64(seed);
-    let mut out = Vec::with_capacity(n as usize);
-    while (out.len() as u64) < n {
-        let midpoint = out.len() % 2 == 1;
-        if let Some(pair) = structured_hypot_pair(fmt, midpoint, &mut rng) {
-            out.push(pair);
-        }
-    }
-    out
+    structured(fmt, n, seed, structured_hypot_pair)
 }
 
 #[cfg(test)]
