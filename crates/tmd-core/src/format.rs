@@ -240,9 +240,11 @@ impl FormatNumber {
         self.mant == 0
     }
 
-    /// The exact value as an MPFR number (128 bits hold every significand).
+    /// The exact value as an MPFR number: 64 bits for significands that fit (every format but
+    /// binary128), 128 otherwise.
     pub fn to_float(&self) -> Float {
-        let mut f = Float::with_val(128, self.mant);
+        let prec = if self.mant >> 64 == 0 { 64 } else { 128 };
+        let mut f = Float::with_val(prec, self.mant);
         f <<= self.qexp;
         if self.neg {
             -f

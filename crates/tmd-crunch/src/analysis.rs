@@ -138,7 +138,7 @@ pub fn classify_fast<F: IeeeFormat>(
     let err = if class == Class::CorrectlyRounded {
         err
     } else {
-        binned_error(err, tol, a, (rh, rl), 2.0 * eps * mag, ulp)?
+        binned_error(err, tol, a, (rh, rl, d), 2.0 * eps * mag, ulp)?
     };
     let special = if e < fmt.emin() {
         Special::Subnormal
@@ -153,7 +153,7 @@ pub fn classify_fast<F: IeeeFormat>(
 }
 
 /// The error `err` (within `tol` of the truth, `|f - a| / ulp` with f = rh + rl within
-/// `ref_err`) moved into the histogram bin of the truth, or `None` where that bin is not
+/// `ref_err`, computed from `d = (rh - a) + rl`) moved into the histogram bin of the truth, or `None` where that bin is not
 /// certain.
 ///
 /// Bin edges are errors `2^j`, so an error within `tol` of an edge is the common case of an
@@ -168,7 +168,7 @@ fn binned_error(
     err: f64,
     tol: f64,
     a: f64,
-    (rh, rl): (f64, f64),
+    (rh, rl, d): (f64, f64, f64),
     ref_err: f64,
     ulp: f64,
 ) -> Option<f64> {
@@ -181,7 +181,6 @@ fn binned_error(
     }
     // The edge between the two bins: bin k >= 2 starts at 2^(k-2).
     let edge = pow2(above as i32 - 2);
-    let d = (rh - a) + rl;
     let towards = sign_beyond(d, ref_err)?;
     let step = if towards { edge * ulp } else { -edge * ulp };
     let b = a + step;

@@ -1,5 +1,5 @@
-//! Dense polynomials over the integers, `p[k]` the coefficient of t^k: the product, and for
-//! the tests random ones.
+//! Dense polynomials over the integers, `p[k]` the coefficient of t^k: the product, the
+//! centred residue of a value modulo a power of two, and for the tests random polynomials.
 
 use rug::Integer;
 
@@ -12,6 +12,14 @@ pub fn mul(a: &[Integer], b: &[Integer]) -> Vec<Integer> {
         }
     }
     product
+}
+
+/// The representative of `value` modulo N = 2^`log2_n` in [-N/2, N/2): how far `value / N` is
+/// from the nearest integer, in units of 1/N.
+pub fn centred_residue(value: &Integer, log2_n: u32) -> Integer {
+    let n = Integer::from(1) << log2_n;
+    let half = Integer::from(&n >> 1u32);
+    Integer::from(value + &half).modulo(&n) - half
 }
 
 #[cfg(test)]

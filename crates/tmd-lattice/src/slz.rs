@@ -198,15 +198,11 @@ mod tests {
 
     /// Every t of [-T, T] with |Q(t) cmod N| <= V, by evaluation.
     fn by_evaluation(p: &SmallValueProblem) -> Vec<i64> {
-        let n = Integer::from(1) << p.log2_n;
-        let half = Integer::from(&n >> 1u32);
         let t = p.t_max as i64;
         (-t..=t)
             .filter(|&x| {
                 let value = crate::roots::eval(&p.q, &Integer::from(x));
-                // The representative of value modulo N in [-N/2, N/2).
-                let r = Integer::from(&value + &half).modulo(&n) - &half;
-                r.abs() <= p.v_max
+                crate::poly::centred_residue(&value, p.log2_n).abs() <= p.v_max
             })
             .collect()
     }

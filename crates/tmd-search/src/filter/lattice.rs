@@ -18,6 +18,7 @@ use rug::ops::{AddAssignRound, Pow};
 use rug::{Float, Integer};
 use std::sync::atomic::Ordering;
 use std::time::Instant;
+use tmd_lattice::poly::centred_residue;
 use tmd_lattice::slz::{log2_t_limit, small_values, Outcome, SmallValueProblem};
 
 /// Intervals of fewer inputs are searched by exact evaluation of R at each input.
@@ -50,8 +51,8 @@ impl Default for LatticeParams {
 /// chunks: 0.7 to 1 ms (docs/BENCHMARKS.md, "The lattice method beside the filter").
 pub const LATTICE_INTERVAL_SECONDS: f64 = 7e-4;
 /// Thread time of one filter domain through phase 1 (most domains stop there), same machine:
-/// about 1 µs (I0's 2^24 domains of 2^15 inputs in 0.02 s on 2 threads up to binary128's
-/// domains of 2^12 at K = 133).
+/// about 1 µs (exp's [1, 1 + 2^-22) at K = 45: 2^15 domains of 2^15 inputs in 0.01-0.02 s on
+/// 2 threads; binary128 at K = 133: 2^24 domains of 2^12 inputs in 12-14 s).
 pub const FILTER_DOMAIN_SECONDS: f64 = 1e-6;
 /// Thread time per input of the exact walk (phase 3 on every input), same machine.
 pub const EXACT_WALK_SECONDS: f64 = 5e-9;
@@ -72,12 +73,18 @@ pub fn lattice_is_cheaper(params: LatticeParams, work: &ChunkWork<'_>) -> bool {
     lattice < filter / 4.0
 }
 
+/// The lattice's reach: the largest interval half-width T it is expected to handle at the
+/// threshold `eps` (`log2_t_limit`, at most 2^40).
+fn reach(params: LatticeParams, eps: f64) -> f64 {
+    log2_t_limit(params.degree, params.alpha as usize, eps.log2())
+        .clamp(0.0, T_MAX_LOG2)
+        .exp2()
+}
+
 /// The interval half-width T the lattice is expected to use on this chunk.
 fn expected_half_width(params: LatticeParams, chunk: &ChunkModel, eps_units: f64) -> f64 {
     let eps = eps_units + chunk.approx_error;
-    let reach = log2_t_limit(params.degree, params.alpha as usize, eps.log2())
-        .clamp(0.0, T_MAX_LOG2)
-        .exp2();
+    let reach = reach(params, eps);
     let (q, scale) = chunk.shifted_scaled(chunk.len / 2);
     let next_term = q
         .get(params.degree + 1)
@@ -99,10 +106,7 @@ pub fn lattice_candidates(
     let chunk = work.chunk;
     let (eps_units, approx_error) = (work.plan.eps_units, chunk.approx_error);
     let v_full = threshold_scaled(eps_units, approx_error, chunk.scale());
-    let log2_eps = (eps_units + approx_error).log2();
-    let half_width = log2_t_limit(params.degree, params.alpha as usize, log2_eps)
-        .clamp(0.0, T_MAX_LOG2)
-        .exp2() as u64;
+    let half_width = reach(params, eps_units + approx_error) as u64;
     let width = (2 * half_width + 1).max(EXACT_BELOW);
     let starts: Vec<u64> = (0..chunk.len).step_by(width as usize).collect();
     let outputs: Vec<(Vec<u64>, FilterStats)> = starts
@@ -123,6 +127,8 @@ pub fn lattice_candidates(
         stats.absorb(&s);
     }
     if candidates.len() as u64 > work.candidate_cap {
+        // The chunk is searched again in pieces: its progress is taken back.
+        work.progress.fetch_sub(chunk.len, Ordering::Relaxed);
         return Err(GenerateError::TooManyCandidates);
     }
     Ok((candidates, stats))
@@ -243,10 +249,7 @@ fn coarsened(q: Vec<Integer>, scale: u32, t_max: u64, v_max: Integer) -> SmallVa
 /// Whether `N R(x)` is within `v_full` of a multiple of N (exact).
 fn near_integer(chunk: &ChunkModel, x: u64, v_full: &Integer) -> bool {
     let (value, scale) = chunk.eval_exact(x);
-    let n = Integer::from(1) << scale;
-    let half = Integer::from(&n >> 1u32);
-    let r = Integer::from(&value + &half).modulo(&n) - half;
-    r.abs() <= *v_full
+    centred_residue(&value, scale).abs() <= *v_full
 }
 
 fn record(counts: &mut PhaseCounts, inputs: u64, failed: bool, since: Instant) {
