@@ -7,7 +7,9 @@
 //! |t| <= T for which some integer y gives |Q(t) - y N| <= V. Such t, with v = yN - Q(t), is a
 //! small root of F(t, v) = Q(t) + v modulo N. For a parameter alpha >= 1 the polynomials
 //!
-//!     g_ij(t, v) = N^(alpha - i) F(t, v)^i t^j,   0 <= i <= alpha, 0 <= j <= d (alpha - i),
+//! ```text
+//! g_ij(t, v) = N^(alpha - i) F(t, v)^i t^j,   0 <= i <= alpha, 0 <= j <= d (alpha - i),
+//! ```
 //!
 //! vanish modulo N^alpha at every such root. Their coefficients, with the monomial t^a v^b
 //! scaled by T^a V^b, are the rows of a lower-triangular square matrix (g_ij's leading monomial
