@@ -26,6 +26,7 @@ use rayon::prelude::*;
 use serde::Serialize;
 use std::io::BufRead;
 use std::time::Instant;
+use tmd_core::format::FormatNumber;
 use tmd_core::number::parse_exact;
 use tmd_core::InputError;
 
@@ -38,13 +39,18 @@ pub struct InputList<R> {
     lines: std::io::Lines<R>,
     name: String,
     line_no: usize,
-    format: CrunchFormat,
+    format: tmd_core::Format,
     skipped: u64,
 }
 
 impl<R: BufRead> InputList<R> {
     /// Reads inputs of `format` from `reader`; `name` names it in messages.
     pub fn new(reader: R, name: &str, format: CrunchFormat) -> Self {
+        Self::of_format(reader, name, format.core())
+    }
+
+    /// Reads inputs of any format of tmd-core (binary80 and binary128 lists included).
+    pub fn of_format(reader: R, name: &str, format: tmd_core::Format) -> Self {
         InputList {
             lines: reader.lines(),
             name: name.to_string(),
@@ -88,7 +94,7 @@ impl<R: BufRead> InputList<R> {
 
     /// The value of a token: a number of the format, the sign of a zero kept.
     fn value(&self, token: &str) -> Result<f64, InputError> {
-        let x = parse_exact(token, &self.format.core()).map_err(|e| self.error(e))?;
+        let x = parse_exact(token, &self.format).map_err(|e| self.error(e))?;
         let v = x.to_float().to_f64();
         Ok(if v == 0.0 && token.starts_with('-') {
             -0.0
@@ -96,13 +102,21 @@ impl<R: BufRead> InputList<R> {
             v
         })
     }
-}
 
-impl<R: BufRead> Iterator for InputList<R> {
-    /// The line number and the input.
-    type Item = Result<(usize, f64), InputError>;
+    /// The next input as a number of the list's format (the sign of a zero kept), with its
+    /// line number; for formats wider than binary64, whose numbers an `f64` cannot hold.
+    pub fn next_number(&mut self) -> Option<Result<(usize, FormatNumber), InputError>> {
+        let token = match self.next_token()? {
+            Ok(t) => t,
+            Err(e) => return Some(Err(e)),
+        };
+        let number = parse_exact(&token, &self.format).map_err(|e| self.error(e));
+        Some(number.map(|x| (self.line_no, x)))
+    }
 
-    fn next(&mut self) -> Option<Self::Item> {
+    /// The input token of the next line that has one; NaN and infinite entries are skipped
+    /// and counted.
+    fn next_token(&mut self) -> Option<Result<String, InputError>> {
         loop {
             let line = match self.lines.next()? {
                 Ok(line) => line,
@@ -122,8 +136,21 @@ impl<R: BufRead> Iterator for InputList<R> {
                 self.skipped += 1;
                 continue;
             }
-            return Some(self.value(&token).map(|v| (self.line_no, v)));
+            return Some(Ok(token));
         }
+    }
+}
+
+impl<R: BufRead> Iterator for InputList<R> {
+    /// The line number and the input.
+    type Item = Result<(usize, f64), InputError>;
+
+    fn next(&mut self) -> Option<Self::Item> {
+        let token = match self.next_token()? {
+            Ok(t) => t,
+            Err(e) => return Some(Err(e)),
+        };
+        Some(self.value(&token).map(|v| (self.line_no, v)))
     }
 }
 

@@ -65,6 +65,7 @@ pub mod rounding;
 pub mod saturation;
 pub mod summary;
 pub mod target;
+pub mod wide;
 
 pub use driver::{estimate, estimate_adaptive, run, CrunchError, Estimate, Plan, Report};
 pub use foreign::resolve_foreign;

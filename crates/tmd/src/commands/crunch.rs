@@ -64,6 +64,9 @@ pub fn run(args: &CrunchArgs) -> anyhow::Result<()> {
         return super::crunch_pairs::run(args, spec);
     }
     super::crunch_pairs::refuse_pair_flags(args, spec)?;
+    if let Some(format) = tmd_crunch::wide::format_of(spec, args.format.as_deref())? {
+        return run_wide(args, spec, format);
+    }
     if args.function.is_some()
         && !spec.starts_with("file:")
         && !tmd_crunch::foreign::is_foreign(spec)
@@ -392,6 +395,33 @@ pub(crate) fn write_plot(
     );
     let svg = tmd_crunch::plot::svg(&title, fmt, &records);
     crate::out_file::write_whole(flag, path, svg.as_bytes())
+}
+
+/// A binary80 or binary128 target: input lists only, since neither format can be crunched
+/// exhaustively.
+fn run_wide(
+    args: &CrunchArgs,
+    spec: &str,
+    format: tmd_crunch::wide::WideFormat,
+) -> anyhow::Result<()> {
+    if args.backend != "cpu" {
+        return Err(InputError::Usage(format!(
+            "{} targets run on the CPU only, not --backend {}",
+            format.name(),
+            args.backend
+        ))
+        .into());
+    }
+    let Some(list) = &args.inputs else {
+        return Err(InputError::Usage(format!(
+            "{} targets are crunched on input lists: give --inputs FILE (a .wc file, \
+             `tmd search --format {} --json` output or one number a line)",
+            format.name(),
+            format.name()
+        ))
+        .into());
+    };
+    super::crunch_list::run_wide(args, spec, format, list)
 }
 
 /// `--inputs FILE`: each mode's list run in turn; the first `--max-ulp` failure is returned

@@ -6,9 +6,10 @@ use crate::cli::CrunchArgs;
 use std::io::{BufReader, Write};
 use tmd_core::InputError;
 use tmd_crunch::analysis::{Class, Special};
-use tmd_crunch::input_list::{check_list, Failure, InputList, ListReport};
+use tmd_crunch::input_list::{check_list, InputList, ListReport};
 use tmd_crunch::summary::{Specials, Summary};
-use tmd_crunch::{CrunchFormat, Target};
+use tmd_crunch::wide::{check_wide_list, WideFormat, WideTarget};
+use tmd_crunch::Target;
 
 /// Runs the list and prints its failures and report; then applies `--max-ulp`.
 pub fn run(args: &CrunchArgs, target: &dyn Target, path: &std::path::Path) -> anyhow::Result<()> {
@@ -23,19 +24,80 @@ pub fn run(args: &CrunchArgs, target: &dyn Target, path: &std::path::Path) -> an
     let report = pool.install(|| {
         let mut out = std::io::stdout().lock();
         check_list(target, &mut list, &name, |f| -> anyhow::Result<()> {
-            write_failure(&mut out, fmt, f, args.json)?;
+            let text = FailureText {
+                line: f.line,
+                x: fmt.hex(f.x),
+                expected: fmt.hex(f.expected),
+                got: fmt.hex(f.got),
+                err: f.err,
+                class: class_name(f.special, f.class),
+            };
+            write_failure(&mut out, &text, args.json)?;
             Ok(())
         })
     })?;
+    finish(args, &name, &report)
+}
+
+/// `--inputs FILE` for a binary80 or binary128 target, in each mode of `--rounding`; the first
+/// `--max-ulp` failure is returned after every mode has run.
+pub fn run_wide(
+    args: &CrunchArgs,
+    spec: &str,
+    format: WideFormat,
+    path: &std::path::Path,
+) -> anyhow::Result<()> {
+    let targets = args
+        .rounding
+        .0
+        .iter()
+        .map(|&mode| WideTarget::resolve(spec, args.function.as_deref(), format, mode))
+        .collect::<Result<Vec<_>, _>>()?;
+    let name = path.display().to_string();
+    let pool = rayon::ThreadPoolBuilder::new()
+        .num_threads(args.threads.unwrap_or(0))
+        .build()?;
+    let mut first_failure = None;
+    for target in &targets {
+        let file = super::open_readable(path)
+            .map_err(|e| InputError::Usage(format!("--inputs {name}: {}", super::io_reason(&e))))?;
+        let mut list = InputList::of_format(BufReader::new(file), &name, format.core());
+        let report = pool.install(|| {
+            let mut out = std::io::stdout().lock();
+            check_wide_list(target, &mut list, &name, |f| -> anyhow::Result<()> {
+                let text = FailureText {
+                    line: f.line,
+                    x: f.x.clone(),
+                    expected: f.expected.clone(),
+                    got: f.got.clone(),
+                    err: f.err,
+                    class: class_name(f.special, f.class),
+                };
+                write_failure(&mut out, &text, args.json)?;
+                Ok(())
+            })
+        })?;
+        match finish(args, &name, &report) {
+            Err(e) if e.downcast_ref::<GateFailed>().is_some() => {
+                first_failure.get_or_insert(e);
+            }
+            other => other?,
+        }
+    }
+    first_failure.map_or(Ok(()), Err)
+}
+
+/// Prints a list run's report and applies `--max-ulp` to it.
+fn finish(args: &CrunchArgs, name: &str, report: &ListReport) -> anyhow::Result<()> {
     let mut out = std::io::stdout().lock();
     if report.skipped > 0 {
         let skipped = report.skipped;
         eprintln!("tmd: note: {skipped} special entries (nan, inf) of {name} skipped");
     }
     if args.json {
-        writeln!(out, "{}", serde_json::to_string(&report)?)?;
+        writeln!(out, "{}", serde_json::to_string(report)?)?;
     } else {
-        write_report(&mut out, &report)?;
+        write_report(&mut out, report)?;
     }
     drop(out);
     apply_gate(
@@ -50,8 +112,8 @@ pub fn run(args: &CrunchArgs, target: &dyn Target, path: &std::path::Path) -> an
     )
 }
 
-fn class_name(f: &Failure) -> &'static str {
-    match (f.special, f.class) {
+fn class_name(special: Special, class: Class) -> &'static str {
+    match (special, class) {
         (Special::NanSpurious, _) => "spurious NaN",
         (Special::InfSpurious, _) => "spurious inf",
         (Special::NanExpected, _) => "a number where NaN is due",
@@ -63,33 +125,30 @@ fn class_name(f: &Failure) -> &'static str {
     }
 }
 
-fn write_failure(
-    out: &mut impl Write,
-    fmt: CrunchFormat,
-    f: &Failure,
-    json: bool,
-) -> std::io::Result<()> {
+/// One failing input as printed: its numbers in the format's hex.
+struct FailureText {
+    line: usize,
+    x: String,
+    expected: String,
+    got: String,
+    err: Option<f64>,
+    class: &'static str,
+}
+
+fn write_failure(out: &mut impl Write, f: &FailureText, json: bool) -> std::io::Result<()> {
     let ulp = f.err.map_or("null".to_string(), |e| format!("{e:.6}"));
     if json {
         writeln!(
             out,
             "{{\"line\":{},\"x\":\"{}\",\"expected\":\"{}\",\"got\":\"{}\",\"ulp\":{ulp},\"class\":\"{}\"}}",
-            f.line,
-            fmt.hex(f.x),
-            fmt.hex(f.expected),
-            fmt.hex(f.got),
-            class_name(f)
+            f.line, f.x, f.expected, f.got, f.class
         )
     } else {
         let err = f.err.map_or(String::new(), |e| format!(", {e:.6} ulp"));
         writeln!(
             out,
             "x = {}: got {}, expected {}{err} ({}; line {})",
-            fmt.hex(f.x),
-            fmt.hex(f.got),
-            fmt.hex(f.expected),
-            class_name(f),
-            f.line
+            f.x, f.got, f.expected, f.class, f.line
         )
     }
 }

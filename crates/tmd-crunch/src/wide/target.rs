@@ -1,0 +1,292 @@
+//! binary80 and binary128 functions of shared libraries and C sources.
+//!
+//! * C naming: `expl` takes and returns `long double` (binary80 on x86, binary128 where long
+//!   double is that format, as on AArch64 Linux); `expf128` (glibc's `_Float128` functions)
+//!   and `expq` (libquadmath's) binary128. CORE-MATH's `cr_` prefix is dropped, and a stem
+//!   crunch does not know is looked up by its part after the last `_`, as for binary32 and
+//!   binary64 names.
+//! * `glibc:NAME` loads from glibc's libm, `quadmath:NAME` from GCC's libquadmath
+//!   (`libquadmath.so.0`, package libquadmath0), `dl:PATH:SYMBOL` and `c:FILE.c:SYMBOL` as
+//!   for the narrower formats (a C source for binary128 is linked with `-lquadmath` too).
+
+use super::encoding::{Slot, WideFormat};
+use crate::foreign::{compile, compiler_text, libraries::LIBM, mode_number, usage, Loadable};
+use crate::function::RefFunc;
+use crate::rounding::Rounding;
+use libloading::Library;
+use std::ffi::{c_int, c_void};
+use tmd_core::InputError;
+
+extern "C" {
+    fn tmd_long_double_digits() -> c_int;
+}
+#[cfg(any(target_arch = "x86_64", target_arch = "x86"))]
+extern "C" {
+    fn tmd_eval_f80_under(mode: c_int, f: *const c_void, x: *const u8, y: *mut u8, n: usize);
+}
+#[cfg(any(target_arch = "x86_64", target_arch = "aarch64"))]
+extern "C" {
+    fn tmd_eval_f128_under(mode: c_int, f: *const c_void, x: *const u8, y: *mut u8, n: usize);
+}
+
+const LIBQUADMATH: &str = "libquadmath.so.0";
+
+/// The format of `long double` on this platform, if it is one of the wide ones.
+pub fn long_double() -> Option<WideFormat> {
+    // SAFETY: returns a compile-time constant.
+    match unsafe { tmd_long_double_digits() } {
+        64 if cfg!(any(target_arch = "x86_64", target_arch = "x86")) => Some(WideFormat::Binary80),
+        113 => Some(WideFormat::Binary128),
+        _ => None,
+    }
+}
+
+/// The function a stem names: the whole stem, else its part after the last `_`.
+fn function_of_stem(stem: &str) -> Option<RefFunc> {
+    RefFunc::lookup(stem).or_else(|| RefFunc::lookup(stem.rsplit_once('_')?.1))
+}
+
+/// The stem and format a wide symbol's name gives (`expl`, `expf128`, `expq`), `None` for
+/// a name of the narrower formats.
+pub fn wide_name(symbol: &str) -> Option<(String, Option<WideFormat>)> {
+    let name = symbol.strip_prefix("cr_").unwrap_or(symbol);
+    let known = |stem: &str| !stem.is_empty() && function_of_stem(stem).is_some();
+    if RefFunc::lookup(name).is_some() {
+        return None;
+    }
+    if let Some(stem) = name.strip_suffix("f128").filter(|s| known(s)) {
+        return Some((stem.to_string(), Some(WideFormat::Binary128)));
+    }
+    if let Some(stem) = name.strip_suffix('q').filter(|s| known(s)) {
+        return Some((stem.to_string(), Some(WideFormat::Binary128)));
+    }
+    let stem = name.strip_suffix('l').filter(|s| known(s))?;
+    Some((stem.to_string(), long_double()))
+}
+
+/// Whether `spec` (with the `--format` flag) names a binary80 or binary128 target, and which.
+/// `Err` for a `long double` function where long double is not a wide format.
+pub fn format_of(spec: &str, format_flag: Option<&str>) -> Result<Option<WideFormat>, InputError> {
+    if let Some(flag) = format_flag {
+        return Ok(WideFormat::parse(flag));
+    }
+    let Some((source, rest)) = spec.split_once(':') else {
+        return Ok(None);
+    };
+    if source == "quadmath" {
+        return Ok(Some(WideFormat::Binary128));
+    }
+    if !matches!(source, "dl" | "c" | "glibc") {
+        return Ok(None);
+    }
+    let symbol = rest.rsplit(':').next().unwrap_or(rest);
+    match wide_name(symbol) {
+        None => Ok(None),
+        Some((_, Some(format))) => Ok(Some(format)),
+        Some((_, None)) => Err(usage(
+            spec,
+            &format!("{symbol} takes long double, which is not binary80 or binary128 here"),
+        )),
+    }
+}
+
+/// A binary80 or binary128 function of a loaded library, called under a rounding mode.
+pub struct WideTarget {
+    name: String,
+    function: RefFunc,
+    format: WideFormat,
+    mode: Rounding,
+    f: *const c_void,
+    note: String,
+    /// Keeps the code `f` points into mapped.
+    _library: Library,
+}
+
+// SAFETY: `f` points to code in `_library`, which lives as long as the target; calling it
+// from several threads is as safe as the library's function is (see tmd_crunch::foreign).
+unsafe impl Send for WideTarget {}
+unsafe impl Sync for WideTarget {}
+
+impl WideTarget {
+    /// Resolves `spec` as a function of `format` that runs under `mode`; `function` is
+    /// `--function`.
+    pub fn resolve(
+        spec: &str,
+        function: Option<&str>,
+        format: WideFormat,
+        mode: Rounding,
+    ) -> Result<WideTarget, InputError> {
+        let (source, rest) = spec
+            .split_once(':')
+            .ok_or_else(|| usage(spec, "expected SOURCE:NAME"))?;
+        let path_and_symbol = || {
+            rest.rsplit_once(':')
+                .filter(|(p, s)| !p.is_empty() && !s.is_empty())
+                .ok_or_else(|| usage(spec, &format!("expected {source}:PATH:SYMBOL")))
+        };
+        let (library, symbol) = match source {
+            "glibc" => (Loadable::dl(LIBM), rest),
+            "quadmath" => (
+                Loadable {
+                    path: LIBQUADMATH.into(),
+                    package: Some("libquadmath0"),
+                    note: None,
+                },
+                rest,
+            ),
+            "dl" => {
+                let (path, symbol) = path_and_symbol()?;
+                (Loadable::dl(path), symbol)
+            }
+            "c" => {
+                let (file, symbol) = path_and_symbol()?;
+                let link = ["-lm".to_string(), "-lquadmath".to_string()];
+                let object = compile::shared_object(spec, std::path::Path::new(file), &link)?;
+                let library = Loadable {
+                    path: object.display().to_string(),
+                    package: None,
+                    note: Some(format!("{file} compiled by {}", compiler_text())),
+                };
+                (library, symbol)
+            }
+            other => {
+                return Err(usage(
+                    spec,
+                    &format!(
+                        "binary80 and binary128 targets are glibc:, quadmath:, dl: and c:, not {other}:"
+                    ),
+                ))
+            }
+        };
+        let func = decide_function(spec, symbol, format, function)?;
+        supported(spec, format)?;
+        let lib = library.open(spec)?;
+        // SAFETY: the symbol is taken to have the signature its name says.
+        let f = unsafe { lib.get::<*const c_void>(symbol.as_bytes()) }
+            .map(|s| *s)
+            .map_err(|e| {
+                usage(
+                    spec,
+                    &format!("no symbol {symbol} in {} ({e})", library.path),
+                )
+            })?;
+        Ok(WideTarget {
+            name: spec.to_string(),
+            function: func,
+            format,
+            mode,
+            f,
+            note: library.note.clone().unwrap_or(library.path.clone()),
+            _library: lib,
+        })
+    }
+
+    pub fn name(&self) -> &str {
+        &self.name
+    }
+    pub fn function(&self) -> RefFunc {
+        self.function
+    }
+    pub fn format(&self) -> WideFormat {
+        self.format
+    }
+    pub fn rounding(&self) -> Rounding {
+        self.mode
+    }
+    /// Where the function comes from.
+    pub fn note(&self) -> &str {
+        &self.note
+    }
+
+    /// The results at `xs` (encodings), computed under the target's mode.
+    pub fn eval(&self, xs: &[Slot], out: &mut [Slot]) {
+        let n = xs.len().min(out.len());
+        let mode = mode_number(self.mode);
+        let (x, y) = (xs.as_ptr().cast::<u8>(), out.as_mut_ptr().cast::<u8>());
+        match self.format {
+            // SAFETY: n slots of 16 bytes are read and written; the signature is trusted, and
+            // `supported` refused the formats this platform cannot call.
+            #[cfg(any(target_arch = "x86_64", target_arch = "x86"))]
+            WideFormat::Binary80 => unsafe { tmd_eval_f80_under(mode, self.f, x, y, n) },
+            #[cfg(any(target_arch = "x86_64", target_arch = "aarch64"))]
+            WideFormat::Binary128 => unsafe { tmd_eval_f128_under(mode, self.f, x, y, n) },
+            #[allow(unreachable_patterns)]
+            _ => unreachable!("refused by `supported`"),
+        }
+    }
+}
+
+/// Refuses a format this platform's C compiler has no type for.
+fn supported(spec: &str, format: WideFormat) -> Result<(), InputError> {
+    let ok = match format {
+        WideFormat::Binary80 => long_double() == Some(WideFormat::Binary80),
+        WideFormat::Binary128 => cfg!(any(target_arch = "x86_64", target_arch = "aarch64")),
+    };
+    if ok {
+        Ok(())
+    } else {
+        Err(usage(
+            spec,
+            &format!("this platform's C has no {} type", format.name()),
+        ))
+    }
+}
+
+/// The function `symbol` computes: `--function`, else its name's stem; its name's format must
+/// be the one asked for.
+fn decide_function(
+    spec: &str,
+    symbol: &str,
+    format: WideFormat,
+    function: Option<&str>,
+) -> Result<RefFunc, InputError> {
+    let named = wide_name(symbol);
+    if let Some((_, Some(own))) = &named {
+        if *own != format {
+            return Err(usage(
+                spec,
+                &format!(
+                    "{symbol} is a {} function; --format {} does not fit it",
+                    own.name(),
+                    format.name()
+                ),
+            ));
+        }
+    }
+    if let Some(f) = function {
+        return RefFunc::lookup(f)
+            .ok_or_else(|| usage(spec, &format!("--function {f}: crunch does not know it")));
+    }
+    let stem = named.map_or(symbol.to_string(), |(stem, _)| stem);
+    function_of_stem(stem.strip_prefix("cr_").unwrap_or(&stem)).ok_or_else(|| {
+        usage(
+            spec,
+            &format!("crunch does not know a function `{stem}`: give --function NAME"),
+        )
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn names_give_the_wide_format_and_the_function() {
+        let ld = long_double();
+        assert_eq!(wide_name("expl"), Some(("exp".into(), ld)));
+        assert_eq!(wide_name("cr_log2l"), Some(("log2".into(), ld)));
+        assert_eq!(
+            wide_name("expf128"),
+            Some(("exp".into(), Some(WideFormat::Binary128)))
+        );
+        assert_eq!(
+            wide_name("my_sinq"),
+            Some(("my_sin".into(), Some(WideFormat::Binary128)))
+        );
+        // Names of the narrower formats, and names that are functions themselves.
+        assert_eq!(wide_name("expf"), None);
+        assert_eq!(wide_name("exp"), None);
+        assert_eq!(wide_name("log1p"), None);
+        assert_eq!(wide_name("frobl"), None);
+    }
+}
