@@ -13,6 +13,9 @@
 # - The lattice search (tmd-lattice) reduces its lattices with fplll, linked statically from
 #   libfplll-dev (its headers include MPFR's and GMP's: libmpfr-dev, libgmp-dev; g++ builds
 #   the C++ shim).
+# - binary80 and binary128 crunch targets: glibc's long double and _Float128 functions come with
+#   libc6, libquadmath's __float128 ones with libquadmath0 (gcc links C sources with it); the
+#   tests build a reference library with MPFR's C interface (libmpfr-dev).
 set -euo pipefail
 fix_dev_null="$(dirname "$0")/fix-dev-null.sh"
 bash "$fix_dev_null"
@@ -35,6 +38,7 @@ compgen -G '/usr/lib/*/libsleef.so.3' >/dev/null || [ -e /usr/lib/libsleef.so.3 
 command -v g++ >/dev/null || need+=(g++)
 compgen -G '/usr/lib/*/libfplll.a' >/dev/null || need+=(libfplll-dev)
 [ -e /usr/include/mpfr.h ] || need+=(libmpfr-dev)
+compgen -G '/usr/lib/*/libquadmath.so.0' >/dev/null || need+=(libquadmath0)
 compgen -G '/usr/include/*/gmp.h' >/dev/null || [ -e /usr/include/gmp.h ] || need+=(libgmp-dev)
 if [ ${#need[@]} -gt 0 ]; then
   SUDO=""

@@ -209,6 +209,8 @@ fn list_names_every_source() {
         "xfloat:sin",
         "emul:vrecpe-nrN",
         "emul:rcpps-nrNf",
+        "glibc:NAMEf128",
+        "quadmath:NAMEq",
     ] {
         assert!(
             text.lines().any(|l| l.starts_with(&format!("{name}\t"))),
@@ -1005,5 +1007,185 @@ fn an_input_list_is_judged_in_every_rounding_mode() {
     assert!(
         stderr.contains("4 results are not correctly rounded"),
         "{stderr}"
+    );
+}
+
+/// glibc's expl and libquadmath's expq wrapped in a C source, NaN at 2.
+const WRAPPED_WIDE_EXP: &str = r#"
+#include <math.h>
+extern __float128 expq(__float128);
+long double wrapped_expl(long double x) { return x == 2.0L ? nanl("") : expl(x); }
+__float128 wrapped_expq(__float128 x) { return x == 2.0Q ? __builtin_nanq("") : expq(x); }
+"#;
+
+/// The inputs of the failures a `--json` list run printed (its last line is the report).
+fn failing_inputs(out: &Output) -> Vec<String> {
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    let lines: Vec<&str> = stdout.lines().collect();
+    lines[..lines.len().saturating_sub(1)]
+        .iter()
+        .map(|l| {
+            serde_json::from_str::<Value>(l).unwrap()["x"]
+                .as_str()
+                .unwrap()
+                .to_string()
+        })
+        .collect()
+}
+
+#[test]
+fn binary80_and_binary128_targets_crunch_input_lists_in_every_mode() {
+    let dir = scratch("wide");
+    let source = list_file(&dir, "wrapped.c", WRAPPED_WIDE_EXP);
+    // 2^24 inputs next to 1 in each format: about 500 cases at 2^-16 ulp.
+    for (format, library, wrapped, to) in [
+        (
+            "binary80",
+            "glibc:expl",
+            "wrapped_expl",
+            "0x1.0000000002p+0",
+        ),
+        (
+            "binary128",
+            "quadmath:expq",
+            "wrapped_expq",
+            "0x1.0000000000000000000002p+0",
+        ),
+    ] {
+        // The hard cases of exp next to 1, from tmd's own search, then 2.
+        let search = tmd(&[
+            "search", "exp", "--format", format, "--from", "1", "--to", to, "--bits", "16",
+            "--json", "-q",
+        ]);
+        assert!(
+            search.status.success(),
+            "{}",
+            String::from_utf8_lossy(&search.stderr)
+        );
+        let mut text = String::from_utf8_lossy(&search.stdout).to_string();
+        let cases = text.lines().count();
+        assert!(cases > 10, "{format}: {cases} hard cases");
+        text.push_str("2\n");
+        let list = list_file(&dir, &format!("{format}.json"), &text);
+        let c_target = format!("c:{source}:{wrapped}");
+        for mode in ["nearest", "up", "down", "zero"] {
+            let run = |target: &str| {
+                let out = tmd(&[
+                    "crunch",
+                    target,
+                    "--inputs",
+                    &list,
+                    "--rounding",
+                    mode,
+                    "--json",
+                ]);
+                let stderr = String::from_utf8_lossy(&out.stderr);
+                assert!(out.status.success(), "{target} {mode}: {stderr}");
+                out
+            };
+            let library_run = run(library);
+            let c_run = run(&c_target);
+            let mut expected = failing_inputs(&library_run);
+            expected.push("0x1p+1".into());
+            assert_eq!(
+                failing_inputs(&c_run),
+                expected,
+                "{c_target} in mode {mode}"
+            );
+            let stdout = String::from_utf8_lossy(&c_run.stdout);
+            let report: Value = serde_json::from_str(stdout.lines().last().unwrap()).unwrap();
+            assert_eq!(report["format"], format);
+            assert_eq!(report["rounding"], mode);
+            assert_eq!(report["inputs"], cases as u64 + 1);
+            assert_eq!(report["function"], "exp");
+        }
+    }
+    // glibc's x87 expl is not correctly rounded on these cases in mode up: a gate fails.
+    let list = dir.join("binary80.json").display().to_string();
+    let out = tmd(&[
+        "crunch",
+        "glibc:expl",
+        "--inputs",
+        &list,
+        "--rounding",
+        "up",
+        "--max-ulp",
+        "0.5",
+    ]);
+    assert_eq!(
+        out.status.code(),
+        Some(1),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    assert!(
+        stdout.lines().next().unwrap().starts_with("x = 0x1.0000"),
+        "{stdout}"
+    );
+}
+
+#[test]
+fn bad_binary80_and_binary128_runs_exit_2_with_one_line() {
+    let dir = scratch("wide-bad");
+    let list = list_file(&dir, "l.txt", "1\n");
+    assert_bad_input(&["crunch", "glibc:expl"], "give --inputs FILE");
+    assert_bad_input(
+        &["crunch", "glibc:expl", "--from", "1", "--to", "2"],
+        "--from is for binary32 and binary64 runs",
+    );
+    assert_bad_input(
+        &[
+            "crunch", "std:exp", "--format", "binary80", "--inputs", &list,
+        ],
+        "not std:",
+    );
+    assert_bad_input(
+        &[
+            "crunch",
+            "glibc:expl",
+            "--format",
+            "binary128",
+            "--inputs",
+            &list,
+        ],
+        "expl is a binary80 function",
+    );
+    assert_bad_input(
+        &[
+            "crunch",
+            "glibc:expl",
+            "--inputs",
+            &list,
+            "--backend",
+            "opencl",
+        ],
+        "CPU only",
+    );
+    assert_bad_input(
+        &["crunch", "quadmath:frobq", "--inputs", &list],
+        "does not know a function",
+    );
+    assert_bad_input(
+        &["crunch", "dl:/no/such/lib.so:expl", "--inputs", &list],
+        "cannot load",
+    );
+    assert_bad_input(
+        &["crunch", "quadmath:my_frob_expq", "--inputs", &list],
+        "no symbol",
+    );
+    let b64 = list_file(
+        &dir,
+        "j.txt",
+        "{\"format\":\"binary64\",\"x\":\"0x1p+0\"}\n",
+    );
+    assert_bad_input(
+        &["crunch", "quadmath:expq", "--inputs", &b64],
+        "a binary64 input",
+    );
+    let inexact = list_file(&dir, "i.txt", "0x1.00000000000000001p+0\n");
+    assert_bad_input(
+        &["crunch", "glibc:expl", "--inputs", &inexact],
+        "not a binary80 number",
     );
 }

@@ -299,7 +299,19 @@ pub fn list() -> Vec<ListRow> {
     ];
     let libm = present_or(loads(LIBM), format!("glibc's {LIBM}"), "libc6");
     rows.push(row("glibc:NAMEf", "binary32", libm.clone()));
-    rows.push(row("glibc:NAME", "binary64", libm));
+    rows.push(row("glibc:NAME", "binary64", libm.clone()));
+    if let Some(ld) = crate::wide::target::long_double() {
+        let what = format!("{libm}; --inputs FILE only (long double)");
+        rows.push(row("glibc:NAMEl", ld.name(), what));
+    }
+    let what = format!("{libm}; --inputs FILE only (_Float128)");
+    rows.push(row("glibc:NAMEf128", "binary128", what));
+    let quadmath = present_or(
+        loads(crate::wide::target::LIBQUADMATH),
+        "GCC's libquadmath.so.0; --inputs FILE only (__float128)".into(),
+        "libquadmath0",
+    );
+    rows.push(row("quadmath:NAMEq", "binary128", quadmath));
     let widest = [Isa::Avx512f, Isa::Avx2, Isa::Sse2]
         .into_iter()
         .find(|&i| super::vector::cpu_has(i));

@@ -204,6 +204,6 @@ fn error_in_ulps(
     };
     let ulp_exp = e.max(core.emin()) - p + 1;
     let diff = Float::with_val(4 * p as u32 + 256, &a.to_float() - &f).abs();
-    let err = Float::with_val(64, diff >> ulp_exp).to_f64_round(Round::Zero);
+    let err = (diff >> ulp_exp).to_f64_round(Round::Zero);
     (err, !f.is_zero() && e < core.emin())
 }

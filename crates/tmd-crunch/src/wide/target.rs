@@ -29,7 +29,7 @@ extern "C" {
     fn tmd_eval_f128_under(mode: c_int, f: *const c_void, x: *const u8, y: *mut u8, n: usize);
 }
 
-const LIBQUADMATH: &str = "libquadmath.so.0";
+pub(crate) const LIBQUADMATH: &str = "libquadmath.so.0";
 
 /// The format of `long double` on this platform, if it is one of the wide ones.
 pub fn long_double() -> Option<WideFormat> {

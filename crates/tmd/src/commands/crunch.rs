@@ -412,6 +412,25 @@ fn run_wide(
         ))
         .into());
     }
+    let range_flags = [
+        ("--from", args.from.is_some()),
+        ("--to", args.to.is_some()),
+        ("--exhaustive", args.exhaustive),
+        ("--structured", args.structured),
+        ("--sample", args.sample.is_some()),
+        ("--seed", args.seed.is_some()),
+        ("--checkpoint", args.checkpoint.is_some()),
+        ("--plot", args.plot.is_some()),
+        ("--estimate", args.estimate),
+        ("--block-bits", args.block_bits.is_some()),
+    ];
+    if let Some((flag, _)) = range_flags.iter().find(|(_, given)| *given) {
+        return Err(InputError::Usage(format!(
+            "{flag} is for binary32 and binary64 runs; {} targets take --inputs FILE only",
+            format.name()
+        ))
+        .into());
+    }
     let Some(list) = &args.inputs else {
         return Err(InputError::Usage(format!(
             "{} targets are crunched on input lists: give --inputs FILE (a .wc file, \
