@@ -5,7 +5,7 @@
 //! search that wrote it.
 
 use crate::filter::device::SUBPACKET_DOMAINS;
-use crate::filter::lattice::LatticeParams;
+use crate::filter::lattice::{LatticeParams, LatticeShape};
 use crate::lower_bound::Algorithm;
 use crate::range::RangeEnd;
 use crate::Target;
@@ -51,8 +51,11 @@ pub struct SearchRequest {
     /// List every input of the pieces a rule proves all hard instead of a range record each.
     pub expand_ranges: bool,
     pub max_precision: u32,
-    /// auto, reference, regular, lefevre, lefevre-swap or exhaustive.
+    /// auto, reference, regular, lefevre, lefevre-swap, exhaustive, lattice or
+    /// regular-or-lattice.
     pub algorithm: String,
+    /// `D,A`: one lattice shape for every chunk (with `lattice` only).
+    pub lattice_shape: Option<String>,
     /// cpu, opencl or cuda.
     pub backend: String,
     pub domain_size: u64,
@@ -248,6 +251,25 @@ impl SearchPlan {
     }
 }
 
+/// `--lattice-shape D,A`: one shape for every chunk; without it, the per-chunk choice.
+fn lattice_params(shape: Option<&str>) -> Result<LatticeParams, InputError> {
+    let Some(text) = shape else {
+        return Ok(LatticeParams::PerChunk);
+    };
+    let bad = || {
+        InputError::Usage(format!(
+            "--lattice-shape {text}: expected D,A with a degree D and a parameter A from 1 to 4"
+        ))
+    };
+    let (d, a) = text.split_once(',').ok_or_else(bad)?;
+    let degree: usize = d.trim().parse().map_err(|_| bad())?;
+    let alpha: u32 = a.trim().parse().map_err(|_| bad())?;
+    if !(1..=4).contains(&degree) || !(1..=4).contains(&alpha) {
+        return Err(bad());
+    }
+    Ok(LatticeParams::Fixed(LatticeShape { degree, alpha }))
+}
+
 /// The filter parameters for `--algorithm`: None for the reference search. `auto` takes the
 /// reference search for a target without a Taylor model, the exhaustive method up to binary32
 /// precision (p <= 24), and beyond it the regular test, unrolled, on a device, or on the cores
@@ -259,6 +281,12 @@ fn choose_algorithm(
     format: &Format,
     note: &mut dyn FnMut(&str),
 ) -> Result<Option<FilterParams>, InputError> {
+    if request.lattice_shape.is_some() && request.algorithm != "lattice" {
+        return Err(InputError::Usage(format!(
+            "--lattice-shape is for --algorithm lattice, not {}",
+            request.algorithm
+        )));
+    }
     let method = match request.algorithm.as_str() {
         "reference" => return Ok(None),
         "auto" => {
@@ -281,7 +309,7 @@ fn choose_algorithm(
         "lefevre" => Method::Filter(Algorithm::Lefevre),
         "lefevre-swap" => Method::Filter(Algorithm::LefevreSwap),
         "exhaustive" => Method::Exhaustive,
-        "lattice" => Method::Lattice(LatticeParams::default()),
+        "lattice" => Method::Lattice(lattice_params(request.lattice_shape.as_deref())?),
         "regular-or-lattice" => Method::Cheaper(Algorithm::RegularUnrolled),
         other => {
             return Err(InputError::Usage(format!(

@@ -41,7 +41,7 @@ use std::sync::atomic::AtomicU64;
 use std::time::Instant;
 use tmd_core::number::parse_rounded;
 use tmd_core::{Breakpoints, Format, Outcome};
-use tmd_search::filter::lattice::LatticeParams;
+use tmd_search::filter::lattice::{LatticeParams, SHAPES};
 use tmd_search::filter::stats::FilterStats;
 use tmd_search::lower_bound::Algorithm;
 use tmd_search::{
@@ -191,6 +191,11 @@ fn configurations(i: usize) -> Vec<(String, FilterParams)> {
     ];
     if i % 3 == 2 {
         methods.push(Method::Cheaper(Algorithm::RegularUnrolled));
+    }
+    if i % 3 == 0 {
+        // Each lattice shape of the per-chunk choice, fixed, on every third window in turn.
+        let shape = SHAPES[(i / 3) % SHAPES.len()];
+        methods.push(Method::Lattice(LatticeParams::Fixed(shape)));
     }
     if i % 3 == 1 {
         methods.push(Method::Filter(Algorithm::LefevreSwap));

@@ -211,6 +211,7 @@ fn segmented_searches_list_the_records_of_one_run() {
             expand_ranges: false,
             max_precision: 4096,
             algorithm: "auto".into(),
+            lattice_shape: None,
             backend: "cpu".into(),
             domain_size: 1 << 15,
             kappa: 8,

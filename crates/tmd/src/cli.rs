@@ -231,6 +231,11 @@ pub struct SearchArgs {
     /// reference (MPFR on every input).
     #[arg(long, default_value = "auto")]
     pub algorithm: String,
+    /// With --algorithm lattice: one lattice shape D,A for every chunk (degree D of the
+    /// polynomial, 1..=4, and Coppersmith's parameter A, 1..=4) instead of the shape each
+    /// chunk's cost model chooses.
+    #[arg(long, value_name = "D,A")]
+    pub lattice_shape: Option<String>,
     /// Largest domain size N of the lower-bound tests (a power of two, 8..=2^24).
     #[arg(long, default_value_t = 1 << 15)]
     pub domain_size: u64,

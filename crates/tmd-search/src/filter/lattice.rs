@@ -28,72 +28,174 @@ pub const EXACT_BELOW: u64 = 64;
 /// with it.
 const T_MAX_LOG2: f64 = 40.0;
 
-/// The lattice method's parameters.
+/// One interval's lattice: the degree of the polynomial and Coppersmith's parameter (the
+/// lattice holds F^i for i <= alpha), so (alpha + 1)(d alpha + 2) / 2 vectors.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct LatticeParams {
-    /// Degree of the polynomial on each interval.
+pub struct LatticeShape {
     pub degree: usize,
-    /// Coppersmith's parameter: the lattice holds F^i for i <= alpha.
     pub alpha: u32,
 }
 
-impl Default for LatticeParams {
-    fn default() -> Self {
-        LatticeParams {
-            degree: 2,
-            alpha: 2,
-        }
+impl LatticeShape {
+    /// The lattice's dimension.
+    pub fn dimension(self) -> usize {
+        let (d, a) = (self.degree, self.alpha as usize);
+        (a + 1) * (d * a + 2) / 2
     }
 }
 
-/// Thread time of one lattice interval (d = 2, alpha = 2: LLL of a 9-dimensional basis, the
-/// resultant, the roots), measured on this project's 2-core machine for binary64 and binary128
-/// chunks: 0.7 to 1 ms (docs/BENCHMARKS.md, "The lattice method beside the filter").
-pub const LATTICE_INTERVAL_SECONDS: f64 = 7e-4;
+/// How each chunk's lattice shape is chosen.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum LatticeParams {
+    /// Per chunk, the shape of [`SHAPES`] with the least expected time per input.
+    #[default]
+    PerChunk,
+    /// One shape for every chunk (`--lattice-shape D,A`).
+    Fixed(LatticeShape),
+}
+
+/// The shapes the per-chunk choice weighs: degree 1 where the function is nearly linear over
+/// many inputs, degree 2 with alpha 1 to 3, degree 3 where the quadratic's truncation, not
+/// the lattice, limits the interval (large binades, binary128).
+pub const SHAPES: [LatticeShape; 6] = [
+    LatticeShape {
+        degree: 1,
+        alpha: 1,
+    },
+    LatticeShape {
+        degree: 2,
+        alpha: 1,
+    },
+    LatticeShape {
+        degree: 2,
+        alpha: 2,
+    },
+    LatticeShape {
+        degree: 2,
+        alpha: 3,
+    },
+    LatticeShape {
+        degree: 3,
+        alpha: 2,
+    },
+    LatticeShape {
+        degree: 3,
+        alpha: 3,
+    },
+];
+
+/// Thread time of one lattice interval of `shape` (LLL, the resultant, the roots) at the
+/// threshold 2^`log2_eps`, measured on this project's 2-core machine with `--lattice-shape`
+/// on exp's binary64 chunks at K = 45 (near 2^-20, 1.5 and 2^8) and binary128 chunks at
+/// K = 133 (near 1.5 and 2^8), the larger of each (docs/BENCHMARKS.md, "Lattice shapes"):
+/// the entries, so the time, grow with the threshold's bits. Shapes outside [`SHAPES`] get a
+/// time by their dimension; it only weighs the choice, never the result.
+pub fn interval_seconds(shape: LatticeShape, log2_eps: f64) -> f64 {
+    let wide = log2_eps < -80.0;
+    let ms = match (shape.degree, shape.alpha, wide) {
+        (1, 1, false) => 0.04,
+        (1, 1, true) => 0.07,
+        (2, 1, false) => 0.14,
+        (2, 1, true) => 0.22,
+        (2, 2, false) => 1.1,
+        (2, 2, true) => 2.3,
+        (2, 3, false) => 6.4,
+        (2, 3, true) => 12.0,
+        (3, 2, false) => 1.0,
+        (3, 2, true) => 4.0,
+        (3, 3, false) => 12.0,
+        (3, 3, true) => 19.0,
+        _ => 0.05 * (shape.dimension() as f64).powi(2),
+    };
+    ms * 1e-3
+}
+
 /// Thread time of one filter domain through phase 1 (most domains stop there), same machine:
 /// about 1 µs (exp's [1, 1 + 2^-22) at K = 45: 2^15 domains of 2^15 inputs in 0.01-0.02 s on
 /// 2 threads; binary128 at K = 133: 2^24 domains of 2^12 inputs in 12-14 s).
 pub const FILTER_DOMAIN_SECONDS: f64 = 1e-6;
-/// Thread time per input of the exact walk (phase 3 on every input), same machine.
+/// Thread time per input of the filter's exact walk (phase 3 on every input), same machine.
 pub const EXACT_WALK_SECONDS: f64 = 5e-9;
+/// Thread time per input of the lattice's exact evaluation of R below [`EXACT_BELOW`] inputs
+/// (exact integer arithmetic at each input), same machine: 1.06 µs on binary64 exp near 2^8,
+/// 0.93 µs on binary128 exp near 1.5 (`--lattice-shape 1,1`, where every interval is too wide
+/// for a line and falls to it).
+pub const LATTICE_EXACT_INPUT_SECONDS: f64 = 1.1e-6;
+
+/// A chunk's lattice: its shape, the interval half-width T it starts from, and the expected
+/// thread time of the chunk.
+#[derive(Clone, Copy, Debug)]
+pub struct ChunkLattice {
+    pub shape: LatticeShape,
+    pub half_width: u64,
+    pub seconds: f64,
+}
+
+/// The lattice for this chunk at the threshold `eps_units`: the fixed shape, or the shape of
+/// [`SHAPES`] with the least expected time. A shape's interval half-width is its reach
+/// (`log2_t_limit`) or the width where the chunk's next Taylor term reaches the threshold,
+/// whichever is less; intervals below [`EXACT_BELOW`] inputs cost an exact walk.
+pub fn chunk_lattice(params: LatticeParams, chunk: &ChunkModel, eps_units: f64) -> ChunkLattice {
+    let len = chunk.len as f64;
+    let plan = |shape: LatticeShape| {
+        let half_width = expected_half_width(shape, chunk, eps_units).max(0.0);
+        let width = 2.0 * half_width.floor() + 1.0;
+        let seconds = if width < EXACT_BELOW as f64 {
+            len * LATTICE_EXACT_INPUT_SECONDS
+        } else {
+            let log2_eps = (eps_units + chunk.approx_error).log2();
+            (len / width).ceil() * interval_seconds(shape, log2_eps)
+        };
+        ChunkLattice {
+            shape,
+            half_width: half_width as u64,
+            seconds,
+        }
+    };
+    match params {
+        LatticeParams::Fixed(shape) => plan(shape),
+        LatticeParams::PerChunk => SHAPES
+            .into_iter()
+            .map(plan)
+            .min_by(|a, b| a.seconds.total_cmp(&b.seconds))
+            .expect("shapes to choose from"),
+    }
+}
 
 /// Whether the lattice method is expected to cost less than a quarter of the filter's plan
 /// on this chunk, by the measured per-interval and per-domain times above: the filter's
 /// domains (or its exact walk where the plan has no lower-bound test) against the lattice's
-/// intervals, whose half-width is the lattice's reach (`log2_t_limit`) or the width where the
-/// chunk's next Taylor term reaches the threshold, whichever is less.
+/// intervals ([`chunk_lattice`]).
 pub fn lattice_is_cheaper(params: LatticeParams, work: &ChunkWork<'_>) -> bool {
     let len = work.chunk.len as f64;
     let filter = match work.plan.filter {
         Some(_) => len / work.plan.n as f64 * FILTER_DOMAIN_SECONDS,
         None => len * EXACT_WALK_SECONDS,
     };
-    let width = 2.0 * expected_half_width(params, work.chunk, work.plan.eps_units) + 1.0;
-    let lattice = (len / width.max(EXACT_BELOW as f64)).ceil() * LATTICE_INTERVAL_SECONDS;
-    lattice < filter / 4.0
+    chunk_lattice(params, work.chunk, work.plan.eps_units).seconds < filter / 4.0
 }
 
 /// The lattice's reach: the largest interval half-width T it is expected to handle at the
 /// threshold `eps` (`log2_t_limit`, at most 2^40).
-fn reach(params: LatticeParams, eps: f64) -> f64 {
-    log2_t_limit(params.degree, params.alpha as usize, eps.log2())
+fn reach(shape: LatticeShape, eps: f64) -> f64 {
+    log2_t_limit(shape.degree, shape.alpha as usize, eps.log2())
         .clamp(0.0, T_MAX_LOG2)
         .exp2()
 }
 
-/// The interval half-width T the lattice is expected to use on this chunk.
-fn expected_half_width(params: LatticeParams, chunk: &ChunkModel, eps_units: f64) -> f64 {
+/// The interval half-width T the lattice of `shape` is expected to use on this chunk.
+fn expected_half_width(shape: LatticeShape, chunk: &ChunkModel, eps_units: f64) -> f64 {
     let eps = eps_units + chunk.approx_error;
-    let reach = reach(params, eps);
+    let reach = reach(shape, eps);
     let (q, scale) = chunk.shifted_scaled(chunk.len / 2);
     let next_term = q
-        .get(params.degree + 1)
+        .get(shape.degree + 1)
         .map(|c| (Float::with_val(64, c) >> scale).to_f64().abs())
         .unwrap_or(0.0);
     if next_term == 0.0 {
         return reach;
     }
-    reach.min((eps / next_term).powf(1.0 / (params.degree + 1) as f64))
+    reach.min((eps / next_term).powf(1.0 / (shape.degree + 1) as f64))
 }
 
 /// One chunk's candidates by the lattice method, intervals in parallel on the cores; the
@@ -106,7 +208,9 @@ pub fn lattice_candidates(
     let chunk = work.chunk;
     let (eps_units, approx_error) = (work.plan.eps_units, chunk.approx_error);
     let v_full = threshold_scaled(eps_units, approx_error, chunk.scale());
-    let half_width = reach(params, eps_units + approx_error) as u64;
+    let ChunkLattice {
+        shape, half_width, ..
+    } = chunk_lattice(params, chunk, eps_units);
     let width = (2 * half_width + 1).max(EXACT_BELOW);
     let starts: Vec<u64> = (0..chunk.len).step_by(width as usize).collect();
     let outputs: Vec<(Vec<u64>, FilterStats)> = starts
@@ -115,7 +219,7 @@ pub fn lattice_candidates(
             let b = (a + width).min(chunk.len);
             let mut stats = FilterStats::default();
             let mut out = Vec::new();
-            search_interval(params, chunk, &v_full, (a, b), &mut stats, &mut out);
+            search_interval(shape, chunk, &v_full, (a, b), &mut stats, &mut out);
             work.progress.fetch_add(b - a, Ordering::Relaxed);
             (out, stats)
         })
@@ -148,7 +252,7 @@ fn threshold_scaled(eps_units: f64, approx_error: f64, scale: u32) -> Integer {
 
 /// The candidates of the inputs `a..b` of the chunk, appended in increasing order.
 fn search_interval(
-    params: LatticeParams,
+    shape: LatticeShape,
     chunk: &ChunkModel,
     v_full: &Integer,
     (a, b): (u64, u64),
@@ -164,8 +268,8 @@ fn search_interval(
     let centre = a + (b - a) / 2;
     let t_max = (centre - a).max(b - 1 - centre);
     let t0 = Instant::now();
-    let outcome = interval_problem(params.degree, chunk, v_full, centre, t_max)
-        .and_then(|problem| small_values(&problem, params.alpha).ok());
+    let outcome = interval_problem(shape.degree, chunk, v_full, centre, t_max)
+        .and_then(|problem| small_values(&problem, shape.alpha).ok());
     match outcome {
         Some(Outcome::Candidates(ts)) => {
             record(&mut stats.phase1, b - a, false, t0);
@@ -179,8 +283,8 @@ fn search_interval(
         _ => {
             record(&mut stats.phase1, b - a, true, t0);
             let mid = a + (b - a) / 2;
-            search_interval(params, chunk, v_full, (a, mid), stats, out);
-            search_interval(params, chunk, v_full, (mid, b), stats, out);
+            search_interval(shape, chunk, v_full, (a, mid), stats, out);
+            search_interval(shape, chunk, v_full, (mid, b), stats, out);
         }
     }
 }

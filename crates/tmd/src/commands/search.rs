@@ -40,6 +40,7 @@ fn request(args: &SearchArgs) -> SearchRequest {
         expand_ranges: args.expand_ranges,
         max_precision: args.max_precision,
         algorithm: args.algorithm.clone(),
+        lattice_shape: args.lattice_shape.clone(),
         backend: args.backend.clone(),
         domain_size: args.domain_size,
         kappa: args.kappa,
