@@ -192,7 +192,7 @@ fn configurations(i: usize) -> Vec<(String, FilterParams)> {
     if i % 3 == 2 {
         methods.push(Method::Cheaper(Algorithm::RegularUnrolled));
     }
-    if i % 3 == 0 {
+    if i.is_multiple_of(3) {
         // Each lattice shape of the per-chunk choice, fixed, on every third window in turn.
         let shape = SHAPES[(i / 3) % SHAPES.len()];
         methods.push(Method::Lattice(LatticeParams::Fixed(shape)));
