@@ -61,13 +61,14 @@ fn run_k(func: &str, format: &Format, ordinal: i128) -> Option<u32> {
     }
 }
 
-/// The regular filtered search of `range`: its cases in x order, and its summary.
-fn regular_search(
+/// The filtered search of `range` by `method`: its cases in x order, and its summary.
+fn search(
+    method: Method,
     target: &Target,
     range: &InputRange,
     params: &SearchParams,
 ) -> (Vec<Case>, Summary) {
-    let filter = FilterParams::new(Method::Filter(Algorithm::RegularUnrolled));
+    let filter = FilterParams::new(method);
     let mut found: Vec<Case> = Vec::new();
     let mut sink = |c: &Case| found.push(c.clone());
     let (summary, _) = filtered_search(
@@ -82,12 +83,19 @@ fn regular_search(
     (found, summary)
 }
 
-/// Checks the windows around `per_file` listed cases of one file; returns the failures.
-fn check_file(func: &str, file: &str, per_file: usize, seed: u64) -> Vec<String> {
+/// Checks the windows of 2^`window_log2` inputs around `per_file` listed cases of one file,
+/// searched by `method`; returns the failures.
+fn check_file(
+    (func, file): (&str, &str),
+    per_file: usize,
+    seed: u64,
+    method: Method,
+    window_log2: u32,
+) -> Vec<String> {
     let format = Format::binary64();
     let listed = file_ordinals(file, &format);
     let mut rng = ChaCha8Rng::seed_from_u64(seed);
-    let len = 1i128 << WINDOW_LOG2;
+    let len = 1i128 << window_log2;
     let target = Target::parse(func).unwrap();
     let params = SearchParams {
         bits: BITS,
@@ -118,7 +126,7 @@ fn check_file(func: &str, file: &str, per_file: usize, seed: u64) -> Vec<String>
             end,
         };
         let t = Instant::now();
-        let (found, summary) = regular_search(&target, &range, &params);
+        let (found, summary) = search(method, &target, &range, &params);
         let out: BTreeSet<i128> = found.iter().map(|c| format.ordinal(&c.x)).collect();
         let window = format!(
             "{func} [{}, {})",
@@ -154,7 +162,7 @@ fn check_file(func: &str, file: &str, per_file: usize, seed: u64) -> Vec<String>
             }
         }
         println!(
-            "{window}: {} output, {expected} listed with k >= 44, {} unresolved, {:.2} s",
+            "{window} ({method:?}): {} output, {expected} listed with k >= 44, {} unresolved, {:.2} s",
             found.len(),
             summary.unresolved,
             t.elapsed().as_secs_f64()
@@ -164,13 +172,19 @@ fn check_file(func: &str, file: &str, per_file: usize, seed: u64) -> Vec<String>
     failures
 }
 
+const FILES: [(&str, &str); 3] = [("exp", "exp.wc"), ("exp2", "exp2.wc"), ("log", "log.wc")];
+
 fn run(per_file: usize) {
     let mut failures = Vec::new();
-    for (i, (func, file)) in [("exp", "exp.wc"), ("exp2", "exp2.wc"), ("log", "log.wc")]
-        .into_iter()
-        .enumerate()
-    {
-        failures.extend(check_file(func, file, per_file, 0x1554 + i as u64));
+    for (i, file) in FILES.into_iter().enumerate() {
+        let method = Method::Filter(Algorithm::RegularUnrolled);
+        failures.extend(check_file(
+            file,
+            per_file,
+            0x1554 + i as u64,
+            method,
+            WINDOW_LOG2,
+        ));
     }
     assert!(failures.is_empty(), "{}", failures.join("\n"));
 }
@@ -178,6 +192,25 @@ fn run(per_file: usize) {
 #[test]
 fn published_cases_found_by_the_filter() {
     run(if extensive() { 24 } else { 8 });
+}
+
+/// The lattice method on windows of 2^24 inputs (its binary64 intervals are slow next to the
+/// filter's domains: docs/BENCHMARKS.md) around listed cases: its own choice of shape per
+/// chunk, and then each shape it chooses from, fixed, on one window of each file.
+#[test]
+fn published_cases_found_by_the_lattice() {
+    use tmd_search::filter::lattice::{LatticeParams, SHAPES};
+    let per_file = if extensive() { 8 } else { 2 };
+    let mut failures = Vec::new();
+    for (i, file) in FILES.into_iter().enumerate() {
+        let seed = 0x1a77 + i as u64;
+        let method = Method::Lattice(LatticeParams::PerChunk);
+        failures.extend(check_file(file, per_file, seed, method, 24));
+        let shape = SHAPES[(i + 1) % SHAPES.len()];
+        let method = Method::Lattice(LatticeParams::Fixed(shape));
+        failures.extend(check_file(file, 1, seed + 100, method, 20));
+    }
+    assert!(failures.is_empty(), "{}", failures.join("\n"));
 }
 
 /// log next to 1 (|x - 1| < 2^-30, 12582912 inputs): the published cases there are
@@ -202,7 +235,12 @@ fn log_next_to_one_outputs_every_published_case_from_k_30() {
         include_exact: false,
         max_precision: DEFAULT_MAX_PRECISION,
     };
-    let (found, _) = regular_search(&target, &range, &params);
+    let (found, _) = search(
+        Method::Filter(Algorithm::RegularUnrolled),
+        &target,
+        &range,
+        &params,
+    );
     let out: BTreeSet<i128> = found.iter().map(|c| format.ordinal(&c.x)).collect();
     let listed = file_ordinals("log.wc", &format);
     let in_window =
