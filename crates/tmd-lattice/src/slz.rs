@@ -76,6 +76,19 @@ pub fn small_values(problem: &SmallValueProblem, alpha: u32) -> Result<Outcome, 
     Ok(Outcome::Failed)
 }
 
+/// The rows of the lattice [`small_values`] reduces for `problem` and `alpha`, before
+/// reduction (lower triangular, scaled): for benchmarks of the reduction itself.
+pub fn coppersmith_basis(
+    problem: &SmallValueProblem,
+    alpha: u32,
+) -> Result<Vec<Vec<Integer>>, LatticeError> {
+    let d = degree(&problem.q).ok_or(LatticeError::ConstantPolynomial)?;
+    if d == 0 || alpha == 0 {
+        return Err(LatticeError::ConstantPolynomial);
+    }
+    Ok(Lattice::new(problem, d, alpha).basis)
+}
+
 /// Univariate polynomials in t that vanish at every solution: a usable h free of v, then the
 /// resultants in v of the pairs of usable h, in order; identically zero ones are skipped by
 /// the caller (`integer_roots` answers `None`).
