@@ -20,6 +20,12 @@
 //! truncation is below 2^-59 relative), only for inputs the first reference leaves undecided,
 //! and only where their bound `eps = 2 rel |lo| / |anchor|` is at least as tight as that
 //! reference's (`crate::analysis::classify`).
+//!
+//! Far from 0, tanh(x) and expm1(x) for x < 0 approach ±1 and -1 from inside, so there too
+//! every directed mode asked which side of ±1 f lies on. For `1 <= |x| <= 350` (tanh) and
+//! `-700 <= x <= -1` (expm1) the pair is `(±1, lo)` with `lo = ∓2t / (1 + t)`, `t = e^-2|x|`,
+//! and `lo = e^x`; beyond, `|f| = 1 - δ` with `0 < δ < 2^-1000`, which [`saturated_at_one`]
+//! states without a value: the side is all a verdict needs there.
 
 use tmd_core::registry::Func;
 
@@ -37,11 +43,46 @@ const fn two_to_minus(k: u32) -> f64 {
 /// `|f(x) - (anchor + lo)| <= eps |anchor|`; `None` outside `[SMALLEST, LARGEST)` or for a
 /// function without one.
 pub fn anchored(func: Func, x: f64) -> Option<(f64, f64, f64)> {
-    if !(SMALLEST..LARGEST).contains(&x.abs()) {
-        return None;
-    }
-    let (anchor, lo, rel) = anchor_and_correction(func, x)?;
+    let (anchor, lo, rel) = if (SMALLEST..LARGEST).contains(&x.abs()) {
+        anchor_and_correction(func, x)?
+    } else {
+        one_and_correction(func, x)?
+    };
     Some((anchor, lo, 2.0 * rel * lo.abs() / anchor.abs()))
+}
+
+/// Largest |x| of tanh's pair at ±1 (and -x of expm1's at -1 is twice it): e^-700 > 2^-1010
+/// keeps `t` and `lo` normal.
+const TANH_PAIR_UNTIL: f64 = 350.0;
+
+/// `(±1, lo, rel)` with `|f(x) - anchor - lo| <= rel |f(x) - anchor|`, where f(x) is a
+/// hair inside ±1 far from 0: tanh for `1 <= |x| <= 350`, expm1 for `-700 <= x <= -1`.
+fn one_and_correction(func: Func, x: f64) -> Option<(f64, f64, f64)> {
+    match func {
+        Func::Tanh if (1.0..=TANH_PAIR_UNTIL).contains(&x.abs()) => {
+            // 1 - tanh|x| = 2t / (1 + t): t within 2^-50 (the libm crate's exp), then two
+            // roundings and t's error in 1 + t (docs/error-analysis.md §17).
+            let t = libm::exp(-2.0 * x.abs());
+            let lo = 2.0 * t / (1.0 + t);
+            Some((x.signum(), -x.signum() * lo, two_to_minus(49)))
+        }
+        Func::Expm1 if (-2.0 * TANH_PAIR_UNTIL..=-1.0).contains(&x) => {
+            Some((-1.0, libm::exp(x), two_to_minus(50)))
+        }
+        _ => None,
+    }
+}
+
+/// `Some(anchor)` where f(x) = anchor·(1 - δ) with `0 < δ < 2^-1000`: tanh beyond
+/// |x| = 350 (anchor the sign of x; δ = 2t / (1 + t) < 2 e^-700), expm1 below -700
+/// (anchor -1; δ = e^x < e^-700). f lies strictly inside (-1, 1), on the side of the anchor
+/// toward 0.
+pub fn saturated_at_one(func: Func, x: f64) -> Option<f64> {
+    match func {
+        Func::Tanh if x.abs() > TANH_PAIR_UNTIL && x.is_finite() => Some(x.signum()),
+        Func::Expm1 if x < -2.0 * TANH_PAIR_UNTIL && x.is_finite() => Some(-1.0),
+        _ => None,
+    }
 }
 
 /// `(anchor, lo, rel)` with `|f(x) - anchor - lo| <= rel |f(x) - anchor|` for
@@ -139,12 +180,59 @@ mod tests {
         }
     }
 
+    /// The pairs at ±1 far from 0 (tanh, expm1 for x < 0) within their bounds, against MPFR.
+    #[test]
+    fn pairs_at_one_are_within_their_stated_bounds() {
+        use rand::{Rng, SeedableRng};
+        let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(0x0a7d);
+        let mut xs = vec![1.0, 350.0, 17.5, 100.0];
+        xs.extend((0..60).map(|_| rng.gen_range(1.0..350.0)));
+        for func in [Func::Tanh, Func::Expm1] {
+            let mut worst = 0f64;
+            for &m in &xs {
+                let scale = if func == Func::Expm1 { 2.0 } else { 1.0 };
+                for x in [scale * m, -scale * m] {
+                    let Some((anchor, lo, rel)) = one_and_correction(func, x) else {
+                        assert!(func == Func::Expm1 && x > 0.0, "{func:?} {x}");
+                        continue;
+                    };
+                    let (f, _) = eval_rounded(func, &Float::with_val(64, x), 1400, Dir::Nearest);
+                    let dist = Float::with_val(1400, &f - anchor);
+                    let miss = Float::with_val(1400, &dist - lo).abs();
+                    worst = worst.max((miss / dist.abs()).to_f64() / rel);
+                }
+            }
+            assert!(
+                worst <= 1.0 && worst > 0.0,
+                "{func:?}: {worst} of its bound"
+            );
+        }
+        assert_eq!(saturated_at_one(Func::Tanh, -351.0), Some(-1.0));
+        assert_eq!(saturated_at_one(Func::Tanh, 350.0), None);
+        assert_eq!(saturated_at_one(Func::Expm1, -701.0), Some(-1.0));
+        assert_eq!(saturated_at_one(Func::Expm1, 701.0), None);
+        // Beyond the pairs, δ < 2^-1000 by MPFR.
+        for (func, x) in [
+            (Func::Tanh, 350.5),
+            (Func::Tanh, -400.0),
+            (Func::Expm1, -700.5),
+        ] {
+            let (f, _) = eval_rounded(func, &Float::with_val(64, x), 4000, Dir::Nearest);
+            let delta = Float::with_val(4000, f.abs() - 1u32).abs();
+            assert!(
+                delta > 0 && delta < Float::with_val(2, 1) >> 1000,
+                "{func:?} {x}"
+            );
+        }
+    }
+
     #[test]
     fn anchored_references_cover_only_their_range() {
         assert!(anchored(Func::Sin, 0.0).is_none());
         assert!(anchored(Func::Sin, LARGEST).is_none());
         assert!(anchored(Func::Sin, SMALLEST / 2.0).is_none());
         assert!(anchored(Func::Log, 1e-10).is_none());
+        assert!(anchored(Func::Sin, 2.0).is_none());
         let (anchor, lo, eps) = anchored(Func::Exp, -1e-10).unwrap();
         assert_eq!(anchor, 1.0);
         assert!(lo < 0.0 && eps < 1e-24, "{lo} {eps}");

@@ -270,6 +270,48 @@ fn inputs_next_to_zero_are_decided_without_mpfr_in_every_mode() {
 }
 
 #[test]
+fn tanh_and_expm1_a_hair_inside_one_are_decided_without_mpfr_in_every_mode() {
+    // tanh(x) -> ±1 and expm1(x) -> -1 from inside: in a directed mode the side of ±1 is the
+    // question, answered by the pair at ±1 up to |x| = 350 (700 for expm1) and by the
+    // saturation beyond.
+    let places32: [(&str, &[f64]); 2] = [
+        (
+            "tanh",
+            &[20.0, -30.0, 100.0, -349.0, 351.0, -1e3, 1e20, -3e38],
+        ),
+        ("expm1", &[-20.0, -100.0, -699.0, -701.0, -1e10, -3e38]),
+    ];
+    let places64: [(&str, &[f64]); 2] = [
+        ("tanh", &[40.0, -300.0, 350.5, -1e3, 1e300]),
+        ("expm1", &[-40.0, -690.0, -700.5, -1e300]),
+    ];
+    for fmt in [CrunchFormat::Binary32, CrunchFormat::Binary64] {
+        let places = match fmt {
+            CrunchFormat::Binary32 => &places32,
+            CrunchFormat::Binary64 => &places64,
+        };
+        for (name, at) in places {
+            let f = func(name);
+            let ws = windows(fmt, at, 0, 32);
+            for mode in Rounding::ALL {
+                for plant in [Plant::CorrectlyRounded, Plant::OneUlpOff, Plant::Libm] {
+                    let t = target(f, fmt, mode, plant);
+                    for &(lo, hi) in &ws {
+                        let fast = check_window(t.as_ref(), lo, hi);
+                        assert_eq!(
+                            fast as i64,
+                            hi - lo,
+                            "{name} {fmt:?} {mode} {plant:?} at {}: MPFR was used",
+                            fmt.hex(fmt.from_ordinal(lo))
+                        );
+                    }
+                }
+            }
+        }
+    }
+}
+
+#[test]
 fn exact_results_are_correctly_rounded_only_as_themselves_in_directed_modes() {
     // f = 1, 0, 3 exactly: RD = RU = f, so a neighbour is worse, not faithful, in every mode.
     for (name, x, exact) in [("exp", 0.0, 1.0), ("log", 1.0, 0.0), ("sqrt", 9.0, 3.0)] {
