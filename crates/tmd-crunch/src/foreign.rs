@@ -118,28 +118,16 @@ pub fn resolve_foreign(
         format,
         mode,
     };
-    let Some((source, rest)) = spec.split_once(':') else {
-        return Err(usage(spec, "expected SOURCE:NAME"));
-    };
-    let path_and_symbol = || {
-        rest.rsplit_once(':')
-            .filter(|(p, s)| !p.is_empty() && !s.is_empty())
-            .ok_or_else(|| usage(spec, &format!("expected {source}:PATH:SYMBOL")))
-    };
+    let (source, rest) = split_source(spec)?;
     match source {
         "dl" => {
-            let (path, symbol) = path_and_symbol()?;
+            let (path, symbol) = path_and_symbol(spec, source, rest)?;
             let library = Loadable::dl(path);
             load(spec, &library, symbol, &overrides)
         }
         "c" => {
-            let (file, symbol) = path_and_symbol()?;
-            let object = compile::shared_object(spec, std::path::Path::new(file), &["-lm".into()])?;
-            let library = Loadable {
-                path: object.display().to_string(),
-                package: None,
-                note: Some(format!("{file} compiled by {}", compiler_text())),
-            };
+            let (file, symbol) = path_and_symbol(spec, source, rest)?;
+            let library = Loadable::compiled(spec, file, &["-lm".into()])?;
             load(spec, &library, symbol, &overrides)
         }
         family if libraries::is_family(family) => {
@@ -155,6 +143,24 @@ pub fn resolve_foreign(
 pub(crate) fn compiler_text() -> String {
     let c = compile::Compiler::from_env();
     format!("{} {}", c.program, c.flags.join(" "))
+}
+
+/// `SOURCE:REST` of a foreign target's spec.
+pub(crate) fn split_source(spec: &str) -> Result<(&str, &str), InputError> {
+    spec.split_once(':')
+        .ok_or_else(|| usage(spec, "expected SOURCE:NAME"))
+}
+
+/// The PATH and SYMBOL of the REST of a `dl:` or `c:` spec (`PATH:SYMBOL`, PATH may hold
+/// colons).
+pub(crate) fn path_and_symbol<'a>(
+    spec: &str,
+    source: &str,
+    rest: &'a str,
+) -> Result<(&'a str, &'a str), InputError> {
+    rest.rsplit_once(':')
+        .filter(|(p, s)| !p.is_empty() && !s.is_empty())
+        .ok_or_else(|| usage(spec, &format!("expected {source}:PATH:SYMBOL")))
 }
 
 pub(crate) fn usage(spec: &str, why: &str) -> InputError {
@@ -178,6 +184,20 @@ impl Loadable {
             package: libraries::package_of(path),
             note: None,
         }
+    }
+
+    /// The C source `file` compiled into a cached shared object with `link` after it.
+    pub(crate) fn compiled(
+        spec: &str,
+        file: &str,
+        link: &[String],
+    ) -> Result<Loadable, InputError> {
+        let object = compile::shared_object(spec, std::path::Path::new(file), link)?;
+        Ok(Loadable {
+            path: object.display().to_string(),
+            package: None,
+            note: Some(format!("{file} compiled by {}", compiler_text())),
+        })
     }
 
     pub(crate) fn open(&self, spec: &str) -> Result<Library, InputError> {

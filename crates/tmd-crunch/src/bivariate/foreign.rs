@@ -10,7 +10,8 @@ use super::target::{function_of_name, BoxedPairTarget, PairTarget};
 use super::BiFunc;
 use crate::foreign::libraries::{musl_wrapper, LIBM, LIBSLEEF};
 use crate::foreign::{
-    compile, mode_number, naming, tmd_eval2_f32_under, tmd_eval2_f64_under, usage, Loadable,
+    mode_number, naming, path_and_symbol, split_source, tmd_eval2_f32_under, tmd_eval2_f64_under,
+    usage, Loadable,
 };
 use crate::rounding::Rounding;
 use libloading::Library;
@@ -81,14 +82,7 @@ pub fn resolve(
     format: Option<PairFormat>,
     mode: Rounding,
 ) -> Result<BoxedPairTarget, InputError> {
-    let (source, rest) = spec
-        .split_once(':')
-        .ok_or_else(|| usage(spec, "expected SOURCE:NAME"))?;
-    let path_and_symbol = || {
-        rest.rsplit_once(':')
-            .filter(|(p, s)| !p.is_empty() && !s.is_empty())
-            .ok_or_else(|| usage(spec, &format!("expected {source}:PATH:SYMBOL")))
-    };
+    let (source, rest) = split_source(spec)?;
     let named = |symbol: &str| -> Result<(BiFunc, PairFormat), InputError> {
         let parsed = naming::parse(symbol).map_err(|why: String| usage(spec, &why))?;
         if parsed.vector.is_some() {
@@ -118,22 +112,14 @@ pub fn resolve(
     };
     match source {
         "dl" => {
-            let (path, symbol) = path_and_symbol()?;
+            let (path, symbol) = path_and_symbol(spec, source, rest)?;
             let (func, fmt) = named(symbol)?;
             load(spec, &Loadable::dl(path), symbol, func, fmt, mode)
         }
         "c" => {
-            let (file, symbol) = path_and_symbol()?;
+            let (file, symbol) = path_and_symbol(spec, source, rest)?;
             let (func, fmt) = named(symbol)?;
-            let object = compile::shared_object(spec, std::path::Path::new(file), &["-lm".into()])?;
-            let library = Loadable {
-                path: object.display().to_string(),
-                package: None,
-                note: Some(format!(
-                    "{file} compiled by {}",
-                    crate::foreign::compiler_text()
-                )),
-            };
+            let library = Loadable::compiled(spec, file, &["-lm".into()])?;
             load(spec, &library, symbol, func, fmt, mode)
         }
         _ => resolve_library(spec, source, rest, mode),

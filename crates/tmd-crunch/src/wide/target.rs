@@ -10,7 +10,9 @@
 //!   for the narrower formats (a C source for binary128 is linked with `-lquadmath` too).
 
 use super::encoding::{Slot, WideFormat};
-use crate::foreign::{compile, compiler_text, libraries::LIBM, mode_number, usage, Loadable};
+use crate::foreign::{
+    libraries::LIBM, mode_number, path_and_symbol, split_source, usage, Loadable,
+};
 use crate::function::RefFunc;
 use crate::rounding::Rounding;
 use libloading::Library;
@@ -116,14 +118,7 @@ impl WideTarget {
         format: WideFormat,
         mode: Rounding,
     ) -> Result<WideTarget, InputError> {
-        let (source, rest) = spec
-            .split_once(':')
-            .ok_or_else(|| usage(spec, "expected SOURCE:NAME"))?;
-        let path_and_symbol = || {
-            rest.rsplit_once(':')
-                .filter(|(p, s)| !p.is_empty() && !s.is_empty())
-                .ok_or_else(|| usage(spec, &format!("expected {source}:PATH:SYMBOL")))
-        };
+        let (source, rest) = split_source(spec)?;
         let (library, symbol) = match source {
             "glibc" => (Loadable::dl(LIBM), rest),
             "quadmath" => (
@@ -135,19 +130,13 @@ impl WideTarget {
                 rest,
             ),
             "dl" => {
-                let (path, symbol) = path_and_symbol()?;
+                let (path, symbol) = path_and_symbol(spec, source, rest)?;
                 (Loadable::dl(path), symbol)
             }
             "c" => {
-                let (file, symbol) = path_and_symbol()?;
+                let (file, symbol) = path_and_symbol(spec, source, rest)?;
                 let link = ["-lm".to_string(), "-lquadmath".to_string()];
-                let object = compile::shared_object(spec, std::path::Path::new(file), &link)?;
-                let library = Loadable {
-                    path: object.display().to_string(),
-                    package: None,
-                    note: Some(format!("{file} compiled by {}", compiler_text())),
-                };
-                (library, symbol)
+                (Loadable::compiled(spec, file, &link)?, symbol)
             }
             other => {
                 return Err(usage(
