@@ -250,20 +250,26 @@ fn inputs_next_to_zero_are_decided_without_mpfr_in_every_mode() {
         };
         let ws = windows(fmt, places, 0, 32);
         for name in names {
-            let f = func(name);
-            for mode in Rounding::ALL {
-                for plant in [Plant::CorrectlyRounded, Plant::OneUlpOff, Plant::Libm] {
-                    let t = target(f, fmt, mode, plant);
-                    for &(lo, hi) in &ws {
-                        let fast = check_window(t.as_ref(), lo, hi);
-                        assert_eq!(
-                            fast as i64,
-                            hi - lo,
-                            "{name} {fmt:?} {mode} {plant:?} at {}: MPFR was used",
-                            fmt.hex(fmt.from_ordinal(lo))
-                        );
-                    }
-                }
+            assert_decided_without_mpfr(name, fmt, &ws);
+        }
+    }
+}
+
+/// Every input of `windows` judged as the oracle judges it, in every mode, for targets
+/// correctly rounded, one ulp off and the libm crate's, and none sent to MPFR.
+fn assert_decided_without_mpfr(name: &str, fmt: CrunchFormat, windows: &[(i64, i64)]) {
+    let f = func(name);
+    for mode in Rounding::ALL {
+        for plant in [Plant::CorrectlyRounded, Plant::OneUlpOff, Plant::Libm] {
+            let t = target(f, fmt, mode, plant);
+            for &(lo, hi) in windows {
+                let fast = check_window(t.as_ref(), lo, hi);
+                assert_eq!(
+                    fast as i64,
+                    hi - lo,
+                    "{name} {fmt:?} {mode} {plant:?} at {}: MPFR was used",
+                    fmt.hex(fmt.from_ordinal(lo))
+                );
             }
         }
     }
@@ -291,22 +297,7 @@ fn tanh_and_expm1_a_hair_inside_one_are_decided_without_mpfr_in_every_mode() {
             CrunchFormat::Binary64 => &places64,
         };
         for (name, at) in places {
-            let f = func(name);
-            let ws = windows(fmt, at, 0, 32);
-            for mode in Rounding::ALL {
-                for plant in [Plant::CorrectlyRounded, Plant::OneUlpOff, Plant::Libm] {
-                    let t = target(f, fmt, mode, plant);
-                    for &(lo, hi) in &ws {
-                        let fast = check_window(t.as_ref(), lo, hi);
-                        assert_eq!(
-                            fast as i64,
-                            hi - lo,
-                            "{name} {fmt:?} {mode} {plant:?} at {}: MPFR was used",
-                            fmt.hex(fmt.from_ordinal(lo))
-                        );
-                    }
-                }
-            }
+            assert_decided_without_mpfr(name, fmt, &windows(fmt, at, 0, 32));
         }
     }
 }
