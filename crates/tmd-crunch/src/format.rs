@@ -21,7 +21,8 @@ impl CrunchFormat {
             "binary32" => Ok(CrunchFormat::Binary32),
             "binary64" => Ok(CrunchFormat::Binary64),
             _ => Err(InputError::Format(format!(
-                "crunch checks binary32 or binary64 implementations, not `{name}`"
+                "expected binary32 or binary64, not `{name}` (binary80 and binary128 functions \
+                 are checked on input lists: tmd crunch TARGET --inputs FILE)"
             ))),
         }
     }
