@@ -7,7 +7,10 @@
 //! through Rust's std, the `libm` crate, xfloat's functions, emulated reciprocal iterations,
 //! any closure, and [`foreign`] code: a symbol of a shared library (`dl:`), a C source
 //! compiled on the spot (`c:`), SIMD entry points of the x86-64 vector function ABI, and the
-//! system's glibc, libmvec, SLEEF and musl, each run under a chosen rounding mode.
+//! system's glibc, libmvec, SLEEF and musl, each run under a chosen rounding mode. binary80
+//! and binary128 functions (`long double`, `_Float128`, `__float128`) are checked on input
+//! lists only, by [`wide`]: no format that wide can be crunched whole, and Rust has neither
+//! type.
 //!
 //! ## How an input is judged
 //!
