@@ -503,8 +503,7 @@ pub fn classify(
 /// The error |a - f| / 2^-p is |d| ± δ 2^p for d = (a - anchor) 2^p (exact for a within
 /// 2^-20 of the anchor), + when a lies beyond the anchor from f: reported as |d| (1 ± 2^-51),
 /// which is within [`fast_error_tolerance`] of it and, even at a power of two, in its
-/// histogram bin. `None` for a
-/// farther from the anchor (MPFR decides).
+/// histogram bin. `None` for a farther from the anchor (MPFR decides).
 pub fn saturated_at_one_verdict(
     fmt: CrunchFormat,
     anchor: f64,

@@ -273,14 +273,28 @@ impl RefFunc {
     /// `f(x)` rounded to nearest at `prec` bits by MPFR, with the ternary value (0: exact).
     /// No exponent limits: the caller rounds to the target format.
     pub fn mpfr(self, x: f64, prec: u32) -> (Float, i32) {
-        let xf = Float::with_val(64, x);
+        self.mpfr_rounded(&Float::with_val(64, x), prec, Dir::Nearest)
+    }
+
+    /// `f(x)` rounded to `prec` bits in `dir` by MPFR, with the ternary value, for an input of
+    /// any precision (binary80 and binary128 ones included).
+    pub fn mpfr_rounded(self, x: &Float, prec: u32, dir: Dir) -> (Float, i32) {
         match self.registry() {
-            Some(func) => eval_rounded(func, &xf, prec, Dir::Nearest),
+            Some(func) => eval_rounded(func, x, prec, dir),
             None => {
-                let (q, ord) = Float::with_val_round(prec, 1.0 / &xf, rug::float::Round::Nearest);
+                let (q, ord) = Float::with_val_round(prec, 1.0 / x, round_of(dir));
                 (q, ord as i32)
             }
         }
+    }
+}
+
+/// MPFR's rounding for a direction of tmd-core's evaluations.
+pub fn round_of(dir: Dir) -> rug::float::Round {
+    match dir {
+        Dir::Down => rug::float::Round::Down,
+        Dir::Up => rug::float::Round::Up,
+        Dir::Nearest => rug::float::Round::Nearest,
     }
 }
 

@@ -92,17 +92,6 @@ impl<R: BufRead> InputList<R> {
         Ok(before_comment.split_whitespace().next().map(str::to_string))
     }
 
-    /// The value of a token: a number of the format, the sign of a zero kept.
-    fn value(&self, token: &str) -> Result<f64, InputError> {
-        let x = parse_exact(token, &self.format).map_err(|e| self.error(e))?;
-        let v = x.to_float().to_f64();
-        Ok(if v == 0.0 && token.starts_with('-') {
-            -0.0
-        } else {
-            v
-        })
-    }
-
     /// The next input as a number of the list's format (the sign of a zero kept), with its
     /// line number; for formats wider than binary64, whose numbers an `f64` cannot hold.
     pub fn next_number(&mut self) -> Option<Result<(usize, FormatNumber), InputError>> {
@@ -146,11 +135,11 @@ impl<R: BufRead> Iterator for InputList<R> {
     type Item = Result<(usize, f64), InputError>;
 
     fn next(&mut self) -> Option<Self::Item> {
-        let token = match self.next_token()? {
-            Ok(t) => t,
-            Err(e) => return Some(Err(e)),
-        };
-        Some(self.value(&token).map(|v| (self.line_no, v)))
+        Some(self.next_number()?.map(|(line, x)| {
+            // The number is exact in f64; a negative zero keeps its sign.
+            let v = x.to_float().to_f64();
+            (line, if x.neg { -v.abs() } else { v })
+        }))
     }
 }
 

@@ -27,6 +27,8 @@ use tmd_core::InputError;
 pub(crate) const LIBM: &str = "libm.so.6";
 const LIBMVEC: &str = "libmvec.so.1";
 pub(crate) const LIBSLEEF: &str = "libsleef.so.3";
+/// GCC's quad-precision library (`__float128` functions, package libquadmath0).
+pub(crate) const LIBQUADMATH: &str = "libquadmath.so.0";
 /// Where Debian's musl-dev puts musl's static C library (and, on other distributions, musl
 /// installed by hand).
 const MUSL_LIBC: [&str; 2] = [
@@ -49,6 +51,8 @@ pub fn package_of(path: &str) -> Option<&'static str> {
         Some("libsleef-dev")
     } else if file.starts_with("libm.") || file.starts_with("libmvec") {
         Some("libc6")
+    } else if file.starts_with("libquadmath") {
+        Some("libquadmath0")
     } else {
         None
     }
@@ -307,7 +311,7 @@ pub fn list() -> Vec<ListRow> {
     let what = format!("{libm}; --inputs FILE only (_Float128)");
     rows.push(row("glibc:NAMEf128", "binary128", what));
     let quadmath = present_or(
-        loads(crate::wide::target::LIBQUADMATH),
+        loads(LIBQUADMATH),
         "GCC's libquadmath.so.0; --inputs FILE only (__float128)".into(),
         "libquadmath0",
     );

@@ -72,14 +72,16 @@ pub struct SymbolName {
 }
 
 impl SymbolName {
-    /// The function crunch checks for it, if it knows the stem.
-    /// The whole stem, else the part after its last `_` (`my_exp`, `amd_exp`).
+    /// The function crunch checks for it, if it knows the stem ([`function_of_stem`]).
     pub fn function(&self) -> Option<RefFunc> {
-        RefFunc::lookup(&self.stem).or_else(|| {
-            let (_, last) = self.stem.rsplit_once('_')?;
-            RefFunc::lookup(last)
-        })
+        function_of_stem(&self.stem)
     }
+}
+
+/// The function a name's stem stands for: the whole stem, else the part after its last `_`
+/// (`my_exp`, `amd_exp`).
+pub fn function_of_stem(stem: &str) -> Option<RefFunc> {
+    RefFunc::lookup(stem).or_else(|| RefFunc::lookup(stem.rsplit_once('_')?.1))
 }
 
 /// Reads a symbol name; `Err` says why a vector-looking name cannot be used.

@@ -20,29 +20,12 @@
 
 use super::encoding::{WideFormat, WideValue};
 use crate::analysis::{Class, Special, Verdict};
-use crate::function::RefFunc;
+use crate::function::{round_of, RefFunc};
 use crate::rounding::Rounding;
 use rug::float::Round;
 use rug::Float;
-use tmd_core::registry::{eval_rounded, exact_value, Dir, Exact};
+use tmd_core::registry::{exact_value, Dir, Exact};
 use tmd_core::FormatNumber;
-
-/// f(x) rounded to p bits in `dir` with MPFR's ternary value, or the exact quotient's for
-/// the reciprocal.
-fn evaluate(func: RefFunc, x: &Float, prec: u32, dir: Dir) -> (Float, i32) {
-    match func.registry() {
-        Some(f) => eval_rounded(f, x, prec, dir),
-        None => {
-            let round = match dir {
-                Dir::Down => Round::Down,
-                Dir::Up => Round::Up,
-                Dir::Nearest => Round::Nearest,
-            };
-            let (q, ord) = Float::with_val_round(prec, 1.0 / x, round);
-            (q, ord as i32)
-        }
-    }
-}
 
 fn is_pole(func: RefFunc, x: &Float) -> bool {
     match func.registry() {
@@ -55,7 +38,7 @@ fn is_pole(func: RefFunc, x: &Float) -> bool {
 fn rounded(func: RefFunc, fmt: WideFormat, x: &Float, dir: Dir) -> WideValue {
     let core = fmt.core();
     let p = core.precision();
-    let (mut y, ternary) = evaluate(func, x, p, dir);
+    let (mut y, ternary) = func.mpfr_rounded(x, p, dir);
     if y.is_nan() {
         return WideValue::NaN;
     }
@@ -63,13 +46,8 @@ fn rounded(func: RefFunc, fmt: WideFormat, x: &Float, dir: Dir) -> WideValue {
     if y.is_infinite() && is_pole(func, x) {
         return WideValue::Infinite { neg };
     }
-    let round = match dir {
-        Dir::Down => Round::Down,
-        Dir::Up => Round::Up,
-        Dir::Nearest => Round::Nearest,
-    };
     // MPFR's exponent of 2^emin is emin + 1: subnormal results start below it.
-    y.subnormalize_round(core.emin() + 1, ternary.cmp(&0), round);
+    y.subnormalize_round(core.emin() + 1, ternary.cmp(&0), round_of(dir));
     let max = core.max_finite().to_float();
     if y.is_infinite() || y.clone().abs() > max {
         let to_infinity = match dir {
@@ -191,7 +169,7 @@ fn error_in_ulps(
 ) -> (f64, bool) {
     let core = fmt.core();
     let p = core.precision() as i32;
-    let (f, ternary) = evaluate(func, &x.to_float(), 2 * p as u32 + 128, Dir::Nearest);
+    let (f, ternary) = func.mpfr_rounded(&x.to_float(), 2 * p as u32 + 128, Dir::Nearest);
     let e = if f.is_zero() {
         core.emin()
     } else {

@@ -10,8 +10,10 @@
 //!   for the narrower formats (a C source for binary128 is linked with `-lquadmath` too).
 
 use super::encoding::{Slot, WideFormat};
+use crate::foreign::naming::function_of_stem;
 use crate::foreign::{
-    libraries::LIBM, mode_number, path_and_symbol, split_source, usage, Loadable,
+    libraries::{LIBM, LIBQUADMATH},
+    mode_number, path_and_symbol, split_source, usage, Loadable,
 };
 use crate::function::RefFunc;
 use crate::rounding::Rounding;
@@ -31,8 +33,6 @@ extern "C" {
     fn tmd_eval_f128_under(mode: c_int, f: *const c_void, x: *const u8, y: *mut u8, n: usize);
 }
 
-pub(crate) const LIBQUADMATH: &str = "libquadmath.so.0";
-
 /// The format of `long double` on this platform, if it is one of the wide ones.
 pub fn long_double() -> Option<WideFormat> {
     // SAFETY: returns a compile-time constant.
@@ -41,11 +41,6 @@ pub fn long_double() -> Option<WideFormat> {
         113 => Some(WideFormat::Binary128),
         _ => None,
     }
-}
-
-/// The function a stem names: the whole stem, else its part after the last `_`.
-fn function_of_stem(stem: &str) -> Option<RefFunc> {
-    RefFunc::lookup(stem).or_else(|| RefFunc::lookup(stem.rsplit_once('_')?.1))
 }
 
 /// The stem and format a wide symbol's name gives (`expl`, `expf128`, `expq`), `None` for
@@ -121,14 +116,7 @@ impl WideTarget {
         let (source, rest) = split_source(spec)?;
         let (library, symbol) = match source {
             "glibc" => (Loadable::dl(LIBM), rest),
-            "quadmath" => (
-                Loadable {
-                    path: LIBQUADMATH.into(),
-                    package: Some("libquadmath0"),
-                    note: None,
-                },
-                rest,
-            ),
+            "quadmath" => (Loadable::dl(LIBQUADMATH), rest),
             "dl" => {
                 let (path, symbol) = path_and_symbol(spec, source, rest)?;
                 (Loadable::dl(path), symbol)

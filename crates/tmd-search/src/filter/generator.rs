@@ -105,7 +105,7 @@ pub fn generator_for(filter: &FilterParams) -> Box<dyn CandidateGenerator> {
 }
 
 /// Per chunk, the lattice method or the filter on the cores, whichever the measured cost
-/// model expects to be cheaper ([`super::lattice::lattice_is_cheaper`]).
+/// model expects to be cheaper ([`super::lattice::cheaper_lattice`]).
 pub struct CheaperOnCores {
     pub algorithm: Algorithm,
     pub lattice: super::lattice::LatticeParams,
@@ -117,10 +117,9 @@ impl CandidateGenerator for CheaperOnCores {
     }
 
     fn candidates(&self, work: &ChunkWork<'_>) -> Result<(Vec<u64>, FilterStats), GenerateError> {
-        if super::lattice::lattice_is_cheaper(self.lattice, work) {
-            super::lattice::lattice_candidates(self.lattice, work)
-        } else {
-            packets_on_cores(work)
+        match super::lattice::cheaper_lattice(self.lattice, work) {
+            Some(lattice) => super::lattice::lattice_candidates(lattice, work),
+            None => packets_on_cores(work),
         }
     }
 }
@@ -137,7 +136,8 @@ impl CandidateGenerator for LatticeOnCores {
     }
 
     fn candidates(&self, work: &ChunkWork<'_>) -> Result<(Vec<u64>, FilterStats), GenerateError> {
-        super::lattice::lattice_candidates(self.params, work)
+        let lattice = super::lattice::chunk_lattice(self.params, work.chunk, work.plan.eps_units);
+        super::lattice::lattice_candidates(lattice, work)
     }
 }
 

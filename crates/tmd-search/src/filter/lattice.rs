@@ -137,14 +137,17 @@ pub struct ChunkLattice {
 /// whichever is less; intervals below [`EXACT_BELOW`] inputs cost an exact walk.
 pub fn chunk_lattice(params: LatticeParams, chunk: &ChunkModel, eps_units: f64) -> ChunkLattice {
     let len = chunk.len as f64;
+    let eps = eps_units + chunk.approx_error;
+    // The chunk polynomial at its centre, once for every shape: its coefficient of degree
+    // d + 1 bounds the truncation of a degree-d interval polynomial.
+    let (q, scale) = chunk.shifted_scaled(chunk.len / 2);
     let plan = |shape: LatticeShape| {
-        let half_width = expected_half_width(shape, chunk, eps_units).max(0.0);
+        let half_width = expected_half_width(shape, &q, scale, eps).max(0.0);
         let width = 2.0 * half_width.floor() + 1.0;
         let seconds = if width < EXACT_BELOW as f64 {
             len * LATTICE_EXACT_INPUT_SECONDS
         } else {
-            let log2_eps = (eps_units + chunk.approx_error).log2();
-            (len / width).ceil() * interval_seconds(shape, log2_eps)
+            (len / width).ceil() * interval_seconds(shape, eps.log2())
         };
         ChunkLattice {
             shape,
@@ -162,17 +165,18 @@ pub fn chunk_lattice(params: LatticeParams, chunk: &ChunkModel, eps_units: f64) 
     }
 }
 
-/// Whether the lattice method is expected to cost less than a quarter of the filter's plan
+/// The chunk's lattice when it is expected to cost less than a quarter of the filter's plan
 /// on this chunk, by the measured per-interval and per-domain times above: the filter's
 /// domains (or its exact walk where the plan has no lower-bound test) against the lattice's
-/// intervals ([`chunk_lattice`]).
-pub fn lattice_is_cheaper(params: LatticeParams, work: &ChunkWork<'_>) -> bool {
+/// intervals ([`chunk_lattice`]). `None` when the filter is the cheaper.
+pub fn cheaper_lattice(params: LatticeParams, work: &ChunkWork<'_>) -> Option<ChunkLattice> {
     let len = work.chunk.len as f64;
     let filter = match work.plan.filter {
         Some(_) => len / work.plan.n as f64 * FILTER_DOMAIN_SECONDS,
         None => len * EXACT_WALK_SECONDS,
     };
-    chunk_lattice(params, work.chunk, work.plan.eps_units).seconds < filter / 4.0
+    let lattice = chunk_lattice(params, work.chunk, work.plan.eps_units);
+    (lattice.seconds < filter / 4.0).then_some(lattice)
 }
 
 /// The lattice's reach: the largest interval half-width T it is expected to handle at the
@@ -183,11 +187,11 @@ fn reach(shape: LatticeShape, eps: f64) -> f64 {
         .exp2()
 }
 
-/// The interval half-width T the lattice of `shape` is expected to use on this chunk.
-fn expected_half_width(shape: LatticeShape, chunk: &ChunkModel, eps_units: f64) -> f64 {
-    let eps = eps_units + chunk.approx_error;
+/// The interval half-width T the lattice of `shape` is expected to use on a chunk whose
+/// polynomial at its centre is `q / 2^scale`, at the threshold `eps` (with the chunk's
+/// approximation error).
+fn expected_half_width(shape: LatticeShape, q: &[Integer], scale: u32, eps: f64) -> f64 {
     let reach = reach(shape, eps);
-    let (q, scale) = chunk.shifted_scaled(chunk.len / 2);
     let next_term = q
         .get(shape.degree + 1)
         .map(|c| (Float::with_val(64, c) >> scale).to_f64().abs())
@@ -198,11 +202,12 @@ fn expected_half_width(shape: LatticeShape, chunk: &ChunkModel, eps_units: f64) 
     reach.min((eps / next_term).powf(1.0 / (shape.degree + 1) as f64))
 }
 
-/// One chunk's candidates by the lattice method, intervals in parallel on the cores; the
+/// One chunk's candidates by the lattice method with the shape and interval half-width of
+/// `lattice` ([`chunk_lattice`]), intervals in parallel on the cores; the
 /// statistics count intervals as phase-1 domains (those the lattice failed on as failed) and
 /// the inputs evaluated exactly as phase 3.
 pub fn lattice_candidates(
-    params: LatticeParams,
+    lattice: ChunkLattice,
     work: &ChunkWork<'_>,
 ) -> Result<(Vec<u64>, FilterStats), GenerateError> {
     let chunk = work.chunk;
@@ -210,7 +215,7 @@ pub fn lattice_candidates(
     let v_full = threshold_scaled(eps_units, approx_error, chunk.scale());
     let ChunkLattice {
         shape, half_width, ..
-    } = chunk_lattice(params, chunk, eps_units);
+    } = lattice;
     let width = (2 * half_width + 1).max(EXACT_BELOW);
     let starts: Vec<u64> = (0..chunk.len).step_by(width as usize).collect();
     let outputs: Vec<(Vec<u64>, FilterStats)> = starts

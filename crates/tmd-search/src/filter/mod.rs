@@ -105,7 +105,7 @@ pub enum Method {
     /// ([`lattice`]).
     Lattice(lattice::LatticeParams),
     /// Per chunk, the lattice method where the measured cost model expects it to cost less
-    /// than a quarter of this filter ([`lattice::lattice_is_cheaper`]), the filter otherwise
+    /// than a quarter of this filter ([`lattice::cheaper_lattice`]), the filter otherwise
     /// (`--algorithm auto` above binary32 on the cores).
     Cheaper(Algorithm),
 }
