@@ -179,11 +179,7 @@ impl Plan {
 /// Name of the fast reference used for a function and format.
 pub fn reference_name(func: RefFunc, format: CrunchFormat) -> String {
     match format {
-        CrunchFormat::Binary32 => format!(
-            "binary64 libm {} (relative bound 2^{}) + MPFR",
-            func.name(),
-            func.eps_f64().log2()
-        ),
+        CrunchFormat::Binary32 => format!("{} + MPFR", func.binary32_reference_name()),
         CrunchFormat::Binary64 if func.dd().is_some() => {
             let fast = func.fast_f64().map_or(String::new(), |(_, eps)| {
                 format!(
@@ -236,7 +232,7 @@ pub fn crunch_chunk(target: &dyn Target, lo: i64, hi: i64) -> Summary {
 }
 
 /// The verdict on a binary32 result `a` (widened) at the binary32 input `x`: the binary64
-/// `libm` value as the reference ([`RefFunc::eps_f64`]), then next to 0 the reference anchored
+/// value as the reference ([`RefFunc::binary32_reference`]), then next to 0 the reference anchored
 /// at 1 or x where it is tighter ([`RefFunc::anchored`]), MPFR where neither decides; judged
 /// in `mode`. Returns whether MPFR was used.
 pub fn verdict_binary32(
@@ -245,12 +241,8 @@ pub fn verdict_binary32(
     a: f64,
     mode: Rounding,
 ) -> (crate::analysis::Verdict, bool) {
-    let eps = func.eps_f64();
-    let r = Reference::Value {
-        hi: func.libm_f64(x),
-        lo: 0.0,
-        eps,
-    };
+    let (hi, eps) = func.binary32_reference(x);
+    let r = Reference::Value { hi, lo: 0.0, eps };
     let anchored = || func.anchored(x, eps);
     classify(func, CrunchFormat::Binary32, x, a, r, anchored, mode)
 }

@@ -261,7 +261,45 @@ impl RefFunc {
         crate::anchored::anchored(func, x).filter(|&(_, _, eps)| eps <= eps_max)
     }
 
-    /// Relative error bound of the binary64 value used as the binary32 reference.
+    /// The binary64 value used as the reference of a binary32 input `x`, with its relative
+    /// bound: for sin, cos and tan xfloat's binary32-argument functions (an exact integer
+    /// reduction, docs/error-analysis.md §20; three to four times faster than the `libm`
+    /// crate's at large arguments), the `libm` value ([`RefFunc::libm_f64`],
+    /// [`RefFunc::eps_f64`]) otherwise and where those refuse `x`.
+    pub fn binary32_reference(self, x: f64) -> (f64, f64) {
+        use tmd_xfloat::math::binary32_trig as trig;
+        let exact = match self {
+            RefFunc::Registry(Func::Sin) => {
+                trig::sin_binary32(x as f32).map(|v| (v, trig::EPS_SIN_COS))
+            }
+            RefFunc::Registry(Func::Cos) => {
+                trig::cos_binary32(x as f32).map(|v| (v, trig::EPS_SIN_COS))
+            }
+            RefFunc::Registry(Func::Tan) => {
+                trig::tan_binary32(x as f32).map(|v| (v, trig::EPS_TAN))
+            }
+            _ => None,
+        };
+        exact.unwrap_or_else(|| (self.libm_f64(x), self.eps_f64()))
+    }
+
+    /// The name of the binary32 reference, for reports.
+    pub fn binary32_reference_name(self) -> String {
+        match self.registry() {
+            Some(Func::Sin | Func::Cos | Func::Tan) => format!(
+                "binary64 {} after an exact reduction (relative bound 2^{})",
+                self.name(),
+                self.binary32_reference(1.0).1.log2()
+            ),
+            _ => format!(
+                "binary64 libm {} (relative bound 2^{})",
+                self.name(),
+                self.eps_f64().log2()
+            ),
+        }
+    }
+
+    /// Relative error bound of the binary64 `libm` value used as the binary32 reference.
     pub fn eps_f64(self) -> f64 {
         match self.facts().binary32_bound {
             LibmBound::Ieee => EPS_IEEE_F64,

@@ -24,6 +24,9 @@
 //!   projected from short timed samples.
 //! - [`regime`]: pieces decided by a proven rule instead of a search (f stays next to a
 //!   constant or to x, so every input is hard or none is).
+//! - [`screen`]: where no chunk polynomial serves (binary32 sin, cos, tan of large
+//!   arguments), a per-input binary64 evaluation with a proven bound clears the inputs far
+//!   from every breakpoint, and MPFR decides the rest.
 //! - [`journal`]: the resume journal of a single-process search (`--resume DIR`), safe against
 //!   a kill at any instant.
 //! - [`cluster`]: a search split in segments across processes (under `mpirun`): the segments,
@@ -44,6 +47,7 @@ pub mod projection;
 pub mod range;
 pub mod reference;
 pub mod regime;
+pub mod screen;
 
 pub use counts::Counts;
 pub use filter::generator::{generator_for, CandidateGenerator};

@@ -199,3 +199,67 @@ fn steep_trigonometric_windows_equal_the_reference() {
     let failures: Vec<String> = windows.iter().flat_map(check).collect();
     assert!(failures.is_empty(), "{}", failures.join("\n"));
 }
+
+/// Where the per-input screen decides (binary32 sin, cos and tan from 2^3 up to the largest
+/// binade, `tmd_search::screen`): random windows of 2^15 inputs of random sign and exponent,
+/// each listing what MPFR on every input lists, and the screen must have cleared most of
+/// their inputs (so that the comparison is one of the screen, not of MPFR against itself).
+#[test]
+fn screened_windows_anywhere_equal_the_reference() {
+    use rand::{Rng, SeedableRng};
+    let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(0x5c7ee7);
+    let count = if extensive() { 48 } else { 9 };
+    let format = Format::binary32();
+    let mut failures = Vec::new();
+    for i in 0..count {
+        let func = ["sin", "cos", "tan"][i % 3];
+        let mode = [
+            Breakpoints::All,
+            Breakpoints::Directed,
+            Breakpoints::Nearest,
+        ][(i / 3) % 3];
+        let exponent: i32 = rng.gen_range(3..=127);
+        let mantissa = rng.gen_range(0u32..(1 << 23) - (1 << 15));
+        let first = mantissa | ((exponent as u32 + 127) << 23);
+        let neg = rng.gen_bool(0.5);
+        // The window's ends as hex text: |x| from first to first + 2^15, ordered by value.
+        let text = |bits: u32| -> &'static str {
+            let (mant, qexp) = ((bits & 0x7f_ffff) | 0x80_0000, (bits >> 23) as i64 - 150);
+            Box::leak(tmd_core::format::hex_string(neg, mant as u128, qexp).into())
+        };
+        let (near, far) = (text(first), text(first + (1 << 15)));
+        let (from, to) = if neg { (far, near) } else { (near, far) };
+        let window = binade(func, from, to, 11, mode);
+        failures.extend(check(&window));
+        // How much of the window the screen cleared.
+        let target = Target::parse(func).unwrap();
+        let ordinal = |t: &str| format.ordinal(&parse_exact(t, &format).unwrap());
+        let range = InputRange {
+            format: format.clone(),
+            start: ordinal(from),
+            end: ordinal(to),
+        };
+        let params = SearchParams {
+            bits: 11,
+            breakpoints: mode,
+            include_exact: true,
+            max_precision: 8192,
+        };
+        let (summary, stats) = filtered_search(
+            &target,
+            &range,
+            &params,
+            &FilterParams::new(Method::Filter(Algorithm::RegularUnrolled)),
+            &AtomicU64::new(0),
+            &mut |_: &Case| {},
+        )
+        .unwrap();
+        assert!(
+            stats.screened_inputs * 10 > summary.inputs * 9,
+            "{func} [{from}, {to}): the screen cleared {} of {} inputs",
+            stats.screened_inputs,
+            summary.inputs
+        );
+    }
+    assert!(failures.is_empty(), "{}", failures.join("\n"));
+}

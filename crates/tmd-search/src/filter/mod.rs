@@ -16,7 +16,10 @@
 //!    keep the results in one binade of one sign (so one result quantum `u`), of the least
 //!    degree whose error is below `eps/8`. A chunk where this fails (result crosses a power of
 //!    two or zero, pole, domain edge, too curved) is halved, down to [`MIN_SPLIT`] inputs;
-//!    below that its inputs are decided by MPFR one by one, so nothing is ever skipped.
+//!    below that its inputs are decided by MPFR one by one, so nothing is ever skipped. A
+//!    target with a per-input screen ([`crate::screen`]) is not halved: the screen takes the
+//!    chunk, and also every chunk whose domains would hold fewer than [`SCREEN_BELOW_DOMAIN`]
+//!    inputs, where it costs less than the filter; MPFR decides what it does not clear.
 //! 4. **Domains.** The chunk is cut in domains of N inputs and packets of domains; each packet
 //!    starts from exact tables and advances by tabulated differences ([`phases`]).
 //! 5. **Phases 1-3** ([`phases`]) produce candidates, a proven superset of the inputs whose
@@ -44,6 +47,7 @@ use crate::ordered::run_ordered;
 use crate::range::InputRange;
 use crate::reference::{decide_candidate, search_ordinals, Listing};
 use crate::regime::RangeRecord;
+use crate::screen::{screened_ordinals, Screen};
 use crate::{Case, SearchParams, Summary, Target};
 use device::PacketDevice;
 use generator::{generator_for, CandidateGenerator, ChunkWork, GenerateError};
@@ -72,6 +76,12 @@ pub const MIN_SPLIT: u64 = 1 << 12;
 /// took 10.8 µs per input (0.69 ms for 64); the range took 0.72 s against 2.44 s when every
 /// packet had to hold 2^12 inputs.
 const MIN_PACKET_INPUTS: u64 = 1 << 6;
+
+/// With a per-input screen, chunks whose domains would hold fewer inputs than this are
+/// screened instead: a domain of N inputs costs about one exact table per N inputs, more than
+/// the screen's 20 to 50 ns per input once N is small (docs/BENCHMARKS.md, "Whole binary32
+/// sin, cos and tan").
+pub const SCREEN_BELOW_DOMAIN: u64 = 1 << 4;
 
 /// The largest domain size of a nearly flat chunk (`Context::flat_domain_size`); the cap of
 /// `--domain-size` holds for the others.
@@ -220,6 +230,7 @@ pub fn filtered_search(
         progress,
         generator: generator_for(filter),
         device_error: Mutex::new(None),
+        screen: Screen::new(target, &range.format, params.bits),
     };
     let mut total = Summary::default();
     let mut stats = FilterStats::default();
@@ -466,6 +477,8 @@ struct Context<'a> {
     generator: Box<dyn CandidateGenerator>,
     /// The first device error; later chunks are skipped.
     device_error: Mutex<Option<String>>,
+    /// The per-input screen, where the target has one.
+    screen: Option<Screen>,
 }
 
 struct JobResult {
@@ -516,6 +529,9 @@ impl Context<'_> {
         }
         let t = Instant::now();
         match self.plan_chunk(start, len) {
+            Ok((_, plan, _)) if self.screen.is_some() && plan.n < SCREEN_BELOW_DOMAIN => {
+                self.reference(start, len)
+            }
             Ok((chunk, plan, packet_domains)) => {
                 let generation = t.elapsed().as_nanos() as u64;
                 let Some(mut result) = self.run_chunk(start, &chunk, &plan, packet_domains) else {
@@ -540,7 +556,7 @@ impl Context<'_> {
 
     /// Halves a chunk without a polynomial, or below [`MIN_SPLIT`] decides it input by input.
     fn split_or_reference(&self, start: i128, len: u64) -> JobResult {
-        if len <= MIN_SPLIT {
+        if len <= MIN_SPLIT || self.screen.is_some() {
             return self.reference(start, len);
         }
         let first = len / 2;
@@ -610,16 +626,26 @@ impl Context<'_> {
         }
     }
 
-    /// MPFR on every input.
+    /// Every input one by one: the screen where the target has one, MPFR for the rest.
     fn reference(&self, start: i128, len: u64) -> JobResult {
         let t = Instant::now();
         let offset = (start - self.range.start) as u128;
-        let blocks: Vec<(Vec<Case>, Summary)> = (0..len.div_ceil(1024))
+        let blocks: Vec<(Vec<Case>, Summary, u64)> = (0..len.div_ceil(1024))
             .into_par_iter()
             .map(|b| {
                 let first = offset + b as u128 * 1024;
                 let last = (first + 1024).min(offset + len as u128);
-                let r = search_ordinals(self.target, self.range, self.params, first, last);
+                let r = match &self.screen {
+                    Some(screen) => {
+                        let (target, range) = (self.target, self.range);
+                        screened_ordinals(screen, target, range, self.params, first, last)
+                    }
+                    None => {
+                        let (cases, summary) =
+                            search_ordinals(self.target, self.range, self.params, first, last);
+                        (cases, summary, 0)
+                    }
+                };
                 self.progress.fetch_add(r.1.inputs, Ordering::Relaxed);
                 r
             })
@@ -633,9 +659,10 @@ impl Context<'_> {
                 ..FilterStats::default()
             },
         };
-        for (cases, summary) in blocks {
+        for (cases, summary, cleared) in blocks {
             result.cases.extend(cases);
             result.summary.absorb(&summary);
+            result.stats.screened_inputs += cleared;
         }
         result.stats.verification_nanos += t.elapsed().as_nanos() as u64;
         result

@@ -88,8 +88,11 @@ pub struct FilterStats {
     /// Chunks that got a polynomial (and their total inputs).
     pub chunks: u64,
     pub chunk_inputs: u64,
-    /// Inputs of pieces without a usable polynomial, decided by MPFR one by one.
+    /// Inputs of pieces without a usable polynomial, decided one by one (by the screen or
+    /// MPFR).
     pub reference_inputs: u64,
+    /// Of those, the inputs the per-input screen cleared without MPFR (`crate::screen`).
+    pub screened_inputs: u64,
     /// Inputs of chunks decided as a whole (every result overflows, or is too close to zero
     /// to be near a breakpoint).
     pub whole_chunk_inputs: u64,
@@ -160,6 +163,7 @@ impl FilterStats {
         self.chunks += o.chunks;
         self.chunk_inputs += o.chunk_inputs;
         self.reference_inputs += o.reference_inputs;
+        self.screened_inputs += o.screened_inputs;
         self.whole_chunk_inputs += o.whole_chunk_inputs;
         self.rule_inputs += o.rule_inputs;
         self.generation_nanos += o.generation_nanos;

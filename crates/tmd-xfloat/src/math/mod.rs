@@ -20,8 +20,12 @@
 //! only the Taylor tail, whose rounding errors are damped by `t^2/2` or `r^2/6`, stays in the
 //! double word. For quad words `Wide` is the type itself.
 //!
+//! [`binary32_trig`] is apart: sin, cos and tan of binary32 arguments in plain binary64, with an
+//! exact integer reduction and a proven bound, for the per-input checks of searches and crunch.
+//!
 //! The accuracy of each function is stated on the inherent methods and checked by the tests.
 
+pub mod binary32_trig;
 pub mod dd_exp;
 pub mod dd_log;
 pub mod dd_trig;

@@ -31,8 +31,9 @@ const MAX_FRACTION_LIMBS: usize = 10;
 const MAX_WINDOW_LIMBS: usize = MAX_FRACTION_LIMBS + 3;
 
 /// Bits `start .. start + 63` of 2/pi (bit 1 is the first after the binary point; bits at
-/// positions `<= 0` are zero).
-fn two_over_pi_bits(start: i64) -> u64 {
+/// positions `<= 0` are zero). A `const fn`, so that fixed windows are tables built at compile
+/// time.
+pub(crate) const fn two_over_pi_bits(start: i64) -> u64 {
     if start + 63 < 1 {
         return 0;
     }
@@ -41,11 +42,19 @@ fn two_over_pi_bits(start: i64) -> u64 {
     }
     let index = ((start - 1) / 64) as usize;
     let offset = ((start - 1) % 64) as u32;
-    let limb = |i: usize| TWO_OVER_PI_BITS.get(i).copied().unwrap_or(0);
     if offset == 0 {
-        limb(index)
+        two_over_pi_limb(index)
     } else {
-        (limb(index) << offset) | (limb(index + 1) >> (64 - offset))
+        (two_over_pi_limb(index) << offset) | (two_over_pi_limb(index + 1) >> (64 - offset))
+    }
+}
+
+/// Limb `i` of [`TWO_OVER_PI_BITS`], zero past its end.
+const fn two_over_pi_limb(i: usize) -> u64 {
+    if i < TWO_OVER_PI_BITS.len() {
+        TWO_OVER_PI_BITS[i]
+    } else {
+        0
     }
 }
 

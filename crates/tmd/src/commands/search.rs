@@ -584,6 +584,7 @@ fn filter_json(plan: &SearchPlan, f: &FilterStats) -> serde_json::Value {
         "chunks": f.chunks,
         "chunk_inputs": f.chunk_inputs,
         "reference_inputs": f.reference_inputs,
+        "screened_inputs": f.screened_inputs,
         "whole_chunk_inputs": f.whole_chunk_inputs,
         "rule_inputs": f.rule_inputs,
         "domain_sizes_used": [f.domain_size_min, f.domain_size_max],
