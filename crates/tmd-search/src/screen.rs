@@ -21,17 +21,12 @@ use crate::range::InputRange;
 use crate::reference::{decide_input, Case, SearchParams, Summary};
 use crate::Target;
 use tmd_core::{Format, FormatNumber, Func};
-use tmd_xfloat::math::binary32_trig::{
-    cos_binary32, sin_binary32, tan_binary32, EPS_SIN_COS, EPS_TAN,
-};
-
-/// A binary64 evaluation of f at a binary32 argument, `None` where its bound does not hold.
-type Evaluation = fn(f32) -> Option<f64>;
+use tmd_xfloat::math::binary32_trig::{eval_many, Circular};
 
 /// The screen of one target, format and threshold.
 #[derive(Clone, Copy, Debug)]
 pub struct Screen {
-    eval: Evaluation,
+    function: Circular,
     /// The evaluation's relative bound, widened so that `|v - y| <= eps |v|` (the bound is
     /// relative to the exact y) and the products below rounded either way stay bounds.
     eps: f64,
@@ -47,10 +42,10 @@ impl Screen {
     /// The screen of `target` in `format` at `K = bits`, where one exists: sin, cos and tan of
     /// formats whose numbers are all binary32 numbers (binary16, bfloat16, binary32).
     pub fn new(target: &Target, format: &Format, bits: u32) -> Option<Screen> {
-        let (eval, eps): (Evaluation, f64) = match target.function()? {
-            Func::Sin => (sin_binary32, EPS_SIN_COS),
-            Func::Cos => (cos_binary32, EPS_SIN_COS),
-            Func::Tan => (tan_binary32, EPS_TAN),
+        let function = match target.function()? {
+            Func::Sin => Circular::Sin,
+            Func::Cos => Circular::Cos,
+            Func::Tan => Circular::Tan,
             _ => return None,
         };
         let within_binary32 =
@@ -59,9 +54,9 @@ impl Screen {
             return None;
         }
         Some(Screen {
-            eval,
+            function,
             // 1/(1 - eps) < 1 + 2 eps, and 2^-40 covers every rounding of the products.
-            eps: eps * (1.0 + 1.0 / (1u64 << 40) as f64),
+            eps: function.eps() * (1.0 + 1.0 / (1u64 << 40) as f64),
             precision: format.precision(),
             emin: format.emin(),
             emax: format.emax(),
@@ -71,12 +66,12 @@ impl Screen {
 
     /// Whether x is proven neither hard (for either breakpoint kind) nor exact.
     pub fn clears(&self, x: &FormatNumber) -> bool {
-        // x = mant 2^qexp with mant < 2^24 and qexp >= -149: exact in f64, then in f32.
-        let xf = (x.mant as f64 * pow2(x.qexp)) as f32;
-        let xf = if x.neg { -xf } else { xf };
-        let Some(v) = (self.eval)(xf) else {
-            return false;
-        };
+        let v = self.function.eval(binary32_of(x)).unwrap_or(f64::NAN);
+        self.clears_value(v)
+    }
+
+    /// [`Screen::clears`] from the function's value at x (NaN where it was refused).
+    fn clears_value(&self, v: f64) -> bool {
         let a = v.abs();
         if !a.is_normal() {
             return false;
@@ -89,10 +84,9 @@ impl Screen {
         let p = self.precision as i32;
         let s = a * pow2(p + 1 - e); // in [2^p, 2^(p+1)), exact
         let err = s * self.eps;
-        let (low, high) = (pow2(p), pow2(p + 1));
         // Strict comparisons of rounded values imply the same of the exact ones (RN is
         // monotone and the bounds are binary64 numbers): s_y lies strictly inside the binade.
-        if s - err <= low || s + err >= high {
+        if s - err <= pow2(p) || s + err >= pow2(p + 1) {
             return false;
         }
         // s < 2^25: the truncation to an integer is exact, and so are the differences.
@@ -105,6 +99,16 @@ impl Screen {
 /// 2^k for `-1022 <= k <= 1023`.
 fn pow2(k: i32) -> f64 {
     f64::from_bits(((1023 + k) as u64) << 52)
+}
+
+/// x = mant 2^qexp (mant < 2^24, qexp >= -149) as a binary32 number: exact in f64, then in f32.
+fn binary32_of(x: &FormatNumber) -> f32 {
+    let v = (x.mant as u32 as f64 * pow2(x.qexp)) as f32;
+    if x.neg {
+        -v
+    } else {
+        v
+    }
 }
 
 /// Every input of `range` with index in `first..last`: cleared by the screen, or decided by
@@ -120,11 +124,34 @@ pub(crate) fn screened_ordinals(
     let mut cases = Vec::new();
     let mut summary = Summary::of_inputs((last - first) as u64);
     let mut cleared = 0;
-    for i in first..last {
-        let x = range.input(i);
-        if screen.clears(&x) {
+    let format = &range.format;
+    // binary32 ordinals are the encodings of the magnitudes, signed: no FormatNumber needed.
+    let binary32 = format.precision() == 24 && format.emin() == -126;
+    let ordinal = |i: u128| range.start + i as i128;
+    let xs: Vec<f32> = (first..last)
+        .map(|i| {
+            let o = ordinal(i);
+            if binary32 {
+                let x = f32::from_bits(o.unsigned_abs() as u32);
+                if o < 0 {
+                    -x
+                } else {
+                    x
+                }
+            } else {
+                binary32_of(&format.from_ordinal(o))
+            }
+        })
+        .collect();
+    let mut values = vec![0f64; xs.len()];
+    eval_many(screen.function, &xs, &mut values);
+    for (i, &v) in (first..last).zip(&values) {
+        if screen.clears_value(v) {
             cleared += 1;
-        } else if let Some(case) = decide_input(target, &range.format, params, x, &mut summary) {
+            continue;
+        }
+        let x = format.from_ordinal(ordinal(i));
+        if let Some(case) = decide_input(target, format, params, x, &mut summary) {
             cases.push(case);
         }
     }
@@ -150,6 +177,27 @@ mod tests {
         assert!(screen("exp", &b32, 24).is_none());
         assert!(screen("sin(x)+1", &b32, 24).is_none());
         assert!(screen("sin", &Format::binary64(), 53).is_none());
+    }
+
+    #[test]
+    fn binary32_ordinals_are_the_signed_encodings() {
+        let f = Format::binary32();
+        for o in [
+            0i128,
+            1,
+            0x7f_ffff,
+            0x80_0000,
+            0x3f80_0000,
+            0x7f7f_ffff,
+            -1,
+            -0x4000_0000,
+        ] {
+            let x = f32::from_bits(o.unsigned_abs() as u32);
+            let x = if o < 0 { -x } else { x };
+            let n = f.from_ordinal(o);
+            let back = n.mant as f64 * 2f64.powi(n.qexp) * if n.neg { -1.0 } else { 1.0 };
+            assert_eq!(x as f64, back, "ordinal {o}");
+        }
     }
 
     #[test]

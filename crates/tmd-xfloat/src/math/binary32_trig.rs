@@ -66,8 +66,85 @@ const COS_TAIL: [f64; 7] = [
     1.0 / 24.0,
 ];
 
+/// The three functions, for evaluating batches ([`eval_many`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Circular {
+    /// sin x, within [`EPS_SIN_COS`].
+    Sin,
+    /// cos x, within [`EPS_SIN_COS`].
+    Cos,
+    /// tan x, within [`EPS_TAN`].
+    Tan,
+}
+
+impl Circular {
+    /// The relative error bound of the function's values.
+    pub fn eps(self) -> f64 {
+        match self {
+            Circular::Sin | Circular::Cos => EPS_SIN_COS,
+            Circular::Tan => EPS_TAN,
+        }
+    }
+
+    /// The function at one argument: [`sin_binary32`], [`cos_binary32`] or [`tan_binary32`].
+    pub fn eval(self, x: f32) -> Option<f64> {
+        let r = reduce(x)?;
+        Some(self.of_reduced(x, &r))
+    }
+
+    /// The function at `x` from its reduced argument.
+    fn of_reduced(self, x: f32, r: &Reduced) -> f64 {
+        let negate = x.is_sign_negative() && self != Circular::Cos;
+        let v = match (self, r.quadrant) {
+            (Circular::Sin, 0) | (Circular::Cos, 3) => sin_kernel(r.hi, r.lo),
+            (Circular::Sin, 1) | (Circular::Cos, 0) => cos_kernel(r.hi, r.lo),
+            (Circular::Sin, 2) | (Circular::Cos, 1) => -sin_kernel(r.hi, r.lo),
+            (Circular::Sin, _) | (Circular::Cos, _) => -cos_kernel(r.hi, r.lo),
+            (Circular::Tan, q) => {
+                let (s, c) = (sin_kernel(r.hi, r.lo), cos_kernel(r.hi, r.lo));
+                if q & 1 == 0 {
+                    s / c
+                } else {
+                    -c / s
+                }
+            }
+        };
+        if negate {
+            -v
+        } else {
+            v
+        }
+    }
+}
+
+/// Arguments per pass of [`eval_many`].
+const BATCH: usize = 32;
+
+/// The function at every argument of `xs`, into `out` (NaN where [`reduce`] refuses one). The
+/// same values as one call per argument, computed in passes (every reduction of a batch, then
+/// every series): each pass's loop body is short, so the processor overlaps many arguments
+/// instead of waiting on one long chain per argument.
+pub fn eval_many(f: Circular, xs: &[f32], out: &mut [f64]) {
+    assert_eq!(xs.len(), out.len(), "one output per argument");
+    let empty = Reduced {
+        quadrant: 0,
+        hi: f64::NAN,
+        lo: 0.0,
+    };
+    for (xs, out) in xs.chunks(BATCH).zip(out.chunks_mut(BATCH)) {
+        let mut reduced = [empty; BATCH];
+        for (r, &x) in reduced.iter_mut().zip(xs) {
+            *r = reduce(x).unwrap_or(empty);
+        }
+        for ((o, r), &x) in out.iter_mut().zip(&reduced).zip(xs) {
+            *o = f.of_reduced(x, r);
+        }
+    }
+}
+
 /// A reduced argument: `|x| = (4n + quadrant) pi/2 + theta`, `theta = hi + lo` (to a relative
 /// 2^-61.9), `|theta| <= pi/4 (1 + 2^-100)`.
+#[derive(Clone, Copy)]
 struct Reduced {
     quadrant: u32,
     hi: f64,
@@ -144,7 +221,10 @@ fn reduce(x: f32) -> Option<Reduced> {
     let e = ((bits >> 23) as i64) - 150;
     // x 2/pi mod 4 = X 2^-126, truncated by less than 2^-102.
     let window = WINDOWS[(e - FIRST_EXPONENT) as usize];
-    let product = m.wrapping_mul(window);
+    // m W mod 2^128 from one widening and one wrapping 64-bit product (m < 2^24).
+    let low = m * (window as u64 as u128);
+    let high = (m as u64).wrapping_mul((window >> 64) as u64);
+    let product = low.wrapping_add((high as u128) << 64);
     let quadrant = (product.wrapping_add(1 << 125) >> 126) as u32;
     let r = product.wrapping_sub((quadrant as u128) << 126) as i128;
     // t = r 2^-126 in [-1/2, 1/2].
@@ -188,33 +268,17 @@ fn cos_kernel(hi: f64, lo: f64) -> f64 {
 
 /// sin x within [`EPS_SIN_COS`] (relative); `None` where [`reduce`] refuses x.
 pub fn sin_binary32(x: f32) -> Option<f64> {
-    let r = reduce(x)?;
-    let v = match r.quadrant {
-        0 => sin_kernel(r.hi, r.lo),
-        1 => cos_kernel(r.hi, r.lo),
-        2 => -sin_kernel(r.hi, r.lo),
-        _ => -cos_kernel(r.hi, r.lo),
-    };
-    Some(if x.is_sign_negative() { -v } else { v })
+    Circular::Sin.eval(x)
 }
 
 /// cos x within [`EPS_SIN_COS`] (relative); `None` where [`reduce`] refuses x.
 pub fn cos_binary32(x: f32) -> Option<f64> {
-    let r = reduce(x)?;
-    Some(match r.quadrant {
-        0 => cos_kernel(r.hi, r.lo),
-        1 => -sin_kernel(r.hi, r.lo),
-        2 => -cos_kernel(r.hi, r.lo),
-        _ => sin_kernel(r.hi, r.lo),
-    })
+    Circular::Cos.eval(x)
 }
 
 /// tan x within [`EPS_TAN`] (relative); `None` where [`reduce`] refuses x.
 pub fn tan_binary32(x: f32) -> Option<f64> {
-    let r = reduce(x)?;
-    let (s, c) = (sin_kernel(r.hi, r.lo), cos_kernel(r.hi, r.lo));
-    let v = if r.quadrant & 1 == 0 { s / c } else { -c / s };
-    Some(if x.is_sign_negative() { -v } else { v })
+    Circular::Tan.eval(x)
 }
 
 #[cfg(test)]
@@ -274,5 +338,23 @@ mod tests {
         assert!(tan_binary32(f32::NEG_INFINITY).is_none());
         assert_eq!(sin_binary32(0.0), Some(0.0));
         assert_eq!(cos_binary32(-0.0), Some(1.0));
+    }
+
+    #[test]
+    fn batches_give_the_values_of_single_calls() {
+        let xs: Vec<f32> = (0..1000u32)
+            .map(|i| f32::from_bits(i.wrapping_mul(0x9e37_79b9)))
+            .chain([f32::INFINITY, f32::NAN, -0.0, 1e-40])
+            .collect();
+        for f in [Circular::Sin, Circular::Cos, Circular::Tan] {
+            let mut out = vec![0.0; xs.len()];
+            eval_many(f, &xs, &mut out);
+            for (&x, &v) in xs.iter().zip(&out) {
+                match f.eval(x) {
+                    Some(one) => assert_eq!(one.to_bits(), v.to_bits(), "{f:?}({x:e})"),
+                    None => assert!(v.is_nan(), "{f:?}({x:e}) refused singly"),
+                }
+            }
+        }
     }
 }
