@@ -487,42 +487,40 @@ pub fn classify(
             return (v, false);
         }
     }
-    let saturated = func
+    let beside = func
         .registry()
-        .and_then(|f| crate::anchored::saturated_at_one(f, x));
-    if let Some(v) = saturated.and_then(|anchor| saturated_at_one_verdict(fmt, anchor, a, mode)) {
+        .and_then(|f| crate::anchored::beside_anchor(f, x));
+    if let Some(v) =
+        beside.and_then(|(anchor, above)| beside_anchor_verdict(fmt, anchor, above, a, mode))
+    {
         return (v, false);
     }
     (classify_exact(func, fmt, x, a, mode), true)
 }
 
-/// The verdict on a result `a` where f = anchor (1 - δ), anchor = ±1, 0 < δ < 2^-1000
-/// ([`crate::anchored::saturated_at_one`]): f lies in the binade below 1 in magnitude, whose
-/// ulp is 2^-p, a hair inside the anchor. RN(f) is the anchor, the directed rounding toward
-/// 0 (down for +1, up for -1) is its neighbour n = anchor (1 - 2^-p), the other the anchor.
-/// The error |a - f| / 2^-p is |d| ± δ 2^p for d = (a - anchor) 2^p (exact for a within
-/// 2^-20 of the anchor), + when a lies beyond the anchor from f: reported as |d| (1 ± 2^-51),
-/// which is within [`fast_error_tolerance`] of it and, even at a power of two, in its
-/// histogram bin. `None` for a farther from the anchor (MPFR decides).
-pub fn saturated_at_one_verdict(
+/// The verdict on a result `a` where f lies strictly between the format number `anchor` and
+/// its neighbour N above it (`above`) or below, closer to the anchor than 2^-200 of their gap
+/// ([`crate::anchored::beside_anchor`]). The gap is the ulp of f's binade (where the anchor is
+/// a power of two and N lies toward 0, f is in the binade below, whose ulp the gap is). The
+/// correct result is the anchor in round-to-nearest, and in a directed mode N when the mode
+/// rounds toward N's side, the anchor otherwise; the other of the two is faithful. The error
+/// is |a - anchor| / gap, less or more by the hair (shown as a relative 2^-51) as a lies on
+/// f's side of the anchor or not.
+pub fn beside_anchor_verdict(
     fmt: CrunchFormat,
     anchor: f64,
+    above: bool,
     a: f64,
     mode: Rounding,
 ) -> Option<Verdict> {
-    if !a.is_finite() || (a - anchor).abs() > pow2(-20) {
+    if !a.is_finite() {
         return None;
     }
-    let ulp = pow2(-fmt.precision());
-    let neighbour = anchor - anchor * ulp;
-    let toward_zero_is_correct = match mode.rounds_down(anchor > 0.0) {
-        None => false,
-        Some(down) => down == (anchor > 0.0),
-    };
-    let correct = if toward_zero_is_correct {
-        neighbour
-    } else {
-        anchor
+    let neighbour = fmt.neighbour(anchor, above)?;
+    let gap = (neighbour - anchor).abs();
+    let correct = match mode.rounds_down(anchor > 0.0) {
+        Some(down) if down != above => neighbour,
+        _ => anchor,
     };
     let class = if a == correct {
         Class::CorrectlyRounded
@@ -531,20 +529,24 @@ pub fn saturated_at_one_verdict(
     } else {
         Class::Worse
     };
-    let d = (a - anchor) / ulp;
-    // f lies on the side of the anchor toward 0: a on that side is nearer to f by δ 2^p.
-    let same_side = d != 0.0 && (d < 0.0) == (anchor > 0.0);
+    let d = (a - anchor) / gap;
+    let on_f_side = d != 0.0 && (d > 0.0) == above;
     let err = if d == 0.0 {
         0.0
-    } else if same_side {
+    } else if on_f_side {
         d.abs() * (1.0 - pow2(-51))
     } else {
         d.abs() * (1.0 + pow2(-51))
     };
+    let subnormal = anchor.abs().max(neighbour.abs()) <= pow2(fmt.emin());
     Some(Verdict {
         class,
         err: Some(err),
-        special: Special::None,
+        special: if subnormal {
+            Special::Subnormal
+        } else {
+            Special::None
+        },
     })
 }
 

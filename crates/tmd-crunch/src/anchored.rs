@@ -25,7 +25,9 @@
 //! every directed mode asked which side of ±1 f lies on. For `1 <= |x| <= 350` (tanh) and
 //! `-700 <= x <= -1` (expm1) the pair is `(±1, lo)` with `lo = ∓2t / (1 + t)`, `t = e^-2|x|`,
 //! and `lo = e^x`; beyond, `|f| = 1 - δ` with `0 < δ < 2^-1000`, which [`saturated_at_one`]
-//! states without a value: the side is all a verdict needs there.
+//! states without a value: the side is all a verdict needs there. The same holds for
+//! `0 < |x| < 2^-300` next to 0, where f - anchor is far below any ulp and has the sign of
+//! its series' first term ([`beside_anchor`]).
 
 use tmd_core::registry::Func;
 
@@ -83,6 +85,37 @@ pub fn saturated_at_one(func: Func, x: f64) -> Option<f64> {
         Func::Expm1 if x < -2.0 * TANH_PAIR_UNTIL && x.is_finite() => Some(-1.0),
         _ => None,
     }
+}
+
+/// `Some((anchor, above))` where f(x) lies strictly between the format number `anchor` and
+/// its neighbour above it (`above`) or below it, so close to the anchor that no value can say
+/// more (docs/error-analysis.md §17.4): the saturated pieces of [`saturated_at_one`] (f inside
+/// ±1, on the side toward 0), and every x with `0 < |x| <` [`SMALLEST`] for the functions
+/// anchored at 1 or at x, where `f - anchor` is below 2^-298 and `2^-600 |x|` respectively,
+/// and has the sign of the first term of its series.
+pub fn beside_anchor(func: Func, x: f64) -> Option<(f64, bool)> {
+    use Func::*;
+    if let Some(anchor) = saturated_at_one(func, x) {
+        return Some((anchor, anchor < 0.0));
+    }
+    if x == 0.0 || x.is_nan() || x.abs() >= SMALLEST {
+        return None;
+    }
+    let positive = x > 0.0;
+    Some(match func {
+        // e^(x ln b) - 1 has the sign of x; 1 - cos x > 0; cosh x - 1 > 0.
+        Exp | Exp2 | Exp10 => (1.0, positive),
+        Cos => (1.0, false),
+        Cosh => (1.0, true),
+        // f(x) - x = c1 x^3 (1 + ...) with c1 < 0: toward 0.
+        Sin | Tanh | Asinh | Atan => (x, !positive),
+        // c1 > 0: away from 0.
+        Sinh | Tan | Asin | Atanh => (x, positive),
+        // expm1(x) - x = x^2/2 (1 + ...) > 0, log1p(x) - x = -x^2/2 (1 + ...) < 0.
+        Expm1 => (x, true),
+        Log1p => (x, false),
+        _ => return None,
+    })
 }
 
 /// `(anchor, lo, rel)` with `|f(x) - anchor - lo| <= rel |f(x) - anchor|` for
@@ -211,6 +244,13 @@ mod tests {
         assert_eq!(saturated_at_one(Func::Tanh, 350.0), None);
         assert_eq!(saturated_at_one(Func::Expm1, -701.0), Some(-1.0));
         assert_eq!(saturated_at_one(Func::Expm1, 701.0), None);
+        assert_eq!(beside_anchor(Func::Tanh, -351.0), Some((-1.0, true)));
+        assert_eq!(beside_anchor(Func::Sin, -1e-300), Some((-1e-300, true)));
+        assert_eq!(beside_anchor(Func::Tan, -1e-300), Some((-1e-300, false)));
+        assert_eq!(beside_anchor(Func::Exp, -1e-300), Some((1.0, false)));
+        assert_eq!(beside_anchor(Func::Sin, 2f64.powi(-300)), None);
+        assert_eq!(beside_anchor(Func::Sin, 0.0), None);
+        assert_eq!(beside_anchor(Func::Log, 1e-300), None);
         // Beyond the pairs, δ < 2^-1000 by MPFR.
         for (func, x) in [
             (Func::Tanh, 350.5),

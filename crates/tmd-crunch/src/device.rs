@@ -449,7 +449,7 @@ mod tests {
     }
 
     /// The binary32 rules with another reference than the cores' (double-double against
-    /// binary64 libm) rebuild the cores' summary, except `mpfr_inputs` and the fast error
+    /// a binary64 reference) rebuild the cores' summary, except `mpfr_inputs` and the fast error
     /// values: windows at overflow, just below it, at subnormal and zero results, around 1.
     #[test]
     fn binary32_summary_from_device_has_the_cores_decisions() {

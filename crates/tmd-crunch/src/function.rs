@@ -17,7 +17,10 @@
 //!   `2^-48` for exp10, sinh, cosh, tanh, asinh, acosh, atanh (measured up to about 1.1 ulps
 //!   of binary64, 2^-51.2 relative), and `tests/reference_bounds.rs` checks the bound against
 //!   MPFR on random inputs of every function. Square root and reciprocal are IEEE operations:
-//!   correctly rounded, `eps = 2^-53`.
+//!   correctly rounded, `eps = 2^-53`. sin, cos and tan use xfloat's binary32-argument
+//!   functions instead ([`tmd_xfloat::math::binary32_trig`]: an exact integer reduction, then
+//!   binary64 series; proven within 2^-51, 2^-51 and 2^-50, docs/error-analysis.md §20), which
+//!   cost a third of the `libm` crate's at large arguments.
 //! * binary64 targets: xfloat's double-double functions where they exist (`eps = 2^-96`; their
 //!   measured maxima are 1 to 6 ulps of 106 bits, 2^-103.4 at worst, so the margin is more
 //!   than 2^7; also checked by `tests/reference_bounds.rs`), and for exp2, exp10, log2, log10,

@@ -23,7 +23,8 @@
 //! inputs fall in each special class (f, RN(f) and a decide that); m decides the class within
 //! it (an overflowing f > MAX is correctly rounded as +inf in round-to-nearest and up, as MAX
 //! in down and toward zero). Each input is judged by a fast reference with a relative error bound
-//! ([`function`]: binary64 libm for binary32 targets, xfloat double-double for binary64 (or
+//! ([`function`]: binary64 libm for binary32 targets, or for sin, cos and tan xfloat's
+//! binary32-argument functions after an exact reduction; xfloat double-double for binary64 (or
 //! double-double composed from xfloat's functions, [`dd_composed`]), and for
 //! binary64 `exp` first the cheaper [`fast_exp`]) where that bound decides every question asked,
 //! then next to 0 by a reference anchored at the breakpoint f stays next to, 1 or x

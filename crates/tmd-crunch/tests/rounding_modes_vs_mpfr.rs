@@ -303,6 +303,32 @@ fn tanh_and_expm1_a_hair_inside_one_are_decided_without_mpfr_in_every_mode() {
 }
 
 #[test]
+fn functions_a_hair_from_x_or_one_below_2_pow_minus_300_are_decided_without_mpfr_in_every_mode() {
+    // For 0 < |x| < 2^-300, f - x (or f - 1) is far below any ulp and has the sign of its
+    // series' first term: subnormal inputs (the smallest ones too), the last normal binade,
+    // and both sides of 2^-300, where the anchored pairs take over.
+    let places: &[f64] = &[
+        f64::from_bits(40),
+        -f64::from_bits(1 << 20),
+        2f64.powi(-1022),
+        -1e-200,
+        2f64.powi(-300),
+        -2f64.powi(-300),
+    ];
+    let names = [
+        "exp", "exp2", "exp10", "cos", "cosh", "sin", "sinh", "tan", "tanh", "asin", "asinh",
+        "atan", "atanh", "expm1", "log1p",
+    ];
+    for name in names {
+        assert_decided_without_mpfr(
+            name,
+            CrunchFormat::Binary64,
+            &windows(CrunchFormat::Binary64, places, 0, 32),
+        );
+    }
+}
+
+#[test]
 fn exact_results_are_correctly_rounded_only_as_themselves_in_directed_modes() {
     // f = 1, 0, 3 exactly: RD = RU = f, so a neighbour is worse, not faithful, in every mode.
     for (name, x, exact) in [("exp", 0.0, 1.0), ("log", 1.0, 0.0), ("sqrt", 9.0, 3.0)] {

@@ -360,7 +360,7 @@ fn device_analysis_equals_host_analysis() {
 
 /// Binary32 targets of functions with a binary32 device reference are analysed on the device
 /// against a double-double reference (kernels/crunch_analyse.cl with CRUNCH_BINARY32); the
-/// CPU's binary32 analysis uses the binary64 libm value, so the two send different inputs to
+/// CPU's binary32 analysis uses a binary64 reference, so the two send different inputs to
 /// MPFR (`mpfr_inputs`), but every decision is exact and the maximum is recomputed by MPFR:
 /// the reports are otherwise equal. Windows where every rule fires: overflow (exp beyond
 /// 88.72, and results the fast path leaves to MPFR just below), subnormal and zero results
