@@ -32,6 +32,21 @@ pub struct Header {
     pub reference: String,
 }
 
+impl Header {
+    /// Whether a file with this header belongs to the run of `other`: the same in every field
+    /// but the fast reference's name. The reference changes which inputs reach MPFR, never a
+    /// verdict (every decision is exact: crunch's fast paths decide only where their proven
+    /// bound does), so a run goes on across a change of reference, such as a newer binary with
+    /// a faster one; the blocks each keep the counts of the reference that made them.
+    pub fn same_run(&self, other: &Header) -> bool {
+        let without_reference = |h: &Header| Header {
+            reference: String::new(),
+            ..h.clone()
+        };
+        without_reference(self) == without_reference(other)
+    }
+}
+
 /// The current checkpoint layout version.
 pub const CHECKPOINT_VERSION: u32 = 1;
 
@@ -186,7 +201,7 @@ impl CheckpointWriter {
                     ),
                 ));
             }
-            if existing.header != *header {
+            if !existing.header.same_run(header) {
                 return Err(bad(
                     path,
                     format!(
@@ -452,5 +467,35 @@ mod tests {
         let back: BlockRecord = serde_json::from_str(&text).unwrap();
         assert_eq!(back.summary.max_ulp.to_bits(), err.to_bits());
         assert_eq!(back.summary.near_max[0].err.to_bits(), err.to_bits());
+    }
+
+    #[test]
+    fn a_run_goes_on_across_a_change_of_reference_only() {
+        let first = Header {
+            tmd_crunch_checkpoint: CHECKPOINT_VERSION,
+            target: "glibc:sinf".into(),
+            format: "binary32".into(),
+            from: "-0x1.fffffep+127".into(),
+            to: "inf".into(),
+            block_bits: 20,
+            sample_windows: None,
+            reference: "binary64 libm sin (relative bound 2^-50) + MPFR".into(),
+            rounding: Rounding::Down,
+        };
+        let faster = Header {
+            reference: "another reference".into(),
+            ..first.clone()
+        };
+        assert!(first.same_run(&faster));
+        let other_range = Header {
+            to: "0x1p+0".into(),
+            ..faster.clone()
+        };
+        assert!(!first.same_run(&other_range));
+        let other_mode = Header {
+            rounding: Rounding::Up,
+            ..faster
+        };
+        assert!(!first.same_run(&other_mode));
     }
 }

@@ -322,7 +322,7 @@ fn finished_cells(cells: &[Cell], lists: &[PathBuf]) -> anyhow::Result<Vec<Optio
             let text = std::fs::read(&json)?;
             let result: CellResult = serde_json::from_slice(&text)
                 .map_err(|_| other_report(&json, "not a cell of tmd report".into()))?;
-            if result.header != expected || result.inputs_files != list_names {
+            if !result.header.same_run(&expected) || result.inputs_files != list_names {
                 let h = &result.header;
                 return Err(other_report(
                     &json,
@@ -340,7 +340,7 @@ fn finished_cells(cells: &[Cell], lists: &[PathBuf]) -> anyhow::Result<Vec<Optio
         if checkpoint.exists() {
             let existing =
                 Checkpoint::read(&checkpoint).map_err(|e| super::crunch::map_error(e.into()))?;
-            if existing.header != expected {
+            if !existing.header.same_run(&expected) {
                 let h = &existing.header;
                 let what = format!(
                     "{} [{}, {}), blocks of 2^{}",
