@@ -30,6 +30,9 @@ pub enum PieceMethod {
     Whole(WholeVerdict),
     /// Searched by the filter.
     Filter,
+    /// Searched by the filter, whose timed samples went mostly through the per-input screen
+    /// (no chunk polynomial served: `crate::screen`).
+    Screen,
 }
 
 impl PieceMethod {
@@ -41,6 +44,7 @@ impl PieceMethod {
             PieceMethod::RuleRecord => "rule: all hard, record",
             PieceMethod::Whole(v) => v.name(),
             PieceMethod::Filter => "filter",
+            PieceMethod::Screen => "screen per input",
         }
     }
 }
@@ -167,6 +171,7 @@ fn time_piece(
     starts.dedup();
     let mut degrees: Option<(u64, u64)> = None;
     let mut sizes: Option<(u64, u64)> = None;
+    let mut screened = 0;
     for s in starts {
         // A sample that takes a few microseconds times mostly the thread pool's wake-up:
         // where one chunk is that cheap (nearly flat binades), the window doubles, up to 1/8
@@ -190,6 +195,7 @@ fn time_piece(
             )?;
             place_seconds += t.elapsed().as_secs_f64();
             planned.sample_inputs += w as u64;
+            screened += stats.screened_inputs;
             if stats.chunks > 0 {
                 let widen = |acc: Option<(u64, u64)>, lo: u64, hi: u64| {
                     Some(acc.map_or((lo, hi), |(a, b)| (a.min(lo), b.max(hi))))
@@ -209,5 +215,8 @@ fn time_piece(
         planned.sample_seconds * len as f64 / planned.sample_inputs.max(1) as f64;
     planned.degrees = degrees;
     planned.domain_sizes = sizes;
+    if screened * 2 > planned.sample_inputs {
+        planned.method = PieceMethod::Screen;
+    }
     Ok(planned)
 }

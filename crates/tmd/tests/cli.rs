@@ -1330,6 +1330,14 @@ fn plan_lists_pieces_with_methods_and_projected_times() {
     let piece: serde_json::Value = serde_json::from_str(stdout.lines().next().unwrap()).unwrap();
     assert_eq!(piece["method"], "filter");
     assert!(piece["projected_seconds"].as_f64().unwrap() > 0.0);
+    // Huge binary32 arguments of sin: no chunk polynomial, the per-input screen.
+    let screened = tmd(&[
+        "search", "sin", "--format", "binary32", "--from", "0x1p20", "--to", "0x1p21", "--plan",
+        "--json",
+    ]);
+    let line = succeeded(&screened);
+    let screened: serde_json::Value = serde_json::from_str(line.lines().next().unwrap()).unwrap();
+    assert_eq!(screened["method"], "screen per input", "{screened}");
     // Three places, each timed on 1/256 of the 2^32 inputs, doubled while cheap (up to 1/8).
     let sampled = piece["sample_inputs"].as_u64().unwrap();
     assert!(
