@@ -211,8 +211,10 @@ pub fn crunch_chunk(target: &dyn Target, lo: i64, hi: i64) -> Summary {
             let xs: Vec<f32> = (lo..hi).map(|o| fmt.from_ordinal(o) as f32).collect();
             let mut out = vec![0f32; xs.len()];
             target.eval_f32(&xs, &mut out);
-            for (i, (&x, &a)) in xs.iter().zip(&out).enumerate() {
-                let (v, mpfr) = verdict_binary32(func, x as f64, a as f64, mode);
+            let mut references = Vec::with_capacity(xs.len());
+            func.binary32_references(&xs, &mut references);
+            for (i, ((&x, &a), &r)) in xs.iter().zip(&out).zip(&references).enumerate() {
+                let (v, mpfr) = verdict_binary32_from(func, x as f64, a as f64, mode, r);
                 summary.record(lo + i as i64, v, mpfr);
             }
         }
@@ -241,7 +243,17 @@ pub fn verdict_binary32(
     a: f64,
     mode: Rounding,
 ) -> (crate::analysis::Verdict, bool) {
-    let (hi, eps) = func.binary32_reference(x);
+    verdict_binary32_from(func, x, a, mode, func.binary32_reference(x))
+}
+
+/// [`verdict_binary32`] with the reference `(value, relative bound)` already computed.
+pub fn verdict_binary32_from(
+    func: RefFunc,
+    x: f64,
+    a: f64,
+    mode: Rounding,
+    (hi, eps): (f64, f64),
+) -> (crate::analysis::Verdict, bool) {
     let r = Reference::Value { hi, lo: 0.0, eps };
     let anchored = || func.anchored(x, eps);
     classify(func, CrunchFormat::Binary32, x, a, r, anchored, mode)

@@ -286,6 +286,32 @@ impl RefFunc {
         exact.unwrap_or_else(|| (self.libm_f64(x), self.eps_f64()))
     }
 
+    /// [`RefFunc::binary32_reference`] at every input of `xs`, into `out`: sin, cos and tan in
+    /// batches ([`tmd_xfloat::math::binary32_trig::eval_many`], the same values, computed in
+    /// passes the processor overlaps).
+    pub fn binary32_references(self, xs: &[f32], out: &mut Vec<(f64, f64)>) {
+        use tmd_xfloat::math::binary32_trig::{eval_many, Circular};
+        out.clear();
+        let circular = match self {
+            RefFunc::Registry(Func::Sin) => Circular::Sin,
+            RefFunc::Registry(Func::Cos) => Circular::Cos,
+            RefFunc::Registry(Func::Tan) => Circular::Tan,
+            _ => {
+                out.extend(xs.iter().map(|&x| self.binary32_reference(x as f64)));
+                return;
+            }
+        };
+        let mut values = vec![0f64; xs.len()];
+        eval_many(circular, xs, &mut values);
+        out.extend(xs.iter().zip(values).map(|(&x, v)| {
+            if v.is_nan() {
+                self.binary32_reference(x as f64)
+            } else {
+                (v, circular.eps())
+            }
+        }));
+    }
+
     /// The name of the binary32 reference, for reports.
     pub fn binary32_reference_name(self) -> String {
         match self.registry() {
