@@ -356,8 +356,9 @@ static DD_RECIP: DeviceReference = DeviceReference {
 /// A device-side reference of binary32 analyses: a C expression in `x` (the binary32 input,
 /// exactly, as a double) for the double-double value of f, and one for "f(x) is NaN". The
 /// values are tmd-kernels' double-double kernels (twins of tmd-xfloat's `Dd` functions, bit
-/// for bit: tmd-crunch's `RefFunc::binary32_device_twin`); their relative bound is
-/// tmd-crunch's `EPS_DD_BINARY32`. `multi_word`: the kernel
+/// for bit: tmd-crunch's `RefFunc::binary32_device_twin`), whose relative bound is
+/// tmd-crunch's `EPS_DD_BINARY32`, or for sin, cos and tan the binary32-argument functions
+/// (`binary32_trig`; bound: `RefFunc::binary32_device_eps`). `multi_word`: the kernel
 /// needs the quad-word and table-driven double-word functions (`mf_dd_*`, `dd_table_*`), not
 /// only the double-word arithmetic and exp.
 #[derive(Debug, PartialEq, Eq)]
@@ -365,6 +366,11 @@ pub struct Binary32DeviceReference {
     pub value: &'static str,
     pub outside_domain: &'static str,
     pub multi_word: bool,
+    /// The value is not a double-double function but tmd-xfloat's binary32-argument sin, cos
+    /// or tan in binary64 (kernels/binary32_trig.cl, a twin of `math::binary32_trig`), whose
+    /// bounds (2^-51, 2^-50) are that module's; on the CPU a quarter of the double-double
+    /// functions' time (docs/BENCHMARKS.md).
+    pub binary32_trig: bool,
 }
 
 const fn dd32(value: &'static str, outside_domain: &'static str) -> Binary32DeviceReference {
@@ -372,28 +378,41 @@ const fn dd32(value: &'static str, outside_domain: &'static str) -> Binary32Devi
         value,
         outside_domain,
         multi_word: true,
+        binary32_trig: false,
     }
 }
 
-// exp and tan: the table-driven kernels (tan as sin / cos), cheaper than the generic ones the
-// binary64 analysis needs for bit identity with the CPU's `Dd` functions.
+/// A binary32 device reference from kernels/binary32_trig.cl (`which`: 0 sin, 1 cos, 2 tan).
+const fn b32_trig(value: &'static str) -> Binary32DeviceReference {
+    Binary32DeviceReference {
+        value,
+        outside_domain: "0",
+        multi_word: true,
+        binary32_trig: true,
+    }
+}
+
+// exp: the table-driven kernel, cheaper than the generic one the binary64 analysis needs for bit
+// identity with the CPU's `Dd` functions; sin, cos and tan: the binary32-argument functions.
 static DD32_EXP: Binary32DeviceReference = dd32("dd_table_exp(dd_make(x, 0.0))", "0");
 static DD32_SQRT: Binary32DeviceReference = Binary32DeviceReference {
     value: "dd_sqrt(dd_make(x, 0.0))",
     outside_domain: "(x < 0.0)",
     multi_word: false,
+    binary32_trig: false,
 };
 static DD32_RECIP: Binary32DeviceReference = Binary32DeviceReference {
     value: "dd_recip(dd_make(x, 0.0))",
     outside_domain: "0",
     multi_word: false,
+    binary32_trig: false,
 };
 static DD32_EXPM1: Binary32DeviceReference = dd32("mf_dd_expm1(dd_make(x, 0.0))", "0");
 static DD32_LOG: Binary32DeviceReference = dd32("dd_table_log(dd_make(x, 0.0))", "(x < 0.0)");
 static DD32_LOG1P: Binary32DeviceReference = dd32("mf_dd_log1p(dd_make(x, 0.0))", "(x < -1.0)");
-static DD32_SIN: Binary32DeviceReference = dd32("dd_table_sin(dd_make(x, 0.0))", "0");
-static DD32_COS: Binary32DeviceReference = dd32("dd_table_cos(dd_make(x, 0.0))", "0");
-static DD32_TAN: Binary32DeviceReference = dd32("dd_table_tan(dd_make(x, 0.0))", "0");
+static DD32_SIN: Binary32DeviceReference = b32_trig("b32_circular(x, 0)");
+static DD32_COS: Binary32DeviceReference = b32_trig("b32_circular(x, 1)");
+static DD32_TAN: Binary32DeviceReference = b32_trig("b32_circular(x, 2)");
 static DD32_ATAN: Binary32DeviceReference = dd32("mf_dd_atan(dd_make(x, 0.0))", "0");
 static DD32_SINH: Binary32DeviceReference = dd32("mf_dd_sinh(dd_make(x, 0.0))", "0");
 static DD32_COSH: Binary32DeviceReference = dd32("mf_dd_cosh(dd_make(x, 0.0))", "0");

@@ -35,6 +35,7 @@ use tmd_core::registry::{
     eval_rounded, Binary64Reference, Crunch, Dir, Func, LibmBound, FUNCTIONS, RECIP_CRUNCH,
     RECIP_NAME,
 };
+use tmd_xfloat::math::binary32_trig::Circular;
 use tmd_xfloat::Dd;
 
 /// Bound of the binary64 `libm` references, relative.
@@ -144,11 +145,10 @@ fn dd_of(func: RefFunc) -> Option<fn(Dd) -> Dd> {
     })
 }
 
-/// tan x as sin x / cos x with one reduction: the CPU twin of the device's `dd_table_tan`
-/// (tmd-kernels/kernels/dd_trig.cl).
-fn tan_by_sin_cos(x: Dd) -> Dd {
-    let (s, c) = x.sin_cos();
-    s / c
+/// The binary32-argument function at the binary32 input `x.hi()`, as the device kernel
+/// (kernels/binary32_trig.cl) returns it: a zero low word, NaN where the reduction refuses.
+fn circular_twin(f: Circular, x: Dd) -> Dd {
+    Dd::from(f.eval(x.hi() as f32).unwrap_or(f64::NAN))
 }
 
 fn recip64(x: f64) -> f64 {
@@ -223,15 +223,31 @@ impl RefFunc {
     }
 
     /// The CPU twin (same operations, same bits) of the device's binary32 reference
-    /// (the table's `Crunch::binary32_device`), for checking its bound: the table-driven exp
-    /// and tan as sin / cos, the double-double reference of binary64 otherwise.
+    /// (the table's `Crunch::binary32_device`), for checking its bound: the table-driven exp,
+    /// the binary32-argument sin, cos and tan, the double-double reference of binary64
+    /// otherwise.
     pub fn binary32_device_twin(self) -> Option<fn(Dd) -> Dd> {
-        self.facts().binary32_device?;
+        let device = self.facts().binary32_device?;
+        if device.binary32_trig {
+            return Some(match self {
+                RefFunc::Registry(Func::Sin) => |x| circular_twin(Circular::Sin, x),
+                RefFunc::Registry(Func::Cos) => |x| circular_twin(Circular::Cos, x),
+                _ => |x| circular_twin(Circular::Tan, x),
+            });
+        }
         Some(match self {
             RefFunc::Registry(Func::Exp) => Dd::exp,
-            RefFunc::Registry(Func::Tan) => tan_by_sin_cos,
             _ => dd_of(self).expect("a binary32 device reference has a double-double twin"),
         })
+    }
+
+    /// The relative bound of the device's binary32 reference: [`EPS_DD_BINARY32`] for the
+    /// double-double kernels, the binary32-argument functions' own bound for sin, cos and tan.
+    pub fn binary32_device_eps(self) -> f64 {
+        match self.facts().binary32_device {
+            Some(device) if device.binary32_trig => self.binary32_reference(1.0).1,
+            _ => EPS_DD_BINARY32,
+        }
     }
 
     /// Whether f(x) is NaN (x outside the domain), decided exactly from x: below or above the

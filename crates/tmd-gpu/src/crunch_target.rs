@@ -277,7 +277,7 @@ impl DeviceTarget {
     /// The relative bound of the device's reference.
     fn analysis_eps(&self) -> f64 {
         match self.format {
-            CrunchFormat::Binary32 => tmd_crunch::function::EPS_DD_BINARY32,
+            CrunchFormat::Binary32 => self.function.binary32_device_eps(),
             CrunchFormat::Binary64 => tmd_crunch::function::EPS_DD,
         }
     }

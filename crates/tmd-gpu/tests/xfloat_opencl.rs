@@ -458,3 +458,91 @@ fn double_word_exp_log_kernels_equal_cpu_bit_for_bit() {
     failures.extend(check_ops::<f64>(&dev, &log_ops, n, 3064, log_kind_argument));
     assert!(failures.is_empty(), "\n{}", failures.join("\n"));
 }
+
+/// The binary32-argument sin, cos and tan of binary32 device analyses
+/// (kernels/binary32_trig.cl) give the bits of `tmd_xfloat::math::binary32_trig` on random
+/// arguments of every exponent from 2^-60 up, next to multiples of pi/2 and at pi/4. The float
+/// program returns binary32 values, so each binary64 value comes back as three binary32 parts
+/// (v = a + b + c exactly: each part is the binary32 rounding of what the earlier ones leave,
+/// and 72 bits hold 53).
+#[test]
+fn binary32_trig_kernel_equals_cpu_bit_for_bit() {
+    use tmd_xfloat::math::binary32_trig::Circular;
+    let dev = device();
+    let mut rng = ChaCha8Rng::seed_from_u64(32);
+    let n = if extensive() { 1 << 20 } else { 1 << 16 };
+    let mut xs: Vec<f32> = (0..n)
+        .map(|i| {
+            let e = rng.gen_range(-60i32..=127);
+            let x = f32::from_bits(((e + 127) as u32) << 23 | rng.gen_range(0..1u32 << 23));
+            let x = if i % 2 == 0 { x } else { -x };
+            if i % 8 == 7 {
+                // next to k pi/2
+                let k = rng.gen_range(1..1u32 << 20) as f64;
+                let y = (k * std::f64::consts::FRAC_PI_2) as f32;
+                f32::from_bits(y.to_bits().wrapping_add(rng.gen_range(0..3)) - 1)
+            } else {
+                x
+            }
+        })
+        .collect();
+    xs.extend([
+        std::f32::consts::FRAC_PI_4,
+        // the last binary32 below pi/4, the last argument without reduction
+        f32::from_bits(std::f32::consts::FRAC_PI_4.to_bits() - 1),
+        1.0,
+        -2.0,
+        f32::MAX,
+        -f32::MAX,
+    ]);
+    for (which, f) in [Circular::Sin, Circular::Cos, Circular::Tan]
+        .into_iter()
+        .enumerate()
+    {
+        let part = |k: usize| {
+            let residual = match k {
+                0 => "v",
+                1 => "v - (double)(float)v",
+                _ => "(v - (double)(float)v) - (double)(float)(v - (double)(float)v)",
+            };
+            tmd_kernels::crunch_analyse_source(
+                f.name(),
+                &format!(
+                    "DEVICE_FN float crunch_target(float x) {{ double v = b32_circular((double)x, {which}).hi; return (float)({residual}); }}"
+                ),
+                "float",
+            )
+            .expect("a binary32 device reference")
+        };
+        let parts: Vec<Vec<f32>> = (0..3)
+            .map(|k| {
+                dev.crunch_eval_source(part(k), &xs)
+                    .unwrap_or_else(|e| panic!("{e}"))
+            })
+            .collect();
+        let mut mismatches = Vec::new();
+        for (i, &x) in xs.iter().enumerate() {
+            let device = parts[0][i] as f64 + parts[1][i] as f64 + parts[2][i] as f64;
+            let cpu = f.eval(x).unwrap_or(f64::NAN);
+            let same = device.to_bits() == cpu.to_bits() || (device.is_nan() && cpu.is_nan());
+            if !same {
+                mismatches.push(format!(
+                    "{f:?}({x:e} = {:#010x}): CPU {:#018x}, OpenCL {:#018x}",
+                    x.to_bits(),
+                    cpu.to_bits(),
+                    device.to_bits()
+                ));
+            }
+        }
+        println!(
+            "{f:?}: {} inputs, {} mismatches",
+            xs.len(),
+            mismatches.len()
+        );
+        assert!(
+            mismatches.is_empty(),
+            "\n{}",
+            mismatches[..mismatches.len().min(5)].join("\n")
+        );
+    }
+}

@@ -8,15 +8,17 @@
  * The format: CRUNCH_REAL is double (binary64) or float (binary32, with CRUNCH_BINARY32
  * defined); the analysis arithmetic is in double either way (a float result widened exactly).
  * For binary64 every decision and every error value is the CPU's bit for bit (the reference
- * is the CPU's). For binary32 the CPU's reference is the binary64 libm value and the device's
- * a double-double one, so the error values differ in their last bits; the decisions (class,
- * special class, histogram bin) are exact either way and so the same (docs/error-analysis.md
- * section 11).
+ * is the CPU's). For binary32 the CPU's reference is a binary64 value (the libm crate's, or
+ * for sin, cos and tan the binary32-argument functions of binary32_trig.cl, which the device
+ * shares) and the device's a double-double one for the other functions, so the error values
+ * may differ in their last bits; the decisions (class, special class, histogram bin) are exact
+ * either way and so the same (docs/error-analysis.md section 11).
  *
  * Appended after crunch.cl and the target. The host defines:
  *   CRUNCH_REFERENCE(x)       the double-double reference of f at x (dd_t): for binary64 the
  *                             very function tmd-crunch uses on the CPU (RefFunc::dd), for
- *                             binary32 the table's Crunch::binary32_device; its relative bound
+ *                             binary32 the table's Crunch::binary32_device (for sin, cos and
+ *                             tan a binary64 value with a zero low word); its relative bound
  *                             is the kernel's argument eps;
  *   CRUNCH_OUTSIDE_DOMAIN(x)  1 where f(x) is NaN (RefFunc::outside_domain);
  *   CRUNCH_OVERFLOW_SIGN(x)   the sign of f beyond the overflow threshold (sinh: sign of x);

@@ -242,18 +242,3 @@ DEVICE_FN dd_t dd_table_cos(dd_t x) {
     }
     return dd_trig_value(&red, red.m + DD_TRIG_N / 2);
 }
-
-/* tan x as sin x / cos x with one reduction and the double-word division (DW(div)): the
- * binary32 crunch reference of tan (tmd_crunch::function's twin: Dd::sin_cos, then Dd
- * division), cheaper than the quad-word tan. Within 0.52 + 0.52 + 1 ulps of 106 bits (the
- * bounds of sections 10 and 8 of docs/error-analysis.md; cos's bound is relative, so it holds
- * next to the poles). */
-DEVICE_FN dd_t dd_table_tan(dd_t x) {
-    dd_t s, c;
-    dd_trig_reduced_t red;
-    if (!dd_trig_prepare(x, &s, &c, &red)) {
-        s = dd_trig_value(&red, red.m);
-        c = dd_trig_value(&red, red.m + DD_TRIG_N / 2);
-    }
-    return dd_div(s, c);
-}

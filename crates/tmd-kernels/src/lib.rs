@@ -151,6 +151,7 @@ const DOUBLE_WORD_EXP_CL: &str = include_str!("../kernels/double_word_exp.cl");
 const DD_EXP_CL: &str = include_str!("../kernels/dd_exp.cl");
 const DD_LOG_CL: &str = include_str!("../kernels/dd_log.cl");
 const DD_TRIG_CL: &str = include_str!("../kernels/dd_trig.cl");
+const BINARY32_TRIG_CL: &str = include_str!("../kernels/binary32_trig.cl");
 const QUAD_WORD_CL: &str = include_str!("../kernels/quad_word.cl");
 const QUAD_WORD_OPS_CL: &str = include_str!("../kernels/quad_word_ops.cl");
 const MULTI_WORD_BASE_CL: &str = include_str!("../kernels/multi_word_base.cl");
@@ -337,7 +338,33 @@ fn triples(t: &[[f64; 3]]) -> String {
 /// kernels/dd_*.cl) with their tables and constants, the very words the CPU uses, for the dd
 /// instance.
 fn dd_table_functions() -> String {
-    format!("{}{}{}", dd_exp_source(), dd_log_source(), dd_trig_source())
+    format!(
+        "{}{}{}{}",
+        dd_exp_source(),
+        dd_log_source(),
+        dd_trig_source(),
+        binary32_trig_source()
+    )
+}
+
+/// kernels/binary32_trig.cl with its constants from `tmd_xfloat::math::binary32_trig` (pi/2,
+/// the refusal threshold, the last binary32 below pi/4, the series' coefficients).
+fn binary32_trig_source() -> String {
+    use tmd_xfloat::math::binary32_trig as b32;
+    let mut defines = format!(
+        "#define B32_PI_2_HI {}\n#define B32_PI_2_LO {}\n#define B32_MIN_REDUCED {}\n\
+         #define B32_QUARTER_PI_BITS {:#x}u\n",
+        b32::PI_2_HI.literal(),
+        b32::PI_2_LO.literal(),
+        b32::MIN_REDUCED.literal(),
+        b32::QUARTER_PI_F32_BELOW.to_bits()
+    );
+    for (name, tail) in [("SIN", &b32::SIN_TAIL[..]), ("COS", &b32::COS_TAIL[..])] {
+        for (i, c) in tail.iter().enumerate() {
+            defines.push_str(&format!("#define B32_{name}_TAIL_{i} {}\n", c.literal()));
+        }
+    }
+    format!("{defines}{BINARY32_TRIG_CL}\n")
 }
 
 /// kernels/dd_exp.cl with its constants (`math::dd_exp`'s table and split of `ln2/1024`, and

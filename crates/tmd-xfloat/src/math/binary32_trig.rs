@@ -31,19 +31,20 @@ pub const EPS_TAN: f64 = 1.0 / (1u64 << 50) as f64;
 
 /// Reduced arguments below this (in quadrants) are refused: the table's truncation, below
 /// 2^-102, must stay negligible relative to the argument (2^-62).
-const MIN_REDUCED: f64 = 1.0 / (1u64 << 40) as f64;
+pub const MIN_REDUCED: f64 = 1.0 / (1u64 << 40) as f64;
 
 /// binary32 numbers up to this are their own reduced argument: the largest `f32` below pi/4
 /// (`RN(pi/4)` in binary32 lies above pi/4).
-const QUARTER_PI_F32_BELOW: f32 = f32::from_bits(core::f32::consts::FRAC_PI_4.to_bits() - 1);
+pub const QUARTER_PI_F32_BELOW: f32 = f32::from_bits(core::f32::consts::FRAC_PI_4.to_bits() - 1);
 
 /// pi/2 as a double-double: `PI_2_HI = RN(pi/2)` and `PI_2_LO = RN(pi/2 - PI_2_HI)`.
-const PI_2_HI: f64 = core::f64::consts::FRAC_PI_2;
-const PI_2_LO: f64 = 6.123_233_995_736_766e-17;
+pub const PI_2_HI: f64 = core::f64::consts::FRAC_PI_2;
+/// See [`PI_2_HI`].
+pub const PI_2_LO: f64 = 6.123_233_995_736_766e-17;
 
 /// `RN(1/n!)` for the sin series: `sin t = t + t^3 S(t^2)`, `S(z) = sum (-1)^(k+1) z^k / (2k+3)!`
 /// for `k = 0..=7` (terms up to `t^17`), highest first for Horner's scheme.
-const SIN_TAIL: [f64; 8] = [
+pub const SIN_TAIL: [f64; 8] = [
     1.0 / 355_687_428_096_000.0,
     -1.0 / 1_307_674_368_000.0,
     1.0 / 6_227_020_800.0,
@@ -56,7 +57,7 @@ const SIN_TAIL: [f64; 8] = [
 
 /// `RN(1/n!)` for the cos series: `cos t = 1 - t^2/2 + t^4 C(t^2)`, `C(z) = sum (-1)^k z^k /
 /// (2k+4)!` for `k = 0..=6` (terms up to `t^16`), highest first.
-const COS_TAIL: [f64; 7] = [
+pub const COS_TAIL: [f64; 7] = [
     1.0 / 20_922_789_888_000.0,
     -1.0 / 87_178_291_200.0,
     1.0 / 479_001_600.0,
@@ -78,6 +79,15 @@ pub enum Circular {
 }
 
 impl Circular {
+    /// The function's name in tmd's registry (`sin`, `cos`, `tan`).
+    pub fn name(self) -> &'static str {
+        match self {
+            Circular::Sin => "sin",
+            Circular::Cos => "cos",
+            Circular::Tan => "tan",
+        }
+    }
+
     /// The relative error bound of the function's values.
     pub fn eps(self) -> f64 {
         match self {
@@ -87,12 +97,15 @@ impl Circular {
     }
 
     /// The function at one argument: [`sin_binary32`], [`cos_binary32`] or [`tan_binary32`].
+    /// Inlined, so that a call with a known function keeps only its branch.
+    #[inline(always)]
     pub fn eval(self, x: f32) -> Option<f64> {
         let r = reduce(x)?;
         Some(self.of_reduced(x, &r))
     }
 
     /// The function at `x` from its reduced argument.
+    #[inline(always)]
     fn of_reduced(self, x: f32, r: &Reduced) -> f64 {
         let negate = x.is_sign_negative() && self != Circular::Cos;
         let v = match (self, r.quadrant) {
