@@ -229,10 +229,10 @@ impl RefFunc {
     pub fn binary32_device_twin(self) -> Option<fn(Dd) -> Dd> {
         let device = self.facts().binary32_device?;
         if device.binary32_trig {
-            return Some(match self {
-                RefFunc::Registry(Func::Sin) => |x| circular_twin(Circular::Sin, x),
-                RefFunc::Registry(Func::Cos) => |x| circular_twin(Circular::Cos, x),
-                _ => |x| circular_twin(Circular::Tan, x),
+            return Some(match self.circular()? {
+                Circular::Sin => |x| circular_twin(Circular::Sin, x),
+                Circular::Cos => |x| circular_twin(Circular::Cos, x),
+                Circular::Tan => |x| circular_twin(Circular::Tan, x),
             });
         }
         Some(match self {
@@ -286,39 +286,27 @@ impl RefFunc {
     /// crate's at large arguments), the `libm` value ([`RefFunc::libm_f64`],
     /// [`RefFunc::eps_f64`]) otherwise and where those refuse `x`.
     pub fn binary32_reference(self, x: f64) -> (f64, f64) {
-        use tmd_xfloat::math::binary32_trig as trig;
-        let exact = match self {
-            RefFunc::Registry(Func::Sin) => {
-                trig::sin_binary32(x as f32).map(|v| (v, trig::EPS_SIN_COS))
-            }
-            RefFunc::Registry(Func::Cos) => {
-                trig::cos_binary32(x as f32).map(|v| (v, trig::EPS_SIN_COS))
-            }
-            RefFunc::Registry(Func::Tan) => {
-                trig::tan_binary32(x as f32).map(|v| (v, trig::EPS_TAN))
-            }
-            _ => None,
-        };
-        exact.unwrap_or_else(|| (self.libm_f64(x), self.eps_f64()))
+        self.circular()
+            .and_then(|f| f.eval(x as f32).map(|v| (v, f.eps())))
+            .unwrap_or_else(|| (self.libm_f64(x), self.eps_f64()))
+    }
+
+    /// The binary32-argument function of sin, cos and tan (`None` for the others).
+    fn circular(self) -> Option<Circular> {
+        Circular::from_name(self.registry()?.name())
     }
 
     /// [`RefFunc::binary32_reference`] at every input of `xs`, into `out`: sin, cos and tan in
     /// batches ([`tmd_xfloat::math::binary32_trig::eval_many`], the same values, computed in
     /// passes the processor overlaps).
     pub fn binary32_references(self, xs: &[f32], out: &mut Vec<(f64, f64)>) {
-        use tmd_xfloat::math::binary32_trig::{eval_many, Circular};
         out.clear();
-        let circular = match self {
-            RefFunc::Registry(Func::Sin) => Circular::Sin,
-            RefFunc::Registry(Func::Cos) => Circular::Cos,
-            RefFunc::Registry(Func::Tan) => Circular::Tan,
-            _ => {
-                out.extend(xs.iter().map(|&x| self.binary32_reference(x as f64)));
-                return;
-            }
+        let Some(circular) = self.circular() else {
+            out.extend(xs.iter().map(|&x| self.binary32_reference(x as f64)));
+            return;
         };
         let mut values = vec![0f64; xs.len()];
-        eval_many(circular, xs, &mut values);
+        tmd_xfloat::math::binary32_trig::eval_many(circular, xs, &mut values);
         out.extend(xs.iter().zip(values).map(|(&x, v)| {
             if v.is_nan() {
                 self.binary32_reference(x as f64)
@@ -330,8 +318,8 @@ impl RefFunc {
 
     /// The name of the binary32 reference, for reports.
     pub fn binary32_reference_name(self) -> String {
-        match self.registry() {
-            Some(Func::Sin | Func::Cos | Func::Tan) => format!(
+        match self.circular() {
+            Some(_) => format!(
                 "binary64 {} after an exact reduction (relative bound 2^{})",
                 self.name(),
                 self.binary32_reference(1.0).1.log2()

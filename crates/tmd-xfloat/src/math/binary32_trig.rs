@@ -88,6 +88,13 @@ impl Circular {
         }
     }
 
+    /// The function named `name` in tmd's registry, if it is one of the three.
+    pub fn from_name(name: &str) -> Option<Circular> {
+        [Circular::Sin, Circular::Cos, Circular::Tan]
+            .into_iter()
+            .find(|f| f.name() == name)
+    }
+
     /// The relative error bound of the function's values.
     pub fn eps(self) -> f64 {
         match self {
