@@ -109,27 +109,27 @@ pub fn decide_piece(
         Anchor::Constant(c) => (c.clone(), 0),
         Anchor::Identity => (base.clone(), 1),
     };
-    let q0 = Float::with_val(prec + format.precision(), &m[0] - &b0);
+    // The enclosure keeps the model's precision: where the gap grows from exactly the
+    // threshold (exp at 2^-97: g = 2^-97 + 2^-195 + ...), the terms that put it on the right
+    // side lie 2^-98 below q_0, far past any fixed precision.
+    let gap_prec = prec + format.precision();
     let error = model.error_bound();
-    let mut g_lo = Float::with_val(64, &q0);
-    g_lo.sub_assign_round(q0_slack(&q0), Round::Down);
+    let mut g_lo = Float::with_val_round(gap_prec, &m[0] - &b0, Round::Down).0;
     g_lo.sub_assign_round(&error, Round::Down);
-    let mut g_hi = Float::with_val(64, &q0);
-    g_hi.add_assign_round(q0_slack(&q0), Round::Up);
+    let mut g_hi = Float::with_val_round(gap_prec, &m[0] - &b0, Round::Up).0;
     g_hi.add_assign_round(&error, Round::Up);
     let mut power = Float::with_val(64, 1);
     for (k, mk) in m.iter().enumerate().skip(1) {
         power.mul_assign_round(&width, Round::Up);
-        let qk = if k == 1 {
-            Float::with_val(prec, mk - b1)
-        } else {
-            mk.clone()
-        };
+        // q_k (q_1 = m_1 - b') rounded away from zero to 64 bits: a bound on its magnitude.
+        let b = if k == 1 { b1 } else { 0 };
+        let negative = *mk < b;
+        let away = if negative { Round::Down } else { Round::Up };
+        let mut term = Float::with_val_round(64, mk - b, away).0.abs();
         // q_k t^k over t in [0, w] lies between 0 and q_k w^k; over t in [-w, 0], between 0
         // and q_k (-w)^k, of the other sign for odd k.
-        let mut term = Float::with_val_round(64, qk.abs_ref(), Round::Up).0;
         term.mul_assign_round(&power, Round::Up);
-        if qk.is_sign_negative() != (downward && k % 2 == 1) {
+        if negative != (downward && k % 2 == 1) {
             g_lo.sub_assign_round(&term, Round::Down);
         } else {
             g_hi.add_assign_round(&term, Round::Up);
@@ -137,10 +137,10 @@ pub fn decide_piece(
     }
     let sign = asymptote_side(expr, &anchor);
     if sign == Some(false) && g_hi > 0 {
-        g_hi = Float::new(64);
+        g_hi = Float::new(gap_prec);
     }
     if sign == Some(true) && g_lo < 0 {
-        g_lo = Float::new(64);
+        g_lo = Float::new(gap_prec);
     }
     classify_gap(format, &anchor, xl, xh, &g_lo, &g_hi, sign, bits, kinds)
 }
@@ -177,14 +177,6 @@ fn asymptote_side(expr: &Expr, anchor: &Anchor) -> Option<bool> {
     } else {
         None
     }
-}
-
-/// A bound on the error of rounding q_0 to 64 bits (half an ulp of 64 bits, doubled).
-fn q0_slack(q0: &Float) -> Float {
-    if q0.is_zero() {
-        return Float::new(64);
-    }
-    Float::with_val(64, 1) << (q0.get_exp().expect("non-zero") - 63)
 }
 
 /// The anchor whose gap at the centre is smaller: f(x0) rounded to the format, or x0 itself.
@@ -234,7 +226,7 @@ fn classify_gap(
     let (gap_min, gap_max) = if positive {
         (g_lo.clone(), g_hi.clone())
     } else {
-        (Float::with_val(64, -g_hi), Float::with_val(64, -g_lo))
+        (-g_hi.clone(), -g_lo.clone())
     };
     // ... and the values y = b(x) + g(x) one sign, inside the finite numbers.
     let (b_lo, b_hi) = match anchor {
@@ -263,9 +255,9 @@ fn classify_gap(
         return Regime::Undecided;
     }
     let (ulp_min, ulp_max) = (ulp_of(format, &small), ulp_of(format, &large));
-    // ulps are powers of two: both quotients are exact.
-    let rho_max = Float::with_val(64, &gap_max / &ulp_min);
-    let rho_min = Float::with_val(64, &gap_min / &ulp_max);
+    // ulps are powers of two: both quotients are exact at the gaps' precision.
+    let rho_max = Float::with_val(gap_max.prec(), &gap_max / &ulp_min);
+    let rho_min = Float::with_val(gap_min.prec(), &gap_min / &ulp_max);
     let eps = Float::with_val(2, 1) >> bits;
     let half_minus_eps = Float::with_val(bits + 2, 0.5) - &eps;
     let directed = kinds != Breakpoints::Nearest;
@@ -443,26 +435,32 @@ fn decided_pieces_with_min(
     kinds: Breakpoints,
     min_piece: u64,
 ) -> Vec<DecidedPiece> {
+    let piece = Piece {
+        expr,
+        format,
+        bits,
+        kinds,
+        min_piece,
+    };
     let mut out = Vec::new();
+    let mut stuck = Vec::new();
     let mut pending = vec![(start, end, 0u32)];
     // Depth first, left half first: the pieces come out in increasing order.
     while let Some((a, b, depth)) = pending.pop() {
-        if ((b - a) as u128) < min_piece as u128 || !ends_share_an_anchor(expr, format, a, b) {
+        if !piece.worth_trying(a, b) {
             continue;
         }
-        let xl = format.from_ordinal(a).to_float();
-        let xh = format.from_ordinal(b - 1).to_float();
         // A piece at zero is halved on down to the smallest piece: f(0) is exact there (sin,
         // exp, cos, log1p, ...), so the rule can hold only on pieces that leave 0 out, and
         // only the pieces next to 0 are halved, two per level.
         let at_zero = a <= 0 && 0 <= b;
-        match decide_piece(expr, format, &xl, &xh, bits, kinds) {
+        match piece.decide(a, b) {
             Regime::Undecided if depth < MAX_HALVINGS || at_zero => {
                 let mid = a + (b - a) / 2;
                 pending.push((mid, b, depth + 1));
                 pending.push((a, mid, depth + 1));
             }
-            Regime::Undecided => {}
+            Regime::Undecided => stuck.push((a, b)),
             regime => out.push(DecidedPiece {
                 start: a,
                 end: b,
@@ -470,7 +468,75 @@ fn decided_pieces_with_min(
             }),
         }
     }
+    // Where the regime changes inside a piece (every input hard below a point, none above, or
+    // one hard input at the end of a binade: exp at -2^-98, K = 45), the halvings stop with
+    // that piece undecided next to a decided one; it is narrowed towards the change, two
+    // models per level, down to the smallest piece.
+    for (a, b) in stuck {
+        let left = out.iter().any(|p| p.end == a);
+        let right = out.iter().any(|p| p.start == b);
+        piece.narrow(a, b, left, right, &mut out);
+    }
+    out.sort_by_key(|p| p.start);
     out
+}
+
+/// The rule's question over the pieces of one binade.
+struct Piece<'a> {
+    expr: &'a Expr,
+    format: &'a Format,
+    bits: u32,
+    kinds: Breakpoints,
+    min_piece: u64,
+}
+
+impl Piece<'_> {
+    /// Whether `[a, b)` is large enough and passes [`ends_share_an_anchor`].
+    fn worth_trying(&self, a: i128, b: i128) -> bool {
+        ((b - a) as u128) >= self.min_piece as u128
+            && ends_share_an_anchor(self.expr, self.format, a, b)
+    }
+
+    /// The rule over the inputs `[a, b)`.
+    fn decide(&self, a: i128, b: i128) -> Regime {
+        let xl = self.format.from_ordinal(a).to_float();
+        let xh = self.format.from_ordinal(b - 1).to_float();
+        decide_piece(self.expr, self.format, &xl, &xh, self.bits, self.kinds)
+    }
+
+    /// The rule over `[a, b)` where it is worth trying, `Undecided` otherwise.
+    fn try_decide(&self, a: i128, b: i128) -> Regime {
+        if self.worth_trying(a, b) {
+            self.decide(a, b)
+        } else {
+            Regime::Undecided
+        }
+    }
+
+    /// Halves the undecided piece `[a, b)` on, keeping the decided halves, down to the smallest
+    /// piece: an undecided half is halved again only where a decided piece touches it (`left`,
+    /// `right`), so that only the frontier of a decided region is followed.
+    fn narrow(&self, a: i128, b: i128, left: bool, right: bool, out: &mut Vec<DecidedPiece>) {
+        if !(left || right) || ((b - a) as u128) < 2 * self.min_piece as u128 {
+            return;
+        }
+        let mid = a + (b - a) / 2;
+        let lower = self.try_decide(a, mid);
+        let upper = self.try_decide(mid, b);
+        let (lower_decided, upper_decided) =
+            (lower != Regime::Undecided, upper != Regime::Undecided);
+        for (start, end, regime) in [(a, mid, lower), (mid, b, upper)] {
+            if regime != Regime::Undecided {
+                out.push(DecidedPiece { start, end, regime });
+            }
+        }
+        if !lower_decided {
+            self.narrow(a, mid, left, upper_decided, out);
+        }
+        if !upper_decided {
+            self.narrow(mid, b, lower_decided, right, out);
+        }
+    }
 }
 
 /// Whether f at the first and last inputs of `[a, b)` rounds to one format number, or to each

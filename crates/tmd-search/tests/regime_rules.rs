@@ -91,6 +91,61 @@ fn binary64_rules_agree_with_the_per_input_decision_at_the_piece_ends() {
     assert!(checked > 20_000, "{checked}");
 }
 
+/// Where the regime changes at one input of a binade the rule must still decide the rest of
+/// it: exp at K = 45 is hard at no input of [2^-97, 2^-96) (exp(2^-97) - 1 = 2^-97 + 2^-195 +
+/// ...: the gap starts a hair above 2^-45 ulp of 1), and at one input only of the binade of
+/// -2^-98, -2^-98 itself (1 - exp(-2^-98) = 2^-98 - 2^-197 + ...: 2^-45 - 2^-144 ulps below 1;
+/// each other input is farther than 2^-45 (1 + 2^-52) - 2^-143). Left undecided, such a piece
+/// holds up to 2^44 inputs, hours of search.
+#[test]
+fn a_regime_change_at_one_input_leaves_only_the_smallest_pieces_to_the_search() {
+    use tmd_search::regime::MIN_RULE_PIECE;
+    let f64 = Format::binary64();
+    let expr = Expr::parse("exp(x)").unwrap();
+    let half = 1i128 << 52;
+    // The ordinal of 2^e: 2^52 subnormals and zero come first.
+    let binade = |e: i32| (e - f64.emin() + 1) as i128 * half;
+    let (bits, kinds) = (45, Breakpoints::All);
+    let above = binade(-97);
+    assert_eq!(f64.from_ordinal(above).to_hex(), "0x1p-97");
+    let pieces = decided_pieces(&expr, &f64, above, above + half, bits, kinds);
+    assert_eq!(pieces.len(), 1, "{pieces:?}");
+    assert!(matches!(pieces[0].regime, Regime::NoneHard { .. }));
+    assert_eq!((pieces[0].start, pieces[0].end), (above, above + half));
+
+    // Ordinals of [-2^-97 + ulp, -2^-98]; the last one is -2^-98.
+    let (start, end) = (-binade(-98) - half + 1, -binade(-98) + 1);
+    let pieces = decided_pieces(&expr, &f64, start, end, bits, kinds);
+    let decided: i128 = pieces.iter().map(|p| p.end - p.start).sum();
+    assert!(
+        end - start - decided <= 2 * MIN_RULE_PIECE as i128,
+        "{pieces:?}"
+    );
+    assert!(pieces
+        .iter()
+        .all(|p| matches!(p.regime, Regime::NoneHard { .. })));
+    assert!(
+        pieces.iter().all(|p| p.end < end),
+        "-2^-98 is hard: {pieces:?}"
+    );
+    let last_piece_end = pieces.iter().map(|p| p.end).max().unwrap();
+    // The undecided inputs next to -2^-98: hard at -2^-98 alone, by MPFR.
+    for q in last_piece_end - 2..end {
+        let x = f64.from_ordinal(q);
+        let d = decide(&expr, &f64, &x, bits, kinds, 8192);
+        let at = format!("exp at {}", x.to_hex());
+        if q == end - 1 {
+            assert_eq!(x.to_hex(), "-0x1p-98");
+            let Decision::Hard(Outcome::Inexact(i)) = d else {
+                panic!("{at}: {d:?}");
+            };
+            assert_eq!(i.kind, Kind::Directed, "{at}");
+        } else {
+            assert!(matches!(d, Decision::NotHard), "{at}: {d:?}");
+        }
+    }
+}
+
 /// The filter with the rule in it lists exactly the reference search's cases, with the same
 /// counts, on pieces the rule decides both ways: binary32 exp at K = 20 is hard at every input
 /// below 2^-43 (within 2^-20 ulp of 1) and at none from 2^-43 to 2^-25.
