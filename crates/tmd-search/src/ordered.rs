@@ -20,6 +20,7 @@
 //! holds is the caller's to bound.
 
 use std::collections::BTreeMap;
+use std::ops::ControlFlow;
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::mpsc;
 use std::time::Duration;
@@ -35,13 +36,15 @@ fn window() -> u64 {
 pub(crate) const HELD_BUDGET: u64 = 1 << 20;
 
 /// Runs `work(0..jobs)` in parallel on the current pool and calls `consume(j, result)` in
-/// increasing j on another thread; `held(result)` is how many items a result holds.
+/// increasing j on another thread; `held(result)` is how many items a result holds. When
+/// `consume` breaks (its output is gone: a closed pipe, a full disk), no further job starts
+/// and no further result is consumed; the jobs already running finish and are dropped.
 pub(crate) fn run_ordered<T, W, H, C>(jobs: u64, work: W, held: H, consume: C)
 where
     T: Send,
     W: Fn(u64) -> T + Sync,
     H: Fn(&T) -> u64 + Sync,
-    C: FnMut(u64, T) + Send,
+    C: FnMut(u64, T) -> ControlFlow<()> + Send,
 {
     let (tx, rx) = mpsc::channel::<(u64, T)>();
     let consumed = AtomicU64::new(0);
@@ -59,7 +62,9 @@ where
                 pending.insert(j, result);
                 while let Some(result) = pending.remove(&next) {
                     held_now.fetch_sub(held(&result), Ordering::AcqRel);
-                    consume(next, result);
+                    if consume(next, result).is_break() {
+                        return;
+                    }
                     next += 1;
                     consumed.store(next, Ordering::Release);
                 }
@@ -68,6 +73,9 @@ where
         let work = &work;
         rayon::scope_fifo(|s| {
             for j in 0..jobs {
+                if consumer.is_finished() {
+                    return;
+                }
                 // Wait for room, running queued jobs meanwhile (a job never waits, so running
                 // one here cannot block the one the consumer needs). A consumer that panicked
                 // consumes no more: stop starting jobs, its panic is raised below.
@@ -106,6 +114,15 @@ where
     });
 }
 
+/// `Continue` while `go_on` holds, for consumers of [`run_ordered`].
+pub(crate) fn continue_if(go_on: bool) -> ControlFlow<()> {
+    if go_on {
+        ControlFlow::Continue(())
+    } else {
+        ControlFlow::Break(())
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -124,6 +141,7 @@ mod tests {
             |j, r| {
                 assert_eq!(j, r);
                 seen.push(j);
+                ControlFlow::Continue(())
             },
         );
         assert_eq!(seen, (0..500).collect::<Vec<_>>());
@@ -163,6 +181,7 @@ mod tests {
                 |j, (name, after_first)| {
                     consumed_first.store(true, Ordering::SeqCst);
                     seen.push((j, name, after_first));
+                    ControlFlow::Continue(())
                 },
             )
         });
@@ -175,6 +194,39 @@ mod tests {
             assert!(after_first, "job {j} ran before job 0 was listed");
         }
         assert_eq!(seen.iter().map(|s| s.0).collect::<Vec<_>>(), [0, 1, 2, 3]);
+    }
+
+    /// A consumer whose output is gone stops the run: no job starts after it breaks, beyond
+    /// those already started.
+    #[test]
+    fn a_consumer_that_breaks_stops_the_jobs() {
+        let started = AtomicU64::new(0);
+        let mut consumed = Vec::new();
+        let pool = rayon::ThreadPoolBuilder::new()
+            .num_threads(2)
+            .build()
+            .unwrap();
+        pool.install(|| {
+            run_ordered(
+                1_000_000,
+                |j| {
+                    started.fetch_add(1, Ordering::SeqCst);
+                    j
+                },
+                |_| 1,
+                |j, _| {
+                    consumed.push(j);
+                    if j == 10 {
+                        ControlFlow::Break(())
+                    } else {
+                        ControlFlow::Continue(())
+                    }
+                },
+            )
+        });
+        assert_eq!(consumed, (0..=10).collect::<Vec<_>>());
+        let started = started.load(Ordering::SeqCst);
+        assert!(started < 10_000, "{started} jobs started");
     }
 
     /// Results that hold many items stop new jobs from starting while the first job runs:
@@ -201,7 +253,7 @@ mod tests {
                     j
                 },
                 |_| HELD_BUDGET / 2,
-                |_, _| {},
+                |_, _| ControlFlow::Continue(()),
             )
         });
         // Two finished results reach the budget; the jobs running then (one per thread, and

@@ -5,7 +5,7 @@
 //! all earlier chunks are in. Nothing is decided here that [`tmd_core::decide`] does not decide.
 
 use crate::counts::Counts;
-use crate::ordered::run_ordered;
+use crate::ordered::{continue_if, run_ordered};
 use crate::range::InputRange;
 use crate::regime::RangeRecord;
 use crate::Target;
@@ -107,6 +107,11 @@ pub trait Listing: Send {
         let _ = record;
         unreachable!("a range record reached a listing that does not take them");
     }
+    /// Whether the listing can still take cases: `false` once its output is gone (a closed
+    /// pipe, a full disk), and the search then stops at the next finished job.
+    fn wants_more(&self) -> bool {
+        true
+    }
 }
 
 impl<F: FnMut(&Case) + Send> Listing for F {
@@ -149,6 +154,7 @@ pub fn reference_search_to(
             cases.iter().for_each(|case| out.case(case));
             let next = range.start + ((c as u128 + 1) * CHUNK).min(range.len()) as i128;
             out.finished_through(next, &total);
+            continue_if(out.wants_more())
         },
     );
     total.elapsed = started.elapsed();

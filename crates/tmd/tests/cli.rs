@@ -377,6 +377,51 @@ fn interrupted_search_leaves_only_a_partial_file() {
     assert!(dir.join("big.jsonl.partial").exists());
 }
 
+/// A reader that has all it wanted (`| head -1`) ends the search: the write fails with a
+/// closed pipe, and the search stops at its next finished job instead of searching on (here
+/// 2^60 inputs, every one hard, listed one by one).
+#[test]
+fn search_stops_when_its_reader_closes_the_pipe() {
+    use std::io::{BufRead, BufReader};
+    use std::time::{Duration, Instant};
+    let mut child = Command::new(env!("CARGO_BIN_EXE_tmd"))
+        .args([
+            "search",
+            "exp",
+            "--from",
+            "0x1p-200",
+            "--to",
+            "0x1p-100",
+            "--bits",
+            "45",
+            "--expand-ranges",
+            "--json",
+            "-q",
+        ])
+        .stdout(Stdio::piped())
+        .stderr(Stdio::null())
+        .spawn()
+        .unwrap();
+    let mut first = String::new();
+    BufReader::new(child.stdout.take().unwrap())
+        .read_line(&mut first)
+        .unwrap();
+    assert!(first.contains("\"kind\":\"directed\""), "{first}");
+    // The reader is dropped: the pipe is closed.
+    let closed = Instant::now();
+    let status = loop {
+        if let Some(status) = child.try_wait().unwrap() {
+            break status;
+        }
+        if closed.elapsed() > Duration::from_secs(60) {
+            child.kill().unwrap();
+            panic!("the search went on for a minute after its reader left");
+        }
+        std::thread::sleep(Duration::from_millis(50));
+    };
+    assert_eq!(status.code(), Some(0));
+}
+
 #[test]
 fn hardness_prints_all_roundings() {
     let o = tmd(&[

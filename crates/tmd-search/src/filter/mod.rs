@@ -43,7 +43,7 @@ pub mod stats;
 pub mod whole;
 
 use crate::lower_bound::Algorithm;
-use crate::ordered::run_ordered;
+use crate::ordered::{continue_if, run_ordered};
 use crate::range::InputRange;
 use crate::reference::{decide_candidate, search_ordinals, Listing};
 use crate::regime::RangeRecord;
@@ -57,6 +57,7 @@ use rayon::prelude::*;
 use rug::float::Round;
 use rug::{Float, Integer};
 use stats::FilterStats;
+use std::ops::ControlFlow;
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Arc, Mutex, OnceLock};
 use std::time::Instant;
@@ -252,7 +253,7 @@ pub fn filtered_search(
             // After a device error nothing more is listed or reported finished, so a resumed
             // run redoes every chunk from the first that may be incomplete.
             if ctx.failed() {
-                return;
+                return ControlFlow::Break(());
             }
             let t = Instant::now();
             total.absorb(&result.summary);
@@ -264,6 +265,7 @@ pub fn filtered_search(
             let (start, len, _) = jobs.get(j);
             out.finished_through(start + len as i128, &total);
             listing_nanos += t.elapsed().as_nanos() as u64;
+            continue_if(out.wants_more())
         },
     );
     total.elapsed = started.elapsed();

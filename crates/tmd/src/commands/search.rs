@@ -244,6 +244,10 @@ impl Listing for Listed<'_> {
         self.plan.range_records
     }
 
+    fn wants_more(&self) -> bool {
+        self.error.is_none()
+    }
+
     fn range(&mut self, record: &RangeRecord) {
         if self.error.is_some() {
             return;
