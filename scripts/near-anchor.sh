@@ -11,6 +11,9 @@
 #   [BITS=K] bash scripts/near-anchor.sh FUNC [DIR]   (FUNC: exp, exp2 or log; default DIR
 #                                                      FUNC-near-anchor/; TMD=path/to/tmd)
 #
+# SIDES="below" or FROM_J=J run part of it (one side, or the binades from j = J on), to go on
+# from an interrupted run in the same DIR; the final comparison reads every range's file there.
+#
 # Writes DIR/SIDE-J.jsonl (the cases of one range; J = rest for the ranges below 2^-61),
 # DIR/SIDE-J.stats.json, DIR/summary.txt.
 set -uo pipefail
@@ -44,9 +47,9 @@ run_range() { # SIDE J FROM TO
   echo "$1 j=$2 exit $rc, $secs s: $check" | tee -a "$dir/summary.txt"
 }
 
-for side in above below; do
+for side in ${SIDES:-above below}; do
   last=$([ "$side" = above ] && echo "$last_above" || echo "$last_below")
-  for j in $(seq 20 "$last"); do
+  for j in $(seq "${FROM_J:-20}" "$last"); do
     if [ "$side" = above ]; then
       run_range "$side" "$j" "$(hex "$anchor + 2**-$((j + 1))")" "$(hex "$anchor + 2**-$j")"
     else
@@ -56,8 +59,13 @@ for side in above below; do
 done
 if [ "$anchor" = 0 ]; then
   # Zero and every binade below 2^-(last + 1), subnormals included, per sign.
-  run_range above rest 0x0p+0 "$(hex "2**-$((last_above + 1))")"
-  run_range below rest "$(hex "-2**-$((last_below + 1))")" -0x0p+0
+  for side in ${SIDES:-above below}; do
+    if [ "$side" = above ]; then
+      run_range above rest 0x0p+0 "$(hex "2**-$((last_above + 1))")"
+    else
+      run_range below rest "$(hex "-2**-$((last_below + 1))")" -0x0p+0
+    fi
+  done
 fi
 
 # The decisive comparison: the published cases next to the anchor whose hardness reaches the

@@ -244,14 +244,19 @@ fn decide(
         None => name.function().ok_or_else(|| {
             usage(
                 spec,
-                &format!(
-                    "crunch does not know a function `{}`: give --function NAME",
-                    name.stem
-                ),
+                &unknown_function(&name.stem),
             )
         })?,
     };
     Ok((function, format, name))
+}
+
+/// The message for a symbol whose function crunch does not check.
+pub(crate) fn unknown_function(stem: &str) -> String {
+    format!(
+        "crunch does not know a function `{stem}` (`tmd crunch --list` names those it checks); \
+         give --function NAME if the symbol computes one of them"
+    )
 }
 
 /// Loads `symbol` from the library as a target.

@@ -186,7 +186,7 @@ fn musl(spec: &str, name: &str, ov: &Overrides) -> Result<BoxedTarget, InputErro
     if ov.function.is_none() && scalar.function().is_none() {
         return Err(usage(
             spec,
-            &format!("crunch does not know a function `{}`", scalar.stem),
+&super::unknown_function(&scalar.stem),
         ));
     }
     let t = match scalar.format {

@@ -17,6 +17,7 @@
 
 use crate::format::CrunchFormat;
 use crate::function::RefFunc;
+use tmd_core::registry::Func;
 
 /// An x86 instruction set a vector entry point needs.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -96,10 +97,12 @@ pub fn parse(symbol: &str) -> Result<SymbolName, String> {
     Ok(c_name(name))
 }
 
-/// C naming: `expf` is binary32 exp unless `expf` is itself a function crunch knows.
+/// C naming: `expf` is binary32 exp unless `expf` is itself a function, one crunch knows or
+/// one of tmd's table (`erf` is binary64 erf, `erff` binary32 erf).
 pub fn c_name(name: &str) -> SymbolName {
+    let whole_is_a_function = RefFunc::lookup(name).is_some() || Func::lookup(name).is_some();
     let (stem, format) = match name.strip_suffix('f') {
-        Some(stem) if RefFunc::lookup(name).is_none() && !stem.is_empty() => {
+        Some(stem) if !whole_is_a_function && !stem.is_empty() => {
             (stem, CrunchFormat::Binary32)
         }
         _ => (name, CrunchFormat::Binary64),
@@ -232,6 +235,9 @@ mod tests {
             RefFunc::lookup("log1p")
         );
         assert_eq!(parse("myexpf").unwrap().function(), None);
+        // erf is a function whose name ends in f.
+        assert_eq!(shape("erf"), ("erf".into(), Binary64, None));
+        assert_eq!(shape("erff"), ("erf".into(), Binary32, None));
     }
 
     #[test]

@@ -238,7 +238,7 @@ fn decide_function(
     function_of_stem(stem.strip_prefix("cr_").unwrap_or(&stem)).ok_or_else(|| {
         usage(
             spec,
-            &format!("crunch does not know a function `{stem}`: give --function NAME"),
+&crate::foreign::unknown_function(&stem),
         )
     })
 }
