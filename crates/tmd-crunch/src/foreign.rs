@@ -241,12 +241,9 @@ fn decide(
     let function = match ov.function {
         Some(f) => RefFunc::lookup(f)
             .ok_or_else(|| usage(spec, &format!("--function {f}: crunch does not know it")))?,
-        None => name.function().ok_or_else(|| {
-            usage(
-                spec,
-                &unknown_function(&name.stem),
-            )
-        })?,
+        None => name
+            .function()
+            .ok_or_else(|| usage(spec, &unknown_function(&name.stem)))?,
     };
     Ok((function, format, name))
 }

@@ -184,10 +184,7 @@ fn musl_libc() -> Option<&'static str> {
 fn musl(spec: &str, name: &str, ov: &Overrides) -> Result<BoxedTarget, InputError> {
     let scalar = naming::c_name(name);
     if ov.function.is_none() && scalar.function().is_none() {
-        return Err(usage(
-            spec,
-&super::unknown_function(&scalar.stem),
-        ));
+        return Err(usage(spec, &super::unknown_function(&scalar.stem)));
     }
     let t = match scalar.format {
         CrunchFormat::Binary32 => "float",

@@ -102,9 +102,7 @@ pub fn parse(symbol: &str) -> Result<SymbolName, String> {
 pub fn c_name(name: &str) -> SymbolName {
     let whole_is_a_function = RefFunc::lookup(name).is_some() || Func::lookup(name).is_some();
     let (stem, format) = match name.strip_suffix('f') {
-        Some(stem) if !whole_is_a_function && !stem.is_empty() => {
-            (stem, CrunchFormat::Binary32)
-        }
+        Some(stem) if !whole_is_a_function && !stem.is_empty() => (stem, CrunchFormat::Binary32),
         _ => (name, CrunchFormat::Binary64),
     };
     SymbolName {

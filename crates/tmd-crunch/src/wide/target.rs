@@ -235,12 +235,8 @@ fn decide_function(
             .ok_or_else(|| usage(spec, &format!("--function {f}: crunch does not know it")));
     }
     let stem = named.map_or(symbol.to_string(), |(stem, _)| stem);
-    function_of_stem(stem.strip_prefix("cr_").unwrap_or(&stem)).ok_or_else(|| {
-        usage(
-            spec,
-&crate::foreign::unknown_function(&stem),
-        )
-    })
+    function_of_stem(stem.strip_prefix("cr_").unwrap_or(&stem))
+        .ok_or_else(|| usage(spec, &crate::foreign::unknown_function(&stem)))
 }
 
 #[cfg(test)]
