@@ -180,9 +180,7 @@ pub fn cheaper_lattice(params: LatticeParams, work: &ChunkWork<'_>) -> Option<Ch
     let filter = match work.plan.filter {
         Some(_) => {
             let n = work.plan.n;
-            let chunk = work.chunk;
-            let slope = chunk.diff_bound(1) + chunk.diff_bound(2) * n as f64 / 2.0;
-            let per_domain = if slope * ((n - 1) as f64) < 1.0 {
+            let per_domain = if work.chunk.domain_slope(n) * ((n - 1) as f64) < 1.0 {
                 ONE_TURN_DOMAIN_SECONDS
             } else {
                 FILTER_DOMAIN_SECONDS

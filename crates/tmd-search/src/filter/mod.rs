@@ -777,7 +777,7 @@ impl Context<'_> {
     ) -> Option<u64> {
         let (b1, b2) = (chunk.diff_bound(1), chunk.diff_bound(2));
         let base = self.eps_units() + chunk.approx_error;
-        let cost = |n: u64| flat_cost(n, self.filter.kappa, b1 + b2 * n as f64 / 2.0, b2, base);
+        let cost = |n: u64| flat_cost(n, self.filter.kappa, chunk.domain_slope(n), b2, base);
         // Only chunks flat enough for one turn at twice the cap: the others keep the cap.
         if (b1 + b2 * cap as f64) * ((2 * cap - 1) as f64) >= 1.0 {
             return None;
@@ -785,8 +785,7 @@ impl Context<'_> {
         let mut best = (cost(cap), cap);
         let mut n = cap * 2;
         while n <= FLAT_DOMAIN_MAX.min(len.next_power_of_two()) {
-            let slope = b1 + b2 * n as f64 / 2.0;
-            let turns = slope * ((n - 1) as f64);
+            let turns = chunk.domain_slope(n) * ((n - 1) as f64);
             if filterable(n) && turns < FLAT_MAX_TURNS {
                 let c = cost(n);
                 if c < best.0 {

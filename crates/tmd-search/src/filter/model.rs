@@ -167,6 +167,12 @@ impl ChunkModel {
         self.diff_bounds.get(j).copied().unwrap_or(0.0)
     }
 
+    /// The slope over a domain of `n` inputs that the flat-domain rules use: B_1 + B_2 n / 2.
+    /// The domain's points stay within one turn when `domain_slope(n) * (n - 1) < 1`.
+    pub fn domain_slope(&self, n: u64) -> f64 {
+        self.diff_bound(1) + self.diff_bound(2) * n as f64 / 2.0
+    }
+
     /// max |R^(j)(ξ)| over ξ in [0, L - 1 + j] (Δ^j[R](y) = R^(j)(ξ) for some ξ in [y, y + j],
     /// the mean value theorem for divided differences): Σ_k |c_k| k!/(k-j)! Z^(k-j) with Z the
     /// largest |ξ - half|.
