@@ -344,16 +344,18 @@ fi
 
 if [[ " $sections " == *" flat "* ]]; then
   # Nearly flat binary64 binades (exp and exp2 next to 1: the lower-bound tests' short-orbit
-  # step, domains of up to 2^22 inputs, the exact chord term of the filter's error): CUDA
-  # against the CPU backend at equal chunks (cases, phase counts), and the cases with k >= 44
-  # against the published lists.
+  # step, domains of up to 2^22 inputs, the exact chord term of the filter's error, chunks
+  # of up to 2^40 inputs, the lattice beside the device): CUDA against the CPU backend (cases;
+  # the phase counts differ where the two choose the lattice for different chunks), and the
+  # cases with k >= 44 against the published lists.
   mkdir -p "$OUT/s"
   n=0
   for cfg in ${FLAT_BINADES:-"exp 0x1p-40 0x1p-39" "exp -0x1p-34 -0x1p-35" "exp 0x1p-22 0x1p-21" "exp2 0x1p-30 0x1p-29"}; do
     read -r func from to <<<"${cfg//,/ }"
     n=$((n + 1))
     [ "$(time_left)" -lt 60 ] && { log "flat $func [$from, $to): skipped (time)"; continue; }
-    args="$func --from $from --to $to --bits 45 --breakpoints all --chunk-bits 38"
+    # The default chunks (nearly flat pieces take larger ones) unless FLAT_EXTRA says otherwise.
+    args="$func --from $from --to $to --bits 45 --breakpoints all ${FLAT_EXTRA:-}"
     rc_cuda=$(TMO=120 search "flat$n-cuda" cuda $args)
     rc_cpu=$(TMO=120 search "flat$n-cpu" cpu $args)
     same=$(cmp -s "$OUT/s/flat$n-cpu.txt" "$OUT/s/flat$n-cuda.txt" && echo "cases identical" || echo "cases DIFFER")

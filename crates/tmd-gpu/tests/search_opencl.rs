@@ -284,6 +284,39 @@ fn searches_over_the_candidate_cap_go_in_pieces_with_the_same_cases() {
     }
 }
 
+/// With a device, `regular-or-lattice` takes a nearly flat chunk, which the lattice covers in
+/// one interval, on the cores (a device call costs about a millisecond whatever its work):
+/// no device call, and the cases and counts of the same search without a device.
+#[test]
+fn nearly_flat_chunks_beside_a_device_go_to_the_lattice_with_the_cpu_cases() {
+    let device: Arc<OpenClDevice> =
+        Arc::new(OpenClDevice::nth(0).unwrap_or_else(|e| panic!("{e}")));
+    // 2^36 inputs at K = 45 around a published worst case of exp (CORE-MATH's list).
+    let w = Window {
+        func: "exp",
+        format: "binary64",
+        from: "0x1.000fp-40",
+        log2len: 36,
+        bits: 45,
+        mode: Breakpoints::All,
+    };
+    let mut cpu = FilterParams::new(Method::Cheaper(Algorithm::RegularUnrolled));
+    cpu.flat_chunk_len = 1 << 36;
+    let mut beside = cpu.clone();
+    beside.device = Some(device);
+    let (cases, summary, _) = run(&w, &cpu);
+    let xs: Vec<String> = cases.iter().map(|c| c.x.to_hex()).collect();
+    assert!(
+        xs.iter().any(|x| x == "0x1.000fffffff7ffp-40"),
+        "the published case is listed: {xs:?}"
+    );
+    let (c, s, stats) = run(&w, &beside);
+    assert_eq!(c, cases, "cases differ");
+    assert_eq!(counts(&s), counts(&summary), "counts differ");
+    assert_eq!(stats.chunks, 1, "one chunk of 2^36 inputs");
+    assert_eq!(stats.device_nanos, 0, "the chunk went to the device");
+}
+
 #[test]
 fn opencl_i0_gives_the_cpu_cases_and_counts() {
     let device: Arc<OpenClDevice> =

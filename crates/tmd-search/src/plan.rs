@@ -6,6 +6,7 @@
 
 use crate::filter::device::SUBPACKET_DOMAINS;
 use crate::filter::lattice::{LatticeParams, LatticeShape};
+use crate::filter::FLAT_CHUNK_MAX;
 use crate::lower_bound::Algorithm;
 use crate::range::RangeEnd;
 use crate::Target;
@@ -272,9 +273,9 @@ fn lattice_params(shape: Option<&str>) -> Result<LatticeParams, InputError> {
 
 /// The filter parameters for `--algorithm`: None for the reference search. `auto` takes the
 /// reference search for a target without a Taylor model, the exhaustive method up to binary32
-/// precision (p <= 24), and beyond it the regular test, unrolled, on a device, or on the cores
-/// per chunk the cheaper of that test and the lattice method by the measured cost model
-/// ([`Method::Cheaper`]).
+/// precision (p <= 24), and beyond it per chunk the cheaper of the regular test, unrolled (on
+/// the cores, or on the device where one is given), and the lattice method on the cores, by
+/// the measured cost model ([`Method::Cheaper`]).
 fn choose_algorithm(
     request: &SearchRequest,
     target: &Target,
@@ -299,10 +300,8 @@ fn choose_algorithm(
             }
             if format.precision() <= 24 {
                 Method::Exhaustive
-            } else if request.backend == "cpu" {
-                Method::Cheaper(Algorithm::RegularUnrolled)
             } else {
-                Method::Filter(Algorithm::RegularUnrolled)
+                Method::Cheaper(Algorithm::RegularUnrolled)
             }
         }
         "regular" => Method::Filter(Algorithm::RegularUnrolled),
@@ -360,6 +359,11 @@ fn choose_algorithm(
             DEVICE_DIVISION_THRESHOLD
         }),
         chunk_len: 1u64 << chunk_bits,
+        // Nearly flat pieces get larger chunks unless --chunk-bits fixes them.
+        flat_chunk_len: match request.chunk_bits {
+            Some(_) => 1u64 << chunk_bits,
+            None => FLAT_CHUNK_MAX,
+        },
         split_phases: !cpu && !request.inline_phases,
         work_group: request.work_group.unwrap_or(0),
         domains_per_item: request.domains_per_item.unwrap_or(SUBPACKET_DOMAINS),

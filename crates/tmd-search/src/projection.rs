@@ -9,7 +9,7 @@
 //! and end) with the backend the search would use, then projected linearly to its length.
 
 use crate::filter::whole::{split_searched, WholeVerdict};
-use crate::filter::{filtered_search, piece_end, FilterError, FilterParams};
+use crate::filter::{filtered_search, piece_chunk_len, piece_end, FilterError, FilterParams};
 use crate::regime::{decided_pieces, Regime};
 use crate::{InputRange, SearchParams, Target};
 use std::sync::atomic::AtomicU64;
@@ -66,7 +66,7 @@ pub struct PlannedPiece {
 }
 
 /// The pieces of `range`, each with its method and projected time. Each filtered piece is timed
-/// at three places on windows of one chunk (`filter.chunk_len`, the search's own job, so that
+/// at three places on windows of one chunk (the search's own job, [`piece_chunk_len`], so that
 /// the chunk polynomial and its tables weigh what they weigh in the search), or 1/256 of the
 /// piece where that is less (at least 2^12 inputs, or the whole piece), doubled while cheap;
 /// `records`: pieces the rule proves all hard are range records (else listed input by input).
@@ -162,9 +162,8 @@ fn time_piece(
     // timed so, a binade of binary64 exp was projected at 100 to 60,000 times its time. At
     // most 1/256 of the piece (at least 2^12 inputs), so that planning costs about 1% of
     // searching where inputs go to MPFR one by one (sin of huge binary32 inputs).
-    let width = (filter.chunk_len as i128)
-        .min((len / 256).max(1 << 12))
-        .min(len);
+    let chunk_len = piece_chunk_len(&target.expr, &range.format, params.bits, filter, start, end);
+    let width = (chunk_len as i128).min((len / 256).max(1 << 12)).min(len);
     // On the search's chunk grid (chunks start at the piece's start).
     let middle = start + (len - width) / 2 / width * width;
     let mut starts = vec![start, middle, end - width];

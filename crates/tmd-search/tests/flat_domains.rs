@@ -82,3 +82,61 @@ fn flat_domains_above_the_cap_list_what_the_reference_lists() {
         "{flat_windows} runs used domains above the cap"
     );
 }
+
+/// A nearly flat piece is searched in chunks larger than `chunk_len` (up to
+/// `flat_chunk_len`, where a polynomial of degree 2 meets the threshold over the whole
+/// chunk), with the cases of the reference search, by the filter and by the per-chunk choice
+/// of the filter or the lattice; a piece that curves keeps `chunk_len`.
+#[test]
+fn nearly_flat_pieces_take_larger_chunks_with_the_same_cases() {
+    let format = Format::binary64();
+    // (function, window start, log2 length, K, whether the window is flat over 2^16 inputs)
+    let windows = [
+        ("exp", "0x1.3p-13", 16, 12, true),
+        ("exp", "-0x1.5p-14", 16, 12, true),
+        ("exp2", "0x1.1p-14", 16, 12, true),
+        ("sin", "0x1.8p+20", 16, 12, false),
+    ];
+    for (func, from, log2len, k, flat) in windows {
+        let target = Target::parse(func).unwrap();
+        let range = window(&format, from, log2len);
+        let params = SearchParams {
+            bits: k,
+            breakpoints: Breakpoints::All,
+            include_exact: false,
+            max_precision: 8192,
+        };
+        let progress = AtomicU64::new(0);
+        let mut reference: Vec<Case> = Vec::new();
+        reference_search(&target, &range, &params, &progress, &mut |c| {
+            reference.push(c.clone())
+        });
+        assert!(
+            !reference.is_empty(),
+            "{func} from {from}: no case to compare"
+        );
+        for method in [
+            Method::Filter(Algorithm::RegularUnrolled),
+            Method::Cheaper(Algorithm::RegularUnrolled),
+        ] {
+            let mut filter = FilterParams::new(method);
+            filter.chunk_len = 1 << 12;
+            filter.flat_chunk_len = 1 << 16;
+            let mut filtered: Vec<Case> = Vec::new();
+            let (_, stats) = filtered_search(
+                &target,
+                &range,
+                &params,
+                &filter,
+                &progress,
+                &mut |c: &Case| filtered.push(c.clone()),
+            )
+            .unwrap();
+            let what = format!("{func} from {from}, 2^{log2len} inputs, K = {k}, {method:?}");
+            let xs = |cases: &[Case]| cases.iter().map(|c| c.x.to_hex()).collect::<Vec<_>>();
+            assert_eq!(xs(&filtered), xs(&reference), "{what}");
+            let chunks = if flat { 1 } else { 1 << (log2len - 12) };
+            assert_eq!(stats.chunks, chunks, "{what}: chunks");
+        }
+    }
+}

@@ -223,11 +223,12 @@ pub struct SearchArgs {
     /// Breakpoints: all (format numbers and midpoints), directed or nearest.
     #[arg(long, default_value = "all")]
     pub breakpoints: String,
-    /// auto (exhaustive for p <= 24; above, regular on a device and regular-or-lattice on the
-    /// cores; reference for an expression without a Taylor model), regular, lefevre,
+    /// auto (exhaustive for p <= 24; above, regular-or-lattice; reference for an expression
+    /// without a Taylor model), regular, lefevre,
     /// lefevre-swap, exhaustive (tabulated differences on every input), lattice (Stehlé,
     /// Lefèvre and Zimmermann's lattice method on intervals of each chunk, on the cores),
-    /// regular-or-lattice (per chunk the cheaper of the two by a measured cost model) or
+    /// regular-or-lattice (per chunk the cheaper of the two by a measured cost model: the
+    /// regular test on the cores or on the device, the lattice on the cores) or
     /// reference (MPFR on every input).
     #[arg(long, default_value = "auto")]
     pub algorithm: String,

@@ -14,6 +14,9 @@
 //!   Graillat) on the CPU cores;
 //! - [`LowerBoundsOnDevice`]: the same phases on an OpenCL or CUDA device
 //!   ([`super::device::PacketDevice`]), with the same arithmetic, so the same candidates;
+//! - [`CheaperOnCores`] and [`CheaperBesideDevice`]: per chunk, the lattice method (below) or
+//!   the phases on the cores or on the device, whichever a measured cost model expects to be
+//!   cheaper (`super::lattice`); either gives a superset of the same hard inputs;
 //! - [`Exhaustive`]: phase 3 on every domain (every input's value walked exactly by
 //!   tabulated differences), on the cores or on a device.
 //!
@@ -58,7 +61,8 @@ pub enum GenerateError {
 }
 
 impl ChunkWork<'_> {
-    fn domains(&self) -> u64 {
+    /// The chunk's filter domains.
+    pub fn domains(&self) -> u64 {
         self.chunk.len.div_ceil(self.plan.n)
     }
 
@@ -98,9 +102,11 @@ pub fn generator_for(filter: &FilterParams) -> Box<dyn CandidateGenerator> {
             algorithm,
             lattice: Default::default(),
         }),
-        (Method::Cheaper(algorithm), Some(device)) => {
-            Box::new(LowerBoundsOnDevice { algorithm, device })
-        }
+        (Method::Cheaper(algorithm), Some(device)) => Box::new(CheaperBesideDevice {
+            algorithm,
+            device,
+            lattice: Default::default(),
+        }),
     }
 }
 
@@ -120,6 +126,29 @@ impl CandidateGenerator for CheaperOnCores {
         match super::lattice::cheaper_lattice(self.lattice, work) {
             Some(lattice) => super::lattice::lattice_candidates(lattice, work),
             None => packets_on_cores(work),
+        }
+    }
+}
+
+/// Per chunk, the lattice method on the cores or the filter on the device, whichever the
+/// cost model expects to end sooner ([`super::lattice::lattice_beats_device`]): a device call
+/// has a fixed cost of about a millisecond, so a nearly flat chunk that the lattice covers in
+/// a few intervals is done sooner on the cores.
+pub struct CheaperBesideDevice {
+    pub algorithm: Algorithm,
+    pub device: DevicePackets,
+    pub lattice: super::lattice::LatticeParams,
+}
+
+impl CandidateGenerator for CheaperBesideDevice {
+    fn lower_bound(&self) -> Option<Algorithm> {
+        Some(self.algorithm)
+    }
+
+    fn candidates(&self, work: &ChunkWork<'_>) -> Result<(Vec<u64>, FilterStats), GenerateError> {
+        match super::lattice::lattice_beats_device(self.lattice, work) {
+            Some(lattice) => super::lattice::lattice_candidates(lattice, work),
+            None => self.device.run_or_on_cores(work),
         }
     }
 }
@@ -168,10 +197,7 @@ impl CandidateGenerator for LowerBoundsOnDevice {
     }
 
     fn candidates(&self, work: &ChunkWork<'_>) -> Result<(Vec<u64>, FilterStats), GenerateError> {
-        if work.domains() < self.device.min_domains {
-            return packets_on_cores(work);
-        }
-        self.device.run(work)
+        self.device.run_or_on_cores(work)
     }
 }
 
@@ -187,8 +213,8 @@ impl CandidateGenerator for Exhaustive {
 
     fn candidates(&self, work: &ChunkWork<'_>) -> Result<(Vec<u64>, FilterStats), GenerateError> {
         match &self.device {
-            Some(device) if work.domains() >= device.min_domains => device.run(work),
-            _ => packets_on_cores(work),
+            Some(device) => device.run_or_on_cores(work),
+            None => packets_on_cores(work),
         }
     }
 }
@@ -251,6 +277,18 @@ pub struct DevicePackets {
 }
 
 impl DevicePackets {
+    /// The chunk on the device, or on the cores when it has fewer domains than
+    /// [`Self::min_domains`].
+    fn run_or_on_cores(
+        &self,
+        work: &ChunkWork<'_>,
+    ) -> Result<(Vec<u64>, FilterStats), GenerateError> {
+        if work.domains() < self.min_domains {
+            return packets_on_cores(work);
+        }
+        self.run(work)
+    }
+
     /// The exact tables are made on the cores; phases 1-3 run on the device. An error is
     /// prefixed with the device's name.
     fn run(&self, work: &ChunkWork<'_>) -> Result<(Vec<u64>, FilterStats), GenerateError> {

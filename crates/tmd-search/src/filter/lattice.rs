@@ -193,6 +193,26 @@ pub fn cheaper_lattice(params: LatticeParams, work: &ChunkWork<'_>) -> Option<Ch
     (lattice.seconds < filter / 4.0).then_some(lattice)
 }
 
+/// Wall time of one device call of the filter beyond its kernels (copies, launches, the
+/// tables made on the cores, the host's share), measured on an NVIDIA H200 with 16 host
+/// threads: the binade [2^-40, 2^-39) of exp at K = 45, 16384 chunks of 2^16 domains each,
+/// took 15.6 s (0.95 ms a chunk) where its kernels took microseconds.
+pub const DEVICE_CALL_SECONDS: f64 = 1e-3;
+/// Wall time of one filter domain on the device, same machine: I0 (exp on [1, 1 + 2^-13) at
+/// K = 32), 2^24 domains in one call of 4.3-4.6 ms, about 1 ms of it the call's fixed cost.
+pub const DEVICE_DOMAIN_SECONDS: f64 = 2e-10;
+
+/// The chunk's lattice when its thread time spread over the cores is expected to be under a
+/// quarter of the chunk's device call ([`DEVICE_CALL_SECONDS`] plus [`DEVICE_DOMAIN_SECONDS`]
+/// per domain); `None` when the device is the faster. The lattice's times were measured on a
+/// slower machine than the device's host, so the choice leans to the device.
+pub fn lattice_beats_device(params: LatticeParams, work: &ChunkWork<'_>) -> Option<ChunkLattice> {
+    let device = DEVICE_CALL_SECONDS + work.domains() as f64 * DEVICE_DOMAIN_SECONDS;
+    let lattice = chunk_lattice(params, work.chunk, work.plan.eps_units);
+    let cores = rayon::current_num_threads() as f64;
+    (lattice.seconds / cores < device / 4.0).then_some(lattice)
+}
+
 /// The lattice's reach: the largest interval half-width T it is expected to handle at the
 /// threshold `eps` (`log2_t_limit`, at most 2^40).
 fn reach(shape: LatticeShape, eps: f64) -> f64 {

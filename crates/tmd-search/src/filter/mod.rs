@@ -63,7 +63,7 @@ use std::sync::{Arc, Mutex, OnceLock};
 use std::time::Instant;
 use thiserror::Error;
 use tmd_core::taylor::{expr_has_model, taylor_model, TaylorModel};
-use tmd_core::Format;
+use tmd_core::{Expr, Format};
 
 pub use stats::{Nmdm, PhaseCounts};
 
@@ -102,6 +102,14 @@ pub const MAX_PACKET_DOMAINS: u64 = 1 << 16;
 /// suffices, at most this).
 pub const TAYLOR_DEGREE: usize = 16;
 
+/// The largest chunk of a nearly flat piece ([`piece_chunk_len`]): 2^40 inputs, the lattice's
+/// largest interval, and few enough inputs that a chunk's work stays a small part of a
+/// binade's (a journal keeps whole chunks).
+pub const FLAT_CHUNK_MAX: u64 = 1 << 40;
+
+/// The highest degree of a nearly flat chunk's polynomial ([`piece_chunk_len`]).
+const FLAT_CHUNK_DEGREE: usize = 2;
+
 /// The degree tried first (enough for most chunks, and four times cheaper).
 const TAYLOR_DEGREE_FIRST: usize = 7;
 
@@ -133,6 +141,9 @@ pub struct FilterParams {
     pub division_threshold: u32,
     /// Largest chunk (inputs per polynomial), a power of two.
     pub chunk_len: u64,
+    /// Largest chunk of a nearly flat piece ([`piece_chunk_len`]); at most `chunk_len` keeps
+    /// every chunk at `chunk_len`.
+    pub flat_chunk_len: u64,
     /// Where phases 1-3 run: None for the CPU cores, else a device (OpenCL or CUDA).
     pub device: Option<Arc<dyn PacketDevice>>,
     /// On a device, phases 2 and 3 in kernels of their own over the compacted failures of the
@@ -170,6 +181,7 @@ impl FilterParams {
             device_min_domains: 0,
             division_threshold: 0,
             chunk_len: 1 << 34,
+            flat_chunk_len: 1 << 34,
             device: None,
             candidate_cap: DEFAULT_CANDIDATE_CAP,
         }
@@ -222,7 +234,8 @@ pub fn filtered_search(
         kinds: params.breakpoints,
         records: out.accepts_ranges(),
     };
-    let jobs = ChunkJobs::new(range, filter.chunk_len, Some(&rules));
+    let chunk_len = |s, e| piece_chunk_len(&target.expr, &range.format, params.bits, filter, s, e);
+    let jobs = ChunkJobs::new(range, filter.chunk_len, &chunk_len, Some(&rules));
     let ctx = Context {
         target,
         range,
@@ -343,22 +356,29 @@ enum JobKind {
 /// Inputs per job where every input is hard.
 const EVERY_INPUT_JOB: u64 = 1 << 16;
 
-/// The jobs of a range: pieces of at most `chunk_len` inputs, each inside one input binade
-/// (constant quantum); pieces of any length where the regime rule proves that no input is
+/// The jobs of a range: chunks, each inside one input binade (constant quantum), of the
+/// length `search_len` gives for their piece (`chunk_len`, or more on a nearly flat piece,
+/// [`piece_chunk_len`]); pieces of any length where the regime rule proves that no input is
 /// hard ([`crate::regime`]), one job each; and pieces where it proves every input hard, in
 /// jobs of [`EVERY_INPUT_JOB`] inputs. Job `j` is computed when asked for, from one entry per
 /// piece, so a range of 2^60 inputs costs a few thousand entries, not one per job.
 struct ChunkJobs {
     chunk_len: u64,
-    /// Per piece: its first ordinal, its end, the index of its first job, and its kind.
-    pieces: Vec<(i128, i128, u64, JobKind)>,
+    /// Per piece: its first ordinal, its end, the index of its first job, its kind, and its
+    /// jobs' length (`None`: one job).
+    pieces: Vec<(i128, i128, u64, JobKind, Option<u64>)>,
     /// The range records of the `JobKind::Record` pieces.
     records: Vec<RangeRecord>,
     count: u64,
 }
 
 impl ChunkJobs {
-    fn new(range: &InputRange, chunk_len: u64, rules: Option<&RuleQuery>) -> ChunkJobs {
+    fn new(
+        range: &InputRange,
+        chunk_len: u64,
+        search_len: &dyn Fn(i128, i128) -> u64,
+        rules: Option<&RuleQuery>,
+    ) -> ChunkJobs {
         let half = 1i128 << (range.format.precision() - 1);
         let mut jobs = ChunkJobs {
             chunk_len,
@@ -383,11 +403,11 @@ impl ChunkJobs {
                     (Some(_), false) => JobKind::EveryInput,
                     (None, _) => JobKind::NoneHard,
                 };
-                jobs.push_searched(range, rules, at, piece.start);
-                jobs.push(piece.start, piece.end, kind);
+                jobs.push_searched(range, search_len, rules, at, piece.start);
+                jobs.push(piece.start, piece.end, kind, None);
                 at = piece.end;
             }
-            jobs.push_searched(range, rules, at, end);
+            jobs.push_searched(range, search_len, rules, at, end);
             o = end;
         }
         jobs
@@ -398,35 +418,35 @@ impl ChunkJobs {
     fn push_searched(
         &mut self,
         range: &InputRange,
+        search_len: &dyn Fn(i128, i128) -> u64,
         rules: Option<&RuleQuery>,
         start: i128,
         end: i128,
     ) {
         let Some(r) = rules else {
-            return self.push(start, end, JobKind::Search);
+            return self.push(start, end, JobKind::Search, Some(search_len(start, end)));
         };
         let (format, len) = (&range.format, self.chunk_len);
         for (s, e, verdict) in whole::split_searched(r.target, format, r.bits, start, end, len) {
-            self.push(s, e, verdict.map_or(JobKind::Search, JobKind::Whole));
+            match verdict {
+                Some(verdict) => self.push(s, e, JobKind::Whole(verdict), None),
+                None => self.push(s, e, JobKind::Search, Some(search_len(s, e))),
+            }
         }
     }
 
-    /// Inputs per job of a piece of this kind (`None`: the whole piece).
-    fn job_len(&self, kind: JobKind) -> Option<u64> {
-        match kind {
-            JobKind::Search => Some(self.chunk_len),
-            JobKind::NoneHard | JobKind::Record(_) | JobKind::Whole(_) => None,
-            JobKind::EveryInput => Some(EVERY_INPUT_JOB),
-        }
-    }
-
-    /// Appends the piece `[start, end)` (nothing when empty).
-    fn push(&mut self, start: i128, end: i128, kind: JobKind) {
+    /// Appends the piece `[start, end)` (nothing when empty), in jobs of `job_len` inputs
+    /// (`None`: one job; every-input pieces always in jobs of [`EVERY_INPUT_JOB`]).
+    fn push(&mut self, start: i128, end: i128, kind: JobKind, job_len: Option<u64>) {
         if start >= end {
             return;
         }
-        self.pieces.push((start, end, self.count, kind));
-        self.count += match self.job_len(kind) {
+        let job_len = match kind {
+            JobKind::EveryInput => Some(EVERY_INPUT_JOB),
+            _ => job_len,
+        };
+        self.pieces.push((start, end, self.count, kind, job_len));
+        self.count += match job_len {
             Some(len) => ((end - start) as u128).div_ceil(len as u128) as u64,
             None => 1,
         };
@@ -439,8 +459,8 @@ impl ChunkJobs {
     /// Job `j`: (first ordinal, length, kind).
     fn get(&self, j: u64) -> (i128, u64, JobKind) {
         let i = self.pieces.partition_point(|p| p.2 <= j) - 1;
-        let (start, end, first_job, kind) = self.pieces[i];
-        let Some(job_len) = self.job_len(kind) else {
+        let (start, end, first_job, kind, job_len) = self.pieces[i];
+        let Some(job_len) = job_len else {
             return (start, (end - start) as u64, kind);
         };
         let o = start + ((j - first_job) as i128) * job_len as i128;
@@ -460,6 +480,69 @@ pub(crate) fn piece_end(o: i128, half: i128) -> i128 {
     } else {
         -(u / half) * half + 1
     }
+}
+
+/// The polynomial of the chunk of inputs `start..start + len` (one input quantum): of the
+/// least degree up to `degree` whose error, with the Taylor model's remainder of that degree,
+/// is at most eps/8 (the threshold 2^(1-bits) in result units).
+fn chunk_polynomial(
+    expr: &Expr,
+    format: &Format,
+    bits: u32,
+    start: i128,
+    len: u64,
+    degree: usize,
+) -> Result<ChunkModel, NoPolynomial> {
+    let h_exp = input_quantum_exp(format, start);
+    let half = len / 2;
+    let x0 = format.from_ordinal(start).to_float();
+    let mut center = Float::with_val(256, &x0);
+    center += Float::with_val(64, Integer::from(half)) << h_exp as i32;
+    let radius = Float::with_val(64, half.max(len - 1 - half)) << h_exp as i32;
+    let prec = (format.precision() + bits + 64).max(128);
+    let eps = 2f64.powi(1 - bits as i32);
+    let model =
+        taylor_model(expr, &center, &radius, degree, prec).map_err(|_| NoPolynomial::Model)?;
+    let qexp = result_quantum(&model, format).ok_or(NoPolynomial::ResultBinade)?;
+    (1..=degree)
+        .filter_map(|d| ChunkModel::new(&model, d, len, half, h_exp, qexp - 1))
+        .find(|c| c.approx_error <= eps / 8.0)
+        .ok_or(NoPolynomial::Curvature)
+}
+
+/// The chunk length on the searched piece `[start, end)` (one input quantum):
+/// `filter.chunk_len`, or, where the function is nearly flat, the largest power of two up to
+/// `filter.flat_chunk_len` over which a polynomial of degree at most 2 meets the threshold at
+/// both ends of the piece. A chunk costs its polynomial and tables (and on a device a call)
+/// whatever its length, and the work of a nearly flat chunk grows with its length only: the
+/// filter's domains hold up to [`FLAT_DOMAIN_MAX`] inputs there, and the lattice takes such a
+/// chunk in a few intervals. exp on [2^-30, 2^-29) at K = 45 took 36.6 s on 2 cores in chunks
+/// of 2^34, 8.2 s in chunks of 2^40 (docs/BENCHMARKS.md). Which chunks a piece has decides
+/// only the work, never the cases.
+pub fn piece_chunk_len(
+    expr: &Expr,
+    format: &Format,
+    bits: u32,
+    filter: &FilterParams,
+    start: i128,
+    end: i128,
+) -> u64 {
+    let piece = (end - start).max(1) as u128;
+    let mut len = filter
+        .flat_chunk_len
+        .min(piece.next_power_of_two().min(1 << 63) as u64);
+    while len > filter.chunk_len {
+        let flat_at = |s: i128| {
+            let n = (len as i128).min(end - s) as u64;
+            chunk_polynomial(expr, format, bits, s, n, FLAT_CHUNK_DEGREE + 1)
+                .is_ok_and(|c| c.degree() <= FLAT_CHUNK_DEGREE)
+        };
+        if flat_at(start) && flat_at((end - len as i128).max(start)) {
+            return len;
+        }
+        len /= 2;
+    }
+    filter.chunk_len
 }
 
 /// log2 of the input quantum at ordinal o.
@@ -685,30 +768,16 @@ impl Context<'_> {
         start: i128,
         len: u64,
     ) -> Result<(ChunkModel, DomainPlan, u64), NoPolynomial> {
-        let format = &self.range.format;
-        let h_exp = input_quantum_exp(format, start);
-        let half = len / 2;
-        let x0 = format.from_ordinal(start).to_float();
-        let mut center = Float::with_val(256, &x0);
-        center += Float::with_val(64, Integer::from(half)) << h_exp as i32;
-        let radius = Float::with_val(64, half.max(len - 1 - half)) << h_exp as i32;
-        let prec = (format.precision() + self.params.bits + 64).max(128);
-        let eps = self.eps_units();
+        let (format, eps) = (&self.range.format, self.eps_units());
         // A low degree first: models cost O(degree^2) per node, and most chunks need few terms.
-        let mut chunk = None;
-        for degree in [TAYLOR_DEGREE_FIRST, TAYLOR_DEGREE] {
-            let model = taylor_model(&self.target.expr, &center, &radius, degree, prec)
-                .map_err(|_| NoPolynomial::Model)?;
-            let qexp = result_quantum(&model, format).ok_or(NoPolynomial::ResultBinade)?;
-            let unit_exp = qexp - 1;
-            chunk = (1..=degree)
-                .filter_map(|d| ChunkModel::new(&model, d, len, half, h_exp, unit_exp))
-                .find(|c| c.approx_error <= eps / 8.0);
-            if chunk.is_some() {
-                break;
+        let expr = &self.target.expr;
+        let bits = self.params.bits;
+        let chunk = match chunk_polynomial(expr, format, bits, start, len, TAYLOR_DEGREE_FIRST) {
+            Err(NoPolynomial::Curvature) => {
+                chunk_polynomial(expr, format, bits, start, len, TAYLOR_DEGREE)?
             }
-        }
-        let chunk = chunk.ok_or(NoPolynomial::Curvature)?;
+            first => first?,
+        };
         let (n, filter) = self.domain_size(&chunk, eps, len);
         let (packet_domains, table_error) = packet_size(&chunk, n, eps, len);
         if packet_domains * n < MIN_PACKET_INPUTS && len >= MIN_PACKET_INPUTS {
@@ -1031,7 +1100,7 @@ mod tests {
                 start,
                 end,
             };
-            let jobs = ChunkJobs::new(&range, chunk_len, None);
+            let jobs = ChunkJobs::new(&range, chunk_len, &|_, _| chunk_len, None);
             let half = 1i128 << (f.precision() - 1);
             let mut o = start;
             for j in 0..jobs.len() {
