@@ -249,8 +249,9 @@ pub struct SearchArgs {
     #[arg(long)]
     pub division_threshold: Option<u32>,
     /// log2 of the inputs per chunk (one polynomial; one device launch): 12..=44; default 34
-    /// on the CPU, 38 on a device (more work-items per launch; docs/gpu.md).
-    /// The phase counts depend on it; the cases do not.
+    /// on the CPU, 38 on a device (more work-items per launch; docs/gpu.md), and up to 40
+    /// where the function is nearly flat (a polynomial of degree 2 holds over the chunk).
+    /// Given, it holds everywhere. The phase counts depend on it; the cases do not.
     #[arg(long)]
     pub chunk_bits: Option<u32>,
     /// On a device (the default there): phases 2 and 3 in kernels of their own over the
