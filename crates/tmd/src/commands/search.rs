@@ -697,7 +697,7 @@ fn print_plan(plan: &SearchPlan, json: bool, threads: usize) -> anyhow::Result<(
     let whole = inputs_where(|m| matches!(m, PieceMethod::Whole(_)));
     eprintln!(
         "tmd: plan of {} in {} [{}, {}): {} pieces, {} inputs, {} of them decided by the rule, \
-         {} by one enclosure each; projected {} on {} ({} threads) from timed samples in chunks of {} inputs",
+         {} by one enclosure each; projected {} on {} ({} threads) from timed samples in chunks of {} inputs{}",
         plan.target.name,
         format.name(),
         plan.from.to_hex(),
@@ -710,6 +710,14 @@ fn print_plan(plan: &SearchPlan, json: bool, threads: usize) -> anyhow::Result<(
         plan.backend.name(),
         threads,
         crate::progress::si(filter.chunk_len as f64),
+        if filter.flat_chunk_len > filter.chunk_len {
+            format!(
+                " (up to {} where nearly flat)",
+                crate::progress::si(filter.flat_chunk_len as f64)
+            )
+        } else {
+            String::new()
+        },
     );
     Ok(())
 }
