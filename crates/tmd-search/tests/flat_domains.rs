@@ -13,6 +13,7 @@
 use std::sync::atomic::AtomicU64;
 use tmd_core::number::parse_rounded;
 use tmd_core::{Breakpoints, Format};
+use tmd_search::filter::stats::FilterStats;
 use tmd_search::lower_bound::Algorithm;
 use tmd_search::{
     filtered_search, reference_search, Case, FilterParams, InputRange, Method, SearchParams, Target,
@@ -25,6 +26,31 @@ fn window(format: &Format, from: &str, log2len: u32) -> InputRange {
         start,
         end: start + (1i128 << log2len),
     }
+}
+
+/// The inputs of the cases, in hex.
+fn inputs(cases: &[Case]) -> Vec<String> {
+    cases.iter().map(|c| c.x.to_hex()).collect()
+}
+
+/// The inputs the filtered search lists, and its statistics.
+fn filtered_inputs(
+    target: &Target,
+    range: &InputRange,
+    params: &SearchParams,
+    filter: &FilterParams,
+) -> (Vec<String>, FilterStats) {
+    let mut cases: Vec<Case> = Vec::new();
+    let (_, stats) = filtered_search(
+        target,
+        range,
+        params,
+        filter,
+        &AtomicU64::new(0),
+        &mut |c: &Case| cases.push(c.clone()),
+    )
+    .unwrap();
+    (inputs(&cases), stats)
 }
 
 #[test]
@@ -58,19 +84,9 @@ fn flat_domains_above_the_cap_list_what_the_reference_lists() {
             for algorithm in [Algorithm::RegularUnrolled, Algorithm::Lefevre] {
                 let mut filter = FilterParams::new(Method::Filter(algorithm));
                 filter.domain_size = 1 << 8;
-                let mut filtered: Vec<Case> = Vec::new();
-                let (_, stats) = filtered_search(
-                    &target,
-                    &range,
-                    &params,
-                    &filter,
-                    &progress,
-                    &mut |c: &Case| filtered.push(c.clone()),
-                )
-                .unwrap();
+                let (filtered, stats) = filtered_inputs(&target, &range, &params, &filter);
                 let what = format!("{func} from {from}, 2^{log2len} inputs, K = {k}, {breakpoints:?}, {algorithm:?}");
-                let xs = |cases: &[Case]| cases.iter().map(|c| c.x.to_hex()).collect::<Vec<_>>();
-                assert_eq!(xs(&filtered), xs(&reference), "{what}");
+                assert_eq!(filtered, inputs(&reference), "{what}");
                 assert!(!reference.is_empty(), "{what}: no case to compare");
                 flat_windows += usize::from(stats.domain_size_max > filter.domain_size);
             }
@@ -122,19 +138,9 @@ fn nearly_flat_pieces_take_larger_chunks_with_the_same_cases() {
             let mut filter = FilterParams::new(method);
             filter.chunk_len = 1 << 12;
             filter.flat_chunk_len = 1 << 16;
-            let mut filtered: Vec<Case> = Vec::new();
-            let (_, stats) = filtered_search(
-                &target,
-                &range,
-                &params,
-                &filter,
-                &progress,
-                &mut |c: &Case| filtered.push(c.clone()),
-            )
-            .unwrap();
+            let (filtered, stats) = filtered_inputs(&target, &range, &params, &filter);
             let what = format!("{func} from {from}, 2^{log2len} inputs, K = {k}, {method:?}");
-            let xs = |cases: &[Case]| cases.iter().map(|c| c.x.to_hex()).collect::<Vec<_>>();
-            assert_eq!(xs(&filtered), xs(&reference), "{what}");
+            assert_eq!(filtered, inputs(&reference), "{what}");
             let chunks = if flat { 1 } else { 1 << (log2len - 12) };
             assert_eq!(stats.chunks, chunks, "{what}: chunks");
         }
