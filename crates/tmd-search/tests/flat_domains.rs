@@ -33,6 +33,25 @@ fn inputs(cases: &[Case]) -> Vec<String> {
     cases.iter().map(|c| c.x.to_hex()).collect()
 }
 
+/// K and the breakpoints, exact results left out.
+fn params_at(bits: u32, breakpoints: Breakpoints) -> SearchParams {
+    SearchParams {
+        bits,
+        breakpoints,
+        include_exact: false,
+        max_precision: 8192,
+    }
+}
+
+/// The inputs the reference search (MPFR on every input) lists.
+fn reference_inputs(target: &Target, range: &InputRange, params: &SearchParams) -> Vec<String> {
+    let mut cases: Vec<Case> = Vec::new();
+    reference_search(target, range, params, &AtomicU64::new(0), &mut |c| {
+        cases.push(c.clone())
+    });
+    inputs(&cases)
+}
+
 /// The inputs the filtered search lists, and its statistics.
 fn filtered_inputs(
     target: &Target,
@@ -70,23 +89,14 @@ fn flat_domains_above_the_cap_list_what_the_reference_lists() {
         let target = Target::parse(func).unwrap();
         let range = window(&format, from, log2len);
         for breakpoints in [Breakpoints::All, Breakpoints::Directed] {
-            let params = SearchParams {
-                bits: k,
-                breakpoints,
-                include_exact: false,
-                max_precision: 8192,
-            };
-            let progress = AtomicU64::new(0);
-            let mut reference: Vec<Case> = Vec::new();
-            reference_search(&target, &range, &params, &progress, &mut |c| {
-                reference.push(c.clone())
-            });
+            let params = params_at(k, breakpoints);
+            let reference = reference_inputs(&target, &range, &params);
             for algorithm in [Algorithm::RegularUnrolled, Algorithm::Lefevre] {
                 let mut filter = FilterParams::new(Method::Filter(algorithm));
                 filter.domain_size = 1 << 8;
                 let (filtered, stats) = filtered_inputs(&target, &range, &params, &filter);
                 let what = format!("{func} from {from}, 2^{log2len} inputs, K = {k}, {breakpoints:?}, {algorithm:?}");
-                assert_eq!(filtered, inputs(&reference), "{what}");
+                assert_eq!(filtered, reference, "{what}");
                 assert!(!reference.is_empty(), "{what}: no case to compare");
                 flat_windows += usize::from(stats.domain_size_max > filter.domain_size);
             }
@@ -116,17 +126,8 @@ fn nearly_flat_pieces_take_larger_chunks_with_the_same_cases() {
     for (func, from, log2len, k, flat) in windows {
         let target = Target::parse(func).unwrap();
         let range = window(&format, from, log2len);
-        let params = SearchParams {
-            bits: k,
-            breakpoints: Breakpoints::All,
-            include_exact: false,
-            max_precision: 8192,
-        };
-        let progress = AtomicU64::new(0);
-        let mut reference: Vec<Case> = Vec::new();
-        reference_search(&target, &range, &params, &progress, &mut |c| {
-            reference.push(c.clone())
-        });
+        let params = params_at(k, Breakpoints::All);
+        let reference = reference_inputs(&target, &range, &params);
         assert!(
             !reference.is_empty(),
             "{func} from {from}: no case to compare"
@@ -140,7 +141,7 @@ fn nearly_flat_pieces_take_larger_chunks_with_the_same_cases() {
             filter.flat_chunk_len = 1 << 16;
             let (filtered, stats) = filtered_inputs(&target, &range, &params, &filter);
             let what = format!("{func} from {from}, 2^{log2len} inputs, K = {k}, {method:?}");
-            assert_eq!(filtered, inputs(&reference), "{what}");
+            assert_eq!(filtered, reference, "{what}");
             let chunks = if flat { 1 } else { 1 << (log2len - 12) };
             assert_eq!(stats.chunks, chunks, "{what}: chunks");
         }
