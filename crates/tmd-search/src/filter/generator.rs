@@ -14,9 +14,9 @@
 //!   Graillat) on the CPU cores;
 //! - [`LowerBoundsOnDevice`]: the same phases on an OpenCL or CUDA device
 //!   ([`super::device::PacketDevice`]), with the same arithmetic, so the same candidates;
-//! - [`CheaperOnCores`] and [`CheaperBesideDevice`]: per chunk, the lattice method (below) or
-//!   the phases on the cores or on the device, whichever a measured cost model expects to be
-//!   cheaper (`super::lattice`); either gives a superset of the same hard inputs;
+//! - [`FilterOrLattice`]: per chunk, the lattice method (below) or the phases on the cores or
+//!   on the device, whichever a measured cost model expects to be cheaper (`super::lattice`);
+//!   either gives a superset of the same hard inputs;
 //! - [`Exhaustive`]: phase 3 on every domain (every input's value walked exactly by
 //!   tabulated differences), on the cores or on a device.
 //!
@@ -98,11 +98,7 @@ pub fn generator_for(filter: &FilterParams) -> Box<dyn CandidateGenerator> {
         }
         (Method::Exhaustive, device) => Box::new(Exhaustive { device }),
         (Method::Lattice(params), _) => Box::new(LatticeOnCores { params }),
-        (Method::Cheaper(algorithm), None) => Box::new(CheaperOnCores {
-            algorithm,
-            lattice: Default::default(),
-        }),
-        (Method::Cheaper(algorithm), Some(device)) => Box::new(CheaperBesideDevice {
+        (Method::Cheaper(algorithm), device) => Box::new(FilterOrLattice {
             algorithm,
             device,
             lattice: Default::default(),
@@ -110,45 +106,34 @@ pub fn generator_for(filter: &FilterParams) -> Box<dyn CandidateGenerator> {
     }
 }
 
-/// Per chunk, the lattice method or the filter on the cores, whichever the measured cost
-/// model expects to be cheaper ([`super::lattice::cheaper_lattice`]).
-pub struct CheaperOnCores {
+/// Per chunk, the lattice method on the cores or the filter (on the cores, or on the device
+/// where one is given), whichever the measured cost model expects to be cheaper: against the
+/// filter's thread time on the cores ([`super::lattice::cheaper_lattice`]), or against a
+/// device call ([`super::lattice::lattice_beats_device`]), which costs about a millisecond
+/// whatever its work, so that a nearly flat chunk the lattice covers in a few intervals stays
+/// on the cores.
+pub struct FilterOrLattice {
     pub algorithm: Algorithm,
+    pub device: Option<DevicePackets>,
     pub lattice: super::lattice::LatticeParams,
 }
 
-impl CandidateGenerator for CheaperOnCores {
+impl CandidateGenerator for FilterOrLattice {
     fn lower_bound(&self) -> Option<Algorithm> {
         Some(self.algorithm)
     }
 
     fn candidates(&self, work: &ChunkWork<'_>) -> Result<(Vec<u64>, FilterStats), GenerateError> {
-        match super::lattice::cheaper_lattice(self.lattice, work) {
-            Some(lattice) => super::lattice::lattice_candidates(lattice, work),
-            None => packets_on_cores(work),
-        }
-    }
-}
-
-/// Per chunk, the lattice method on the cores or the filter on the device, whichever the
-/// cost model expects to end sooner ([`super::lattice::lattice_beats_device`]): a device call
-/// has a fixed cost of about a millisecond, so a nearly flat chunk that the lattice covers in
-/// a few intervals is done sooner on the cores.
-pub struct CheaperBesideDevice {
-    pub algorithm: Algorithm,
-    pub device: DevicePackets,
-    pub lattice: super::lattice::LatticeParams,
-}
-
-impl CandidateGenerator for CheaperBesideDevice {
-    fn lower_bound(&self) -> Option<Algorithm> {
-        Some(self.algorithm)
-    }
-
-    fn candidates(&self, work: &ChunkWork<'_>) -> Result<(Vec<u64>, FilterStats), GenerateError> {
-        match super::lattice::lattice_beats_device(self.lattice, work) {
-            Some(lattice) => super::lattice::lattice_candidates(lattice, work),
-            None => self.device.run_or_on_cores(work),
+        use super::lattice::{cheaper_lattice, lattice_beats_device, lattice_candidates};
+        match &self.device {
+            None => match cheaper_lattice(self.lattice, work) {
+                Some(lattice) => lattice_candidates(lattice, work),
+                None => packets_on_cores(work),
+            },
+            Some(device) => match lattice_beats_device(self.lattice, work) {
+                Some(lattice) => lattice_candidates(lattice, work),
+                None => device.run_or_on_cores(work),
+            },
         }
     }
 }

@@ -189,8 +189,7 @@ pub fn cheaper_lattice(params: LatticeParams, work: &ChunkWork<'_>) -> Option<Ch
         }
         None => len * EXACT_WALK_SECONDS,
     };
-    let lattice = chunk_lattice(params, work.chunk, work.plan.eps_units);
-    (lattice.seconds < filter / 4.0).then_some(lattice)
+    lattice_under_a_quarter_of(params, work, filter)
 }
 
 /// Wall time of one device call of the filter beyond its kernels (copies, launches, the
@@ -208,9 +207,19 @@ pub const DEVICE_DOMAIN_SECONDS: f64 = 2e-10;
 /// slower machine than the device's host, so the choice leans to the device.
 pub fn lattice_beats_device(params: LatticeParams, work: &ChunkWork<'_>) -> Option<ChunkLattice> {
     let device = DEVICE_CALL_SECONDS + work.domains() as f64 * DEVICE_DOMAIN_SECONDS;
-    let lattice = chunk_lattice(params, work.chunk, work.plan.eps_units);
     let cores = rayon::current_num_threads() as f64;
-    (lattice.seconds / cores < device / 4.0).then_some(lattice)
+    lattice_under_a_quarter_of(params, work, device * cores)
+}
+
+/// The chunk's lattice ([`chunk_lattice`]) when its expected thread time is under a quarter
+/// of `other_seconds`, the thread time of the other method on the chunk.
+fn lattice_under_a_quarter_of(
+    params: LatticeParams,
+    work: &ChunkWork<'_>,
+    other_seconds: f64,
+) -> Option<ChunkLattice> {
+    let lattice = chunk_lattice(params, work.chunk, work.plan.eps_units);
+    (lattice.seconds < other_seconds / 4.0).then_some(lattice)
 }
 
 /// The lattice's reach: the largest interval half-width T it is expected to handle at the

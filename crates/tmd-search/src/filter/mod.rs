@@ -500,7 +500,7 @@ fn chunk_polynomial(
     center += Float::with_val(64, Integer::from(half)) << h_exp as i32;
     let radius = Float::with_val(64, half.max(len - 1 - half)) << h_exp as i32;
     let prec = (format.precision() + bits + 64).max(128);
-    let eps = 2f64.powi(1 - bits as i32);
+    let eps = eps_units(bits);
     let model =
         taylor_model(expr, &center, &radius, degree, prec).map_err(|_| NoPolynomial::Model)?;
     let qexp = result_quantum(&model, format).ok_or(NoPolynomial::ResultBinade)?;
@@ -510,10 +510,16 @@ fn chunk_polynomial(
         .ok_or(NoPolynomial::Curvature)
 }
 
+/// The threshold 2^(1-K) in units of the result's quantum.
+fn eps_units(bits: u32) -> f64 {
+    2f64.powi(1 - bits as i32)
+}
+
 /// The chunk length on the searched piece `[start, end)` (one input quantum):
 /// `filter.chunk_len`, or, where the function is nearly flat, the largest power of two up to
 /// `filter.flat_chunk_len` over which a polynomial of degree at most 2 meets the threshold at
-/// both ends of the piece. A chunk costs its polynomial and tables (and on a device a call)
+/// both ends of the piece (tried from twice `chunk_len` up, so that a piece that curves costs
+/// one probe). A chunk costs its polynomial and tables (and on a device a call)
 /// whatever its length, and the work of a nearly flat chunk grows with its length only: the
 /// filter's domains hold up to [`FLAT_DOMAIN_MAX`] inputs there, and the lattice takes such a
 /// chunk in a few intervals. exp on [2^-30, 2^-29) at K = 45 took 36.6 s on 2 cores in chunks
@@ -528,21 +534,22 @@ pub fn piece_chunk_len(
     end: i128,
 ) -> u64 {
     let piece = (end - start).max(1) as u128;
-    let mut len = filter
+    let most = filter
         .flat_chunk_len
         .min(piece.next_power_of_two().min(1 << 63) as u64);
-    while len > filter.chunk_len {
+    let flat_over = |len: u64| {
         let flat_at = |s: i128| {
             let n = (len as i128).min(end - s) as u64;
             chunk_polynomial(expr, format, bits, s, n, FLAT_CHUNK_DEGREE + 1)
                 .is_ok_and(|c| c.degree() <= FLAT_CHUNK_DEGREE)
         };
-        if flat_at(start) && flat_at((end - len as i128).max(start)) {
-            return len;
-        }
-        len /= 2;
+        flat_at(start) && flat_at((end - len as i128).max(start))
+    };
+    let mut len = filter.chunk_len;
+    while len < most && flat_over(2 * len) {
+        len *= 2;
     }
-    filter.chunk_len
+    len
 }
 
 /// log2 of the input quantum at ordinal o.
@@ -759,7 +766,7 @@ impl Context<'_> {
     /// is exact, and listed as such, in a nearest-only binary32 search); the
     /// extra candidates near the other kind are rejected by the MPFR decision.
     fn eps_units(&self) -> f64 {
-        2f64.powi(1 - self.params.bits as i32)
+        eps_units(self.params.bits)
     }
 
     /// The chunk polynomial, the domain plan and the packet size, or why there is none.
