@@ -101,10 +101,16 @@ pub trait Backend: Sync {
 
     /// Program `id`, compiled (or read from a cache) and loaded once.
     fn program(&self, id: Id) -> Result<Self::Program, GpuError>;
-    /// A complete program `source` (a crunch program), compiled and loaded once per text;
-    /// `name` names it in a build error.
-    fn source_program(&self, source: String, name: &'static str)
-        -> Result<Self::Program, GpuError>;
+    /// A complete program (a crunch program), compiled and loaded once per `key`: a text
+    /// that determines the program's source, which `source` generates on the first call with
+    /// that key only (an analysis program's source is some 300 KB of generated text, two
+    /// milliseconds a launch to make again); `name` names it in a build error.
+    fn source_program(
+        &self,
+        key: String,
+        name: &'static str,
+        source: impl FnOnce() -> String,
+    ) -> Result<Self::Program, GpuError>;
     /// The most work-items per group kernel `kernel` of `program` runs with on this device.
     fn max_group(&self, program: &Self::Program, kernel: &str) -> Result<usize, GpuError>;
 

@@ -96,16 +96,17 @@ fn sampled_errors(words: &[u64]) -> Vec<f64> {
         .collect()
 }
 
-/// Evaluates the crunch program `source` (complete: it defines `crunch_target` and includes
-/// `kernels/crunch.cl`) on every input; the program is built once per text, before anything
-/// runs, so that a bad target is a `GpuError::Build` with the compiler's log even for no
-/// inputs.
+/// Evaluates the crunch program that `source` makes (complete: it defines `crunch_target` and
+/// includes `kernels/crunch.cl`) on every input; the program is built once per `key`
+/// ([`Backend::source_program`]), before anything runs, so that a bad target is a
+/// `GpuError::Build` with the compiler's log even for no inputs.
 pub(crate) fn eval_source<B: Backend, T: CrunchReal>(
     b: &B,
-    source: String,
+    key: String,
+    source: impl FnOnce() -> String,
     xs: &[T],
 ) -> Result<Vec<T>, GpuError> {
-    let program = b.source_program(source, "crunch")?;
+    let program = b.source_program(key, "crunch", source)?;
     if xs.is_empty() {
         return Ok(Vec::new());
     }
@@ -143,10 +144,17 @@ pub(crate) fn analyse<B: Backend>(
         tmd_crunch::CrunchFormat::Binary32 => f32::C_TYPE,
         tmd_crunch::CrunchFormat::Binary64 => f64::C_TYPE,
     };
-    let Some(source) = tmd_kernels::crunch_analyse_source(function, target, real) else {
+    if !tmd_kernels::has_crunch_analysis(function, real) {
         return Ok(None);
-    };
-    let program = b.source_program(source, "crunch_analyse")?;
+    }
+    let program = b.source_program(
+        format!("crunch_analyse\n{function}\n{real}\n{target}"),
+        "crunch_analyse",
+        || {
+            tmd_kernels::crunch_analyse_source(function, target, real)
+                .expect("the function has a device reference for the format")
+        },
+    )?;
     b.with_queues(|q, _| {
         let cand_cap = plan.candidate_capacity.max(1);
         let host_cap = plan.host_capacity.max(1);

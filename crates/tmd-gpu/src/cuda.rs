@@ -267,7 +267,8 @@ pub struct CudaDevice {
     capability: (u32, u32),
     name: String,
     modules: Mutex<HashMap<Id, Arc<CudaModule>>>,
-    /// Complete programs (crunch targets), keyed by their source text.
+    /// Complete programs (crunch targets), keyed by a text that determines their source
+    /// (`Backend::source_program`).
     source_modules: Mutex<HashMap<String, Arc<CudaModule>>>,
 }
 
@@ -439,20 +440,21 @@ impl CudaDevice {
     /// A complete program `source`, compiled (or read from the cache) and loaded once.
     fn source_module(
         &self,
-        source: String,
+        key: String,
         name: &'static str,
+        source: impl FnOnce() -> String,
     ) -> Result<Arc<CudaModule>, GpuError> {
         let mut modules = self.source_modules.lock().expect("module cache poisoned");
-        if let Some(m) = modules.get(&source) {
+        if let Some(m) = modules.get(&key) {
             return Ok(m.clone());
         }
         let (major, minor) = self.capability;
-        let cubin = cached_cubin(name, &source, major, minor)?;
+        let cubin = cached_cubin(name, &source(), major, minor)?;
         let module = self
             .ctx
             .load_module(Ptx::from_binary(cubin))
             .map_err(driver("cuModuleLoadData"))?;
-        modules.insert(source, module.clone());
+        modules.insert(key, module.clone());
         Ok(module)
     }
 }
@@ -485,10 +487,11 @@ impl Backend for CudaDevice {
 
     fn source_program(
         &self,
-        source: String,
+        key: String,
         name: &'static str,
+        source: impl FnOnce() -> String,
     ) -> Result<Arc<CudaModule>, GpuError> {
-        self.source_module(source, name)
+        self.source_module(key, name, source)
     }
 
     fn max_group(&self, program: &Arc<CudaModule>, kernel: &str) -> Result<usize, GpuError> {

@@ -163,7 +163,12 @@ macro_rules! device_operations {
                 target: &str,
                 xs: &[T],
             ) -> Result<Vec<T>, $crate::GpuError> {
-                $crate::crunch::eval_source(self, tmd_kernels::crunch_source(T::C_TYPE, target), xs)
+                $crate::crunch::eval_source(
+                    self,
+                    format!("crunch\n{}\n{target}", T::C_TYPE),
+                    || tmd_kernels::crunch_source(T::C_TYPE, target),
+                    xs,
+                )
             }
 
             /// `crunch_eval` of a complete program `source` (one that defines
@@ -175,7 +180,7 @@ macro_rules! device_operations {
                 source: String,
                 xs: &[T],
             ) -> Result<Vec<T>, $crate::GpuError> {
-                $crate::crunch::eval_source(self, source, xs)
+                $crate::crunch::eval_source(self, source.clone(), || source, xs)
             }
 
             /// Runs `crunch_analyse` (kernels/crunch_analyse.cl) for a target of `function`

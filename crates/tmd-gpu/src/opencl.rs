@@ -33,7 +33,8 @@ pub struct OpenClDevice {
     context: Context,
     queue: CommandQueue,
     programs: Mutex<HashMap<Id, Arc<Program>>>,
-    /// Complete programs (crunch targets), keyed by their source text.
+    /// Complete programs (crunch targets), keyed by a text that determines their source
+    /// (`Backend::source_program`).
     source_programs: Mutex<HashMap<String, Arc<Program>>>,
     /// Held by each call ([`Backend::with_queues`]): the calls of several host threads take
     /// turns on the one queue.
@@ -180,13 +181,18 @@ impl Backend for OpenClDevice {
         Ok(program)
     }
 
-    fn source_program(&self, source: String, name: &'static str) -> Result<Arc<Program>, GpuError> {
+    fn source_program(
+        &self,
+        key: String,
+        name: &'static str,
+        source: impl FnOnce() -> String,
+    ) -> Result<Arc<Program>, GpuError> {
         let mut programs = self.source_programs.lock().expect("program cache poisoned");
-        if let Some(p) = programs.get(&source) {
+        if let Some(p) = programs.get(&key) {
             return Ok(p.clone());
         }
-        let program = Arc::new(self.build_source(&source, name)?);
-        programs.insert(source, program.clone());
+        let program = Arc::new(self.build_source(&source(), name)?);
+        programs.insert(key, program.clone());
         Ok(program)
     }
 

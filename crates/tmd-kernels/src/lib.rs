@@ -856,6 +856,16 @@ pub fn crunch_reference_binary32(function: &str) -> Option<(&'static str, &'stat
     Some((device.value, device.outside_domain, device.multi_word))
 }
 
+/// Whether a target of `function` in format `real` can be analysed on the device: whether
+/// [`crunch_analyse_source`] gives a program (without making its text).
+pub fn has_crunch_analysis(function: &str, real: &str) -> bool {
+    if real == "float" {
+        crunch_reference_binary32(function).is_some()
+    } else {
+        crunch_reference(function).is_some()
+    }
+}
+
 /// The source of a crunch program that also analyses the errors on the device
 /// (`crunch_analyse`, besides `crunch_eval`) for a target of format `real` (`double`:
 /// binary64, `float`: binary32): the vendor header, the double-double functions the reference
@@ -1165,6 +1175,18 @@ mod tests {
         assert!(!double.contains("#define CRUNCH_BINARY32"));
         assert!(crunch_analyse_source("log", "", "double").is_none());
         assert!(crunch_analyse_source("exp2", "", "float").is_none());
+        for (function, real) in [
+            ("log", "float"),
+            ("exp", "double"),
+            ("log", "double"),
+            ("exp2", "float"),
+        ] {
+            assert_eq!(
+                has_crunch_analysis(function, real),
+                crunch_analyse_source(function, "", real).is_some(),
+                "{function} {real}"
+            );
+        }
     }
 
     #[test]
