@@ -156,7 +156,7 @@ PY
       || log "I0 $backend: cases DIFFER from the CPU's"
   done
   for algo in regular lefevre; do
-    search "I0-nmdm-$algo" cuda $i0 --algorithm "$algo" >/dev/null
+    search "I0-nmdm-$algo" cuda $i0 --algorithm "$algo" --warp-nmdm >/dev/null
     log "I0 NMDM $algo: $(python3 -c "import json,sys; f=json.load(open(sys.argv[1]))['filter']; print('per 32 domains', f['nmdm'], 'per warp', f['nmdm_warp'])" "$OUT/s/I0-nmdm-$algo.json")"
   done
 

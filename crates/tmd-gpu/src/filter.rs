@@ -138,8 +138,13 @@ fn launch_filter<B: Backend>(
     // One bit mask of phase-1 failures per sub-packet (written when split).
     let fail_masks = b.scratch::<u32>(s, mask_words)?;
     let lanes = b.scratch::<u32>(s, items * per_item)?;
-    let warp_records = warp_nmdm_records(items);
-    let warp_words = b.scratch::<u64>(s, warp_records * WARP_NMDM_WORDS)?;
+    // The per-warp statistic only when asked: its kernel and copy are a tenth of a call.
+    let warp_records = if plan.warp_nmdm {
+        warp_nmdm_records(items)
+    } else {
+        0
+    };
+    let warp_words = b.scratch::<u64>(s, (warp_records * WARP_NMDM_WORDS).max(1))?;
     trace.mark("alloc");
     let program = b.program(filter_id(plan))?;
     trace.mark("module");
@@ -194,20 +199,22 @@ fn launch_filter<B: Backend>(
     )?;
     step_nanos[0] = b.nanos_at_completion(bulk, started)?;
     trace.mark("filter_packets");
-    let started = Instant::now();
-    b.launch(
-        s,
-        &program,
-        "warp_nmdm",
-        Grid::groups_of(warp_records * WARP_NMDM_GROUP, WARP_NMDM_GROUP),
-        &[
-            b.arg(s, &lanes),
-            Arg::U64(items as u64),
-            b.arg(s, &warp_words),
-        ],
-    )?;
-    step_nanos[4] = b.nanos_at_completion(s, started)?;
-    trace.mark("warp_nmdm");
+    if warp_records > 0 {
+        let started = Instant::now();
+        b.launch(
+            s,
+            &program,
+            "warp_nmdm",
+            Grid::groups_of(warp_records * WARP_NMDM_GROUP, WARP_NMDM_GROUP),
+            &[
+                b.arg(s, &lanes),
+                Arg::U64(items as u64),
+                b.arg(s, &warp_words),
+            ],
+        )?;
+        step_nanos[4] = b.nanos_at_completion(s, started)?;
+        trace.mark("warp_nmdm");
+    }
     // One statistics record per packet comes back, folded on the device.
     let folded = b.zeros::<u64>(s, packets * STATS_WORDS)?;
     let started = Instant::now();

@@ -332,6 +332,7 @@ fn opencl_i0_gives_the_cpu_cases_and_counts() {
     let cpu = FilterParams::new(Method::Filter(Algorithm::RegularUnrolled));
     let mut dev = cpu.clone();
     dev.device = Some(device);
+    dev.warp_nmdm = true;
     let t = Instant::now();
     let (cpu_cases, _, cpu_stats) = run(&i0, &cpu);
     let cpu_seconds = t.elapsed().as_secs_f64();
@@ -366,6 +367,13 @@ fn opencl_i0_gives_the_cpu_cases_and_counts() {
         dev_stats.nmdm.mean()
     );
     assert_eq!(cpu_stats.nmdm_warp.groups, 0);
+    // Not asked for, it costs nothing and is not there.
+    let mut unasked = dev.clone();
+    unasked.warp_nmdm = false;
+    let (unasked_cases, _, unasked_stats) = run(&i0, &unasked);
+    assert_eq!(cpu_cases, unasked_cases);
+    assert_eq!(comparable(&cpu_stats), comparable(&unasked_stats));
+    assert_eq!(unasked_stats.nmdm_warp.groups, 0);
     assert!(warp.groups > 0 && (0.0..1.0).contains(&warp.mean()));
     assert_eq!(warp.domains, dev_stats.nmdm.domains);
     assert_eq!(warp.iterations, dev_stats.nmdm.iterations);

@@ -68,6 +68,8 @@ pub struct SearchRequest {
     pub work_group: Option<u32>,
     pub domains_per_item: Option<u64>,
     pub device_min_domains: Option<u64>,
+    /// On a device, the NMDM of real warps too ([`FilterParams::warp_nmdm`]).
+    pub warp_nmdm: bool,
 }
 
 /// Where candidates are generated.
@@ -329,12 +331,13 @@ fn choose_algorithm(
         || request.inline_phases
         || request.work_group.is_some()
         || request.domains_per_item.is_some()
-        || request.device_min_domains.is_some())
+        || request.device_min_domains.is_some()
+        || request.warp_nmdm)
         && cpu
     {
         return Err(InputError::Usage(
-            "--split-phases, --inline-phases, --work-group, --domains-per-item and \
-             --device-min-domains are for --backend opencl or cuda"
+            "--split-phases, --inline-phases, --work-group, --domains-per-item, \
+             --device-min-domains and --warp-nmdm are for --backend opencl or cuda"
                 .into(),
         ));
     }
@@ -368,6 +371,7 @@ fn choose_algorithm(
         work_group: request.work_group.unwrap_or(0),
         domains_per_item: request.domains_per_item.unwrap_or(SUBPACKET_DOMAINS),
         device_min_domains: request.device_min_domains.unwrap_or(DEVICE_MIN_DOMAINS),
+        warp_nmdm: request.warp_nmdm,
         ..FilterParams::new(method)
     };
     check_filter_params(&filter).map_err(|e| InputError::Usage(e.to_string()))?;

@@ -201,6 +201,7 @@ fn segmented_searches_list_the_records_of_one_run() {
         ("sin", "-0x1p-9", "0x1p-60"),
     ] {
         let request = SearchRequest {
+            warp_nmdm: false,
             function: func.into(),
             format: "binary32".into(),
             from: from.into(),

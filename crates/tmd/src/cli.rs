@@ -278,6 +278,10 @@ pub struct SearchArgs {
     /// of two from 32 to 1024; default: 128 on CUDA, the driver's choice on OpenCL.
     #[arg(long)]
     pub work_group: Option<u32>,
+    /// On a device: also measure the NMDM over the 32 lanes of real warps (one more kernel and
+    /// copy per device call), written to --stats as `nmdm_warp` (zero groups without it).
+    #[arg(long, requires = "stats")]
+    pub warp_nmdm: bool,
     /// Journal directory: a killed run restarted with the same command and DIR continues
     /// where it stopped, with the same final output.
     #[arg(long)]

@@ -49,6 +49,9 @@ pub struct KernelPlan {
     pub work_group: u32,
     /// Domains per work-item (`FilterParams::domains_per_item`).
     pub domains_per_item: u64,
+    /// Run `warp_nmdm` and return its statistic ([`DeviceOutput::warp_nmdm`]; zero groups
+    /// without it).
+    pub warp_nmdm: bool,
     /// Most candidates one launch may return ([`super::FilterParams::candidate_cap`]); a
     /// launch that finds more returns none and says so ([`DeviceOutput::overflowed`]).
     pub candidate_cap: u64,
@@ -81,6 +84,7 @@ impl KernelPlan {
             split_phases: false,
             work_group: 0,
             domains_per_item: SUBPACKET_DOMAINS,
+            warp_nmdm: false,
             candidate_cap: super::DEFAULT_CANDIDATE_CAP,
         }
     }

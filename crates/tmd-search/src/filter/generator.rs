@@ -90,6 +90,7 @@ pub fn generator_for(filter: &FilterParams) -> Box<dyn CandidateGenerator> {
         work_group: filter.work_group,
         domains_per_item: filter.domains_per_item,
         min_domains: filter.device_min_domains,
+        warp_nmdm: filter.warp_nmdm,
     });
     match (filter.method, device) {
         (Method::Filter(algorithm), None) => Box::new(LowerBoundsOnCores { algorithm }),
@@ -259,6 +260,8 @@ pub struct DevicePackets {
     pub domains_per_item: u64,
     /// Chunks of fewer domains run on the cores ([`crate::FilterParams::device_min_domains`]).
     pub min_domains: u64,
+    /// The NMDM of real warps too ([`crate::FilterParams::warp_nmdm`]).
+    pub warp_nmdm: bool,
 }
 
 impl DevicePackets {
@@ -299,6 +302,7 @@ impl DevicePackets {
         kernel_plan.split_phases = self.split_phases;
         kernel_plan.work_group = self.work_group;
         kernel_plan.domains_per_item = self.domains_per_item;
+        kernel_plan.warp_nmdm = self.warp_nmdm;
         kernel_plan.candidate_cap = work.candidate_cap;
         // The device loads the chunk's program while the cores make its tables.
         let joined = Instant::now();

@@ -159,6 +159,9 @@ pub struct FilterParams {
     /// too few work-items to fill a GPU, whose call then costs more than the cores' work.
     /// 0: every chunk on the device.
     pub device_min_domains: u64,
+    /// On a device, also the NMDM over the lanes of real warps ([`FilterStats::nmdm_warp`]):
+    /// one more kernel and copy per device call, so only when asked.
+    pub warp_nmdm: bool,
     /// Most candidates a chunk may hold at once; a chunk with more (`x+1`, where every input
     /// is exact or a midpoint) is searched again in pieces, so memory stays bounded.
     pub candidate_cap: u64,
@@ -179,6 +182,7 @@ impl FilterParams {
             work_group: 0,
             domains_per_item: device::SUBPACKET_DOMAINS,
             device_min_domains: 0,
+            warp_nmdm: false,
             division_threshold: 0,
             chunk_len: 1 << 34,
             flat_chunk_len: 1 << 34,

@@ -51,6 +51,7 @@ fn request(args: &SearchArgs) -> SearchRequest {
         work_group: args.work_group,
         domains_per_item: args.domains_per_item,
         device_min_domains: args.device_min_domains,
+        warp_nmdm: args.warp_nmdm,
     }
 }
 
