@@ -28,35 +28,47 @@ fn quote(s: &str) -> String {
     serde_json::to_string(s).expect("strings always serialise")
 }
 
-/// One search result: `{"function":…,"format":…,"x":…,"y":…,"kind":…,"bits":…,"k":…}`.
+/// One search result: `{"function":…,"format":…,"x":…,"y":…,"kind":…,"bits":…,"k":…}`,
+/// written into one buffer (a search of millions of cases spends its listing here).
 pub fn case_json(function: &str, format: &Format, x: &FormatNumber, outcome: &Outcome) -> String {
-    let head = format!(
-        "{{\"function\":{},\"format\":{},\"x\":\"{}\"",
-        quote(function),
-        quote(format.name()),
-        x.to_hex()
-    );
-    let y = roundings_of(outcome)
-        .map(|r| format!(",\"y\":\"{}\"", r.nearest.to_hex()))
-        .unwrap_or_default();
-    let tail = match outcome {
-        Outcome::Inexact(i) => format!(
+    use std::fmt::Write;
+    let mut line = String::with_capacity(160);
+    line.push_str("{\"function\":");
+    line.push_str(&quote(function));
+    line.push_str(",\"format\":");
+    line.push_str(&quote(format.name()));
+    line.push_str(",\"x\":\"");
+    line.push_str(&x.to_hex());
+    line.push('"');
+    if let Some(r) = roundings_of(outcome) {
+        line.push_str(",\"y\":\"");
+        line.push_str(&r.nearest.to_hex());
+        line.push('"');
+    }
+    // Writing to a String cannot fail.
+    let _ = match outcome {
+        Outcome::Inexact(i) => write!(
+            line,
             ",\"kind\":\"{}\",\"bits\":{:.3},\"k\":{}",
             i.kind.name(),
             i.bits,
             i.k
         ),
-        Outcome::Exact { midpoint, .. } => format!(",\"kind\":\"exact\",\"midpoint\":{midpoint}"),
+        Outcome::Exact { midpoint, .. } => {
+            write!(line, ",\"kind\":\"exact\",\"midpoint\":{midpoint}")
+        }
         Outcome::Unresolved {
             precision,
             bits_at_least,
-        } => format!(
+        } => write!(
+            line,
             ",\"kind\":\"unresolved\",\"precision\":{precision}{}",
             at_least(bits_at_least)
         ),
-        other => format!(",\"kind\":\"{}\"", other.kind_name()),
+        other => write!(line, ",\"kind\":\"{}\"", other.kind_name()),
     };
-    format!("{head}{y}{tail}}}")
+    line.push('}');
+    line
 }
 
 /// Column titles of [`case_row`].
