@@ -4,7 +4,26 @@
 //! [`crate::fft`] use nothing else, so a sequence exists once for both runtimes.
 
 use crate::GpuError;
+use std::collections::HashMap;
+use std::hash::Hash;
+use std::sync::Mutex;
 use tmd_kernels::Id;
+
+/// The program of `cache` under `key`, made by `build` on the first call with that key. The
+/// lock is held while it builds, so that two threads never build one program twice.
+pub(crate) fn built_once<K: Eq + Hash, P: Clone>(
+    cache: &Mutex<HashMap<K, P>>,
+    key: K,
+    build: impl FnOnce() -> Result<P, GpuError>,
+) -> Result<P, GpuError> {
+    let mut programs = cache.lock().expect("program cache poisoned");
+    if let Some(p) = programs.get(&key) {
+        return Ok(p.clone());
+    }
+    let program = build()?;
+    programs.insert(key, program.clone());
+    Ok(program)
+}
 
 /// An element type of device buffers and a scalar kernel argument type.
 pub trait Word:

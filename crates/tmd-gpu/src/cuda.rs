@@ -24,7 +24,7 @@
 //! streams does not apply: the launch sequences wait for a stream ([`Backend::sync`]) before
 //! another stream uses its results, and every call ends with its downloads.
 
-use crate::backend::{Arg, Backend, Grid, Word};
+use crate::backend::{built_once, Arg, Backend, Grid, Word};
 use crate::GpuError;
 use cudarc::driver::{
     CudaContext, CudaModule, CudaSlice, CudaStream, DevicePtr, DriverError, LaunchConfig,
@@ -423,39 +423,29 @@ impl CudaDevice {
     /// Program `id` compiled to a cubin for this device (or read from the cache) and loaded,
     /// once.
     fn module(&self, id: Id) -> Result<Arc<CudaModule>, GpuError> {
-        let mut modules = self.modules.lock().expect("module cache poisoned");
-        if let Some(m) = modules.get(&id) {
-            return Ok(m.clone());
-        }
-        let (major, minor) = self.capability;
-        let cubin = cached_cubin(id.name(), &tmd_kernels::source(id), major, minor)?;
-        let module = self
-            .ctx
-            .load_module(Ptx::from_binary(cubin))
-            .map_err(driver("cuModuleLoadData"))?;
-        modules.insert(id, module.clone());
-        Ok(module)
+        built_once(&self.modules, id, || {
+            self.load(id.name(), &tmd_kernels::source(id))
+        })
     }
 
-    /// A complete program `source`, compiled (or read from the cache) and loaded once.
+    /// A complete program, compiled (or read from the cache) and loaded once per `key`
+    /// ([`Backend::source_program`]).
     fn source_module(
         &self,
         key: String,
         name: &'static str,
         source: impl FnOnce() -> String,
     ) -> Result<Arc<CudaModule>, GpuError> {
-        let mut modules = self.source_modules.lock().expect("module cache poisoned");
-        if let Some(m) = modules.get(&key) {
-            return Ok(m.clone());
-        }
+        built_once(&self.source_modules, key, || self.load(name, &source()))
+    }
+
+    /// `source` compiled to a cubin for this device (or read from the cache) and loaded.
+    fn load(&self, name: &'static str, source: &str) -> Result<Arc<CudaModule>, GpuError> {
         let (major, minor) = self.capability;
-        let cubin = cached_cubin(name, &source(), major, minor)?;
-        let module = self
-            .ctx
+        let cubin = cached_cubin(name, source, major, minor)?;
+        self.ctx
             .load_module(Ptx::from_binary(cubin))
-            .map_err(driver("cuModuleLoadData"))?;
-        modules.insert(key, module.clone());
-        Ok(module)
+            .map_err(driver("cuModuleLoadData"))
     }
 }
 

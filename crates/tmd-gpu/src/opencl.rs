@@ -2,7 +2,7 @@
 //! built by `clBuildProgram` and kept per device, buffers, and the [`Backend`] the launch
 //! sequences run on. One in-order command queue per device serves every call.
 
-use crate::backend::{Arg, Backend, Grid, Word};
+use crate::backend::{built_once, Arg, Backend, Grid, Word};
 use crate::GpuError;
 use opencl3::command_queue::CommandQueue;
 use opencl3::context::Context;
@@ -172,13 +172,11 @@ impl Backend for OpenClDevice {
     }
 
     fn program(&self, id: Id) -> Result<Arc<Program>, GpuError> {
-        let mut programs = self.programs.lock().expect("program cache poisoned");
-        if let Some(p) = programs.get(&id) {
-            return Ok(p.clone());
-        }
-        let program = Arc::new(self.build_source(&tmd_kernels::source(id), id.name())?);
-        programs.insert(id, program.clone());
-        Ok(program)
+        built_once(&self.programs, id, || {
+            Ok(Arc::new(
+                self.build_source(&tmd_kernels::source(id), id.name())?,
+            ))
+        })
     }
 
     fn source_program(
@@ -187,13 +185,9 @@ impl Backend for OpenClDevice {
         name: &'static str,
         source: impl FnOnce() -> String,
     ) -> Result<Arc<Program>, GpuError> {
-        let mut programs = self.source_programs.lock().expect("program cache poisoned");
-        if let Some(p) = programs.get(&key) {
-            return Ok(p.clone());
-        }
-        let program = Arc::new(self.build_source(&source(), name)?);
-        programs.insert(key, program.clone());
-        Ok(program)
+        built_once(&self.source_programs, key, || {
+            Ok(Arc::new(self.build_source(&source(), name)?))
+        })
     }
 
     fn max_group(&self, program: &Arc<Program>, kernel: &str) -> Result<usize, GpuError> {
