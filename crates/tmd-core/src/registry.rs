@@ -131,8 +131,11 @@ registry! {
         Some(Crunch::new(LibmBound::LibmWide, Binary64Reference::DoubleDouble).builtin("acosh"));
     Atanh => "atanh" [] UnitOpen Increasing "inverse hyperbolic tangent", mpfr::atanh, Some(Model::Atanh),
         Some(Crunch::new(LibmBound::LibmWide, Binary64Reference::DoubleDouble).builtin("atanh"));
-    Erf => "erf" [] All Increasing "error function", mpfr::erf, Some(Model::Erf), None;
-    Erfc => "erfc" [] All Decreasing "complementary error function", mpfr::erfc, Some(Model::Erf), None;
+    Erf => "erf" [] All Increasing "error function", mpfr::erf, Some(Model::Erf),
+        Some(Crunch::new(LibmBound::LibmWide, Binary64Reference::Mpfr).builtin("erf"));
+    Erfc => "erfc" [] All Decreasing "complementary error function", mpfr::erfc, Some(Model::Erf),
+        Some(Crunch::new(LibmBound::LibmWide, Binary64Reference::Mpfr)
+            .saturates(Saturates::TinyAbove).builtin("erfc"));
     Gamma => "gamma" ["tgamma"] NotNonPositiveInteger GammaLike "Gamma function", mpfr::gamma, Some(Model::Special), None;
     Lgamma => "lgamma" [] NotNonPositiveInteger GammaLike "log |Gamma(x)|", mpfr_lgamma, Some(Model::Special), None;
     Digamma => "digamma" [] NotNonPositiveInteger GammaLike "Gamma'(x) / Gamma(x)", mpfr::digamma, Some(Model::Special), None;
@@ -296,7 +299,7 @@ pub enum LibmBound {
     /// The `libm` crate's function (FreeBSD msun / musl): 2^-50 relative.
     Libm,
     /// The `libm` functions measured beyond 1.5 ulps of binary64 (exp10, the hyperbolic
-    /// functions and their inverses): 2^-48 relative.
+    /// functions and their inverses, erfc) or new to crunch (erf): 2^-48 relative.
     LibmWide,
     /// A correctly rounded IEEE operation (sqrt, 1/x): 2^-53 relative.
     Ieee,
@@ -326,6 +329,8 @@ pub enum Saturates {
     OverflowOdd,
     /// RN(f(x)) is +inf for large |x| (cosh).
     OverflowEven,
+    /// 0 < f(x) < 2^-1100 for large positive x, and no overflow (erfc).
+    TinyAbove,
 }
 
 /// A device-side double-double reference: C expressions in `x` (kernels/crunch_analyse.cl)
@@ -931,7 +936,7 @@ mod tests {
         const BUILTINS: &[&str] = &[
             "exp", "expm1", "exp2", "exp10", "log", "log1p", "log2", "log10", "sin", "cos", "tan",
             "asin", "acos", "atan", "sinh", "cosh", "tanh", "asinh", "acosh", "atanh", "cbrt",
-            "sqrt",
+            "sqrt", "erf", "erfc",
         ];
         const NATIVE: &[&str] = &[
             "exp", "exp2", "exp10", "log", "log2", "log10", "sin", "cos", "tan", "sqrt",

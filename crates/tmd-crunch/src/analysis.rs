@@ -685,11 +685,15 @@ fn quick_special(
 }
 
 /// The sign of a non-zero f whose binary64 reference `hi` is below 2^-960: the table's fact
-/// for the exp family (f(x) > 0 wherever it is that small, `Saturates::OverflowAndTiny`), or
+/// for the exp family and erfc (f(x) > 0 wherever it is that small,
+/// `Saturates::OverflowAndTiny`, `Saturates::TinyAbove`), or
 /// the reference's own sign where it exceeds the reference's error there (one subnormal ulp;
 /// four are allowed for).
 fn tiny_sign(func: RefFunc, hi: f64) -> Option<f64> {
-    if func.facts().saturates == Saturates::OverflowAndTiny {
+    if matches!(
+        func.facts().saturates,
+        Saturates::OverflowAndTiny | Saturates::TinyAbove
+    ) {
         Some(1.0)
     } else if hi.abs() > pow2(-1072) {
         Some(hi.signum())

@@ -25,7 +25,10 @@
 //! every directed mode asked which side of ±1 f lies on. For `1 <= |x| <= 350` (tanh) and
 //! `-700 <= x <= -1` (expm1) the pair is `(±1, lo)` with `lo = ∓2t / (1 + t)`, `t = e^-2|x|`,
 //! and `lo = e^x`; beyond, `|f| = 1 - δ` with `0 < δ < 2^-1000`, which [`saturated_at_one`]
-//! states without a value: the side is all a verdict needs there. The same holds for
+//! states without a value: the side is all a verdict needs there. erf approaches ±1 and erfc
+//! approaches 2 (for x < 0) the same way: for `1 <= |x| <= 26.3` the pairs are
+//! `(±1, ∓erfc|x|)` and `(2, -erfc(-x))`, beyond `f = anchor (1 - δ)` again. Next to 0, erfc
+//! lies a hair from 1: the pair `(1, -erf x)`. The same holds for
 //! `0 < |x| < 2^-300` next to 0, where f - anchor is far below any ulp and has the sign of
 //! its series' first term ([`beside_anchor`]).
 
@@ -57,6 +60,15 @@ pub fn anchored(func: Func, x: f64) -> Option<(f64, f64, f64)> {
 /// keeps `t` and `lo` normal.
 const TANH_PAIR_UNTIL: f64 = 350.0;
 
+/// Largest |x| of the pairs of erf at ±1 and erfc at 2: erfc(26.3) > 2^-1004 is normal, and
+/// beyond it erfc(x) < 2^-1003, so that `δ = erfc|x|` (erf) and `erfc(-x)/2` (erfc) are below
+/// 2^-1000.
+const ERF_PAIR_UNTIL: f64 = 26.3;
+
+/// The relative bound of the `libm` crate's erf and erfc (measured up to 3.5 units of 2^-53
+/// against MPFR, docs/error-analysis.md §17.5).
+const ERF_REL: f64 = two_to_minus(48);
+
 /// `(±1, lo, rel)` with `|f(x) - anchor - lo| <= rel |f(x) - anchor|`, where f(x) is a
 /// hair inside ±1 far from 0: tanh for `1 <= |x| <= 350`, expm1 for `-700 <= x <= -1`.
 fn one_and_correction(func: Func, x: f64) -> Option<(f64, f64, f64)> {
@@ -71,25 +83,35 @@ fn one_and_correction(func: Func, x: f64) -> Option<(f64, f64, f64)> {
         Func::Expm1 if (-2.0 * TANH_PAIR_UNTIL..=-1.0).contains(&x) => {
             Some((-1.0, libm::exp(x), two_to_minus(50)))
         }
+        // erf x = sign(x) (1 - erfc|x|), erfc x = 2 - erfc(-x): lo is one libm value.
+        Func::Erf if (1.0..=ERF_PAIR_UNTIL).contains(&x.abs()) => {
+            Some((x.signum(), -x.signum() * libm::erfc(x.abs()), ERF_REL))
+        }
+        Func::Erfc if (-ERF_PAIR_UNTIL..=-1.0).contains(&x) => {
+            Some((2.0, -libm::erfc(-x), ERF_REL))
+        }
         _ => None,
     }
 }
 
 /// `Some(anchor)` where f(x) = anchor·(1 - δ) with `0 < δ < 2^-1000`: tanh beyond
 /// |x| = 350 (anchor the sign of x; δ = 2t / (1 + t) < 2 e^-700), expm1 below -700
-/// (anchor -1; δ = e^x < e^-700). f lies strictly inside (-1, 1), on the side of the anchor
-/// toward 0.
+/// (anchor -1; δ = e^x < e^-700), erf beyond |x| = 26.3 (anchor the sign of x;
+/// δ = erfc|x|), erfc below -26.3 (anchor 2; δ = erfc(-x) / 2). f lies strictly between 0
+/// and the anchor, next to the anchor.
 pub fn saturated_at_one(func: Func, x: f64) -> Option<f64> {
     match func {
         Func::Tanh if x.abs() > TANH_PAIR_UNTIL && x.is_finite() => Some(x.signum()),
         Func::Expm1 if x < -2.0 * TANH_PAIR_UNTIL && x.is_finite() => Some(-1.0),
+        Func::Erf if x.abs() > ERF_PAIR_UNTIL && x.is_finite() => Some(x.signum()),
+        Func::Erfc if x < -ERF_PAIR_UNTIL && x.is_finite() => Some(2.0),
         _ => None,
     }
 }
 
 /// `Some((anchor, above))` where f(x) lies strictly between the format number `anchor` and
 /// its neighbour above it (`above`) or below it, so close to the anchor that no value can say
-/// more (docs/error-analysis.md §17.4): the saturated pieces of [`saturated_at_one`] (f inside
+/// more (docs/error-analysis.md §17, "Below 2^-300"): the saturated pieces of [`saturated_at_one`] (f inside
 /// ±1, on the side toward 0), and every x with `0 < |x| <` [`SMALLEST`] for the functions
 /// anchored at 1 or at x, where `f - anchor` is below 2^-298 and `2^-600 |x|` respectively,
 /// and has the sign of the first term of its series.
@@ -114,6 +136,8 @@ pub fn beside_anchor(func: Func, x: f64) -> Option<(f64, bool)> {
         // expm1(x) - x = x^2/2 (1 + ...) > 0, log1p(x) - x = -x^2/2 (1 + ...) < 0.
         Expm1 => (x, true),
         Log1p => (x, false),
+        // erfc x - 1 = -erf x = -2x/sqrt(pi) (1 + ...): below 1 for x > 0.
+        Erfc => (1.0, !positive),
         _ => return None,
     })
 }
@@ -148,6 +172,8 @@ fn anchor_and_correction(func: Func, x: f64) -> Option<(f64, f64, f64)> {
         Atanh => (x, odd(1.0 / 3.0, 1.0 / 5.0), series_rel),
         Expm1 => (x, x2 * (0.5 + x * (1.0 / 6.0 + x / 24.0)), series_rel),
         Log1p => (x, x2 * (-0.5 + x * (1.0 / 3.0 - x / 4.0)), series_rel),
+        // erfc x - 1 = -erf x exactly: lo is the libm value, within its own bound.
+        Erfc => (1.0, -libm::erf(x), ERF_REL),
         _ => return None,
     })
 }
@@ -158,7 +184,7 @@ mod tests {
     use rug::Float;
     use tmd_core::registry::{eval_rounded, Dir};
 
-    const FUNCS: [Func; 15] = [
+    const FUNCS: [Func; 16] = [
         Func::Exp,
         Func::Exp2,
         Func::Exp10,
@@ -174,6 +200,7 @@ mod tests {
         Func::Atanh,
         Func::Expm1,
         Func::Log1p,
+        Func::Erfc,
     ];
 
     /// |f - anchor - lo| / (rel |f - anchor|) by MPFR at 1400 bits (f - anchor
@@ -213,20 +240,31 @@ mod tests {
         }
     }
 
-    /// The pairs at ±1 far from 0 (tanh, expm1 for x < 0) within their bounds, against MPFR.
+    /// The pairs at ±1 far from 0 (tanh, expm1 for x < 0, erf) and at 2 (erfc for x < 0)
+    /// within their bounds, against MPFR.
     #[test]
     fn pairs_at_one_are_within_their_stated_bounds() {
         use rand::{Rng, SeedableRng};
         let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(0x0a7d);
         let mut xs = vec![1.0, 350.0, 17.5, 100.0];
         xs.extend((0..60).map(|_| rng.gen_range(1.0..350.0)));
-        for func in [Func::Tanh, Func::Expm1] {
+        let mut erf_xs = vec![1.0, ERF_PAIR_UNTIL, 5.5, 26.0];
+        erf_xs.extend((0..200).map(|_| rng.gen_range(1.0..ERF_PAIR_UNTIL)));
+        for func in [Func::Tanh, Func::Expm1, Func::Erf, Func::Erfc] {
             let mut worst = 0f64;
-            for &m in &xs {
+            let xs = if matches!(func, Func::Erf | Func::Erfc) {
+                &erf_xs
+            } else {
+                &xs
+            };
+            for &m in xs {
                 let scale = if func == Func::Expm1 { 2.0 } else { 1.0 };
                 for x in [scale * m, -scale * m] {
                     let Some((anchor, lo, rel)) = one_and_correction(func, x) else {
-                        assert!(func == Func::Expm1 && x > 0.0, "{func:?} {x}");
+                        assert!(
+                            matches!(func, Func::Expm1 | Func::Erfc) && x > 0.0,
+                            "{func:?} {x}"
+                        );
                         continue;
                     };
                     let (f, _) = eval_rounded(func, &Float::with_val(64, x), 1400, Dir::Nearest);
@@ -251,14 +289,27 @@ mod tests {
         assert_eq!(beside_anchor(Func::Sin, 2f64.powi(-300)), None);
         assert_eq!(beside_anchor(Func::Sin, 0.0), None);
         assert_eq!(beside_anchor(Func::Log, 1e-300), None);
-        // Beyond the pairs, δ < 2^-1000 by MPFR.
+        assert_eq!(saturated_at_one(Func::Erf, -26.4), Some(-1.0));
+        assert_eq!(saturated_at_one(Func::Erf, 26.3), None);
+        assert_eq!(saturated_at_one(Func::Erfc, -26.4), Some(2.0));
+        assert_eq!(saturated_at_one(Func::Erfc, 26.4), None);
+        assert_eq!(beside_anchor(Func::Erf, 30.0), Some((1.0, false)));
+        assert_eq!(beside_anchor(Func::Erfc, -30.0), Some((2.0, false)));
+        assert_eq!(beside_anchor(Func::Erfc, 1e-300), Some((1.0, false)));
+        assert_eq!(beside_anchor(Func::Erfc, -1e-300), Some((1.0, true)));
+        // Beyond the pairs, δ < 2^-1000 by MPFR (f = anchor (1 - δ)).
         for (func, x) in [
             (Func::Tanh, 350.5),
             (Func::Tanh, -400.0),
             (Func::Expm1, -700.5),
+            (Func::Erf, 26.300000000000004),
+            (Func::Erf, -40.0),
+            (Func::Erfc, -26.300000000000004),
+            (Func::Erfc, -40.0),
         ] {
             let (f, _) = eval_rounded(func, &Float::with_val(64, x), 4000, Dir::Nearest);
-            let delta = Float::with_val(4000, f.abs() - 1u32).abs();
+            let anchor = saturated_at_one(func, x).expect("saturated beyond the pair");
+            let delta = Float::with_val(4000, 1u32 - f / anchor);
             assert!(
                 delta > 0 && delta < Float::with_val(2, 1) >> 1000,
                 "{func:?} {x}"

@@ -15,7 +15,8 @@
 //!   input. Those are FreeBSD msun / musl algorithms whose documented error analyses give less
 //!   than 1 ulp of binary64; we use `eps = 2^-50` (4 ulps of binary64, 26 bits beyond binary32),
 //!   `2^-48` for exp10, sinh, cosh, tanh, asinh, acosh, atanh (measured up to about 1.1 ulps
-//!   of binary64, 2^-51.2 relative), and `tests/reference_bounds.rs` checks the bound against
+//!   of binary64, 2^-51.2 relative) and for erf and erfc (measured up to 1.4 and 3.5 units of
+//!   2^-53, docs/error-analysis.md §17.5), and `tests/reference_bounds.rs` checks the bound against
 //!   MPFR on random inputs of every function. Square root and reciprocal are IEEE operations:
 //!   correctly rounded, `eps = 2^-53`. sin, cos and tan use xfloat's binary32-argument
 //!   functions instead ([`tmd_xfloat::math::binary32_trig`]: an exact integer reduction, then
@@ -27,7 +28,7 @@
 //!   cbrt, asin, acos, asinh, acosh, atanh double-double references composed from xfloat's
 //!   table-driven exp, ln and sin ([`crate::dd_composed`], proven within 2^-98,
 //!   docs/error-analysis.md §12), judged with the same `eps = 2^-96`; MPFR for every input
-//!   where the table names no double-double reference.
+//!   where the table names no double-double reference (erf, erfc).
 
 use crate::dd_composed;
 use rug::Float;
@@ -106,6 +107,8 @@ fn libm_of(func: Func) -> Option<fn(f64) -> f64> {
         Atanh => libm::atanh,
         Cbrt => libm::cbrt,
         Sqrt => libm::sqrt,
+        Erf => libm::erf,
+        Erfc => libm::erfc,
         _ => return None,
     })
 }

@@ -1,6 +1,6 @@
 //! Where a binary64 function saturates: inputs beyond which RN(f(x)) is infinite (exp, exp2,
 //! exp10, expm1 above ~709, sinh and cosh beyond ~710) or f(x) is a positive number below
-//! 2^-1100 (exp, exp2, exp10 far below zero). There the double-double reference overflows or
+//! 2^-1100 (exp, exp2, exp10 far below zero; erfc above ~26.5). There the double-double reference overflows or
 //! underflows and would send every input to MPFR — about 2^62 inputs of binary64 exp. Which
 //! functions saturate, and how, is tmd-core's table's (`Crunch::saturates`); the
 //! thresholds are found once per function by bisection over binary64 ordinals with MPFR
@@ -32,6 +32,8 @@ pub struct Saturation {
     symmetric: bool,
     /// f(x) is in (0, 2^-1100) for `x <= tiny_until` (negative).
     tiny_until: Option<f64>,
+    /// f(x) is in (0, 2^-1100) for `x >= tiny_from` (positive: erfc).
+    tiny_from: Option<f64>,
 }
 
 /// Smallest ordinal in `[lo, hi]` where `pred` holds, for a monotone `pred` true at `hi`.
@@ -54,8 +56,10 @@ fn compute(func: RefFunc) -> Saturation {
         Saturates::OverflowAndTiny => (true, false, true),
         Saturates::Overflow => (true, false, false),
         Saturates::OverflowOdd | Saturates::OverflowEven => (true, true, false),
+        Saturates::TinyAbove => (false, false, false),
         Saturates::Never => return Saturation::default(),
     };
+    let tiny_above = func.facts().saturates == Saturates::TinyAbove;
     let Some(f) = func.registry() else {
         return Saturation::default();
     };
@@ -78,10 +82,16 @@ fn compute(func: RefFunc) -> Saturation {
         let o = first_true(fmt.ordinal(1.0), max, |m| value(-m, Dir::Up) < tiny_limit);
         -fmt.from_ordinal(o)
     });
+    let tiny_from = tiny_above.then(|| {
+        // The smallest positive x with f(x) < 2^-1100 (f decreasing there).
+        let o = first_true(fmt.ordinal(1.0), max, |x| value(x, Dir::Up) < tiny_limit);
+        fmt.from_ordinal(o)
+    });
     Saturation {
         overflow_from,
         symmetric,
         tiny_until,
+        tiny_from,
     }
 }
 
@@ -109,6 +119,11 @@ impl Saturation {
         self.tiny_until
     }
 
+    /// f(x) is a positive number below 2^-1100 for `x >= tiny_from` (erfc).
+    pub fn tiny_from(&self) -> Option<f64> {
+        self.tiny_from
+    }
+
     /// The verdict on a binary64 input in a saturated region judged in `mode`, or `None`.
     pub fn judge(&self, func: RefFunc, x: f64, a: f64, mode: Rounding) -> Option<Verdict> {
         if let Some(t) = self.overflow_from {
@@ -122,10 +137,10 @@ impl Saturation {
                 return Some(overflow_verdict(CrunchFormat::Binary64, sign, a, mode));
             }
         }
-        if let Some(t) = self.tiny_until {
-            if x <= t {
-                return tiny_result_verdict(CrunchFormat::Binary64, 1.0, a, mode);
-            }
+        let below = self.tiny_until.is_some_and(|t| x <= t);
+        let above = self.tiny_from.is_some_and(|t| x >= t);
+        if below || above {
+            return tiny_result_verdict(CrunchFormat::Binary64, 1.0, a, mode);
         }
         None
     }
@@ -152,5 +167,15 @@ mod tests {
             saturation(RefFunc::Registry(Func::Log)),
             Saturation::default()
         );
+        // erfc(x) < 2^-1100 from about 27.54 on (erfc x ~ e^(-x^2) / (x sqrt(pi))); no
+        // overflow, nothing below.
+        let e = saturation(RefFunc::Registry(Func::Erfc));
+        let from = e.tiny_from.unwrap();
+        assert!((27.5..27.6).contains(&from), "{from}");
+        assert_eq!((e.overflow_from, e.tiny_until), (None, None));
+        let below = CrunchFormat::Binary64.from_ordinal(CrunchFormat::Binary64.ordinal(from) - 1);
+        let value = |x: f64| eval_rounded(Func::Erfc, &Float::with_val(64, x), 128, Dir::Up).0;
+        let limit = Float::with_val(128, 1) >> 1100u32;
+        assert!(value(from) < limit && value(below) >= limit);
     }
 }

@@ -192,6 +192,8 @@ builtins! {
     "atanh" Atanh, atanh, libm::atanhf, libm::atanh, None;
     "cbrt" Cbrt, cbrt, libm::cbrtf, libm::cbrt, None;
     "sqrt" Sqrt, sqrt, libm::sqrtf, libm::sqrt, Some((Df64::sqrt, Dd::sqrt));
+    "erf" Erf, none, libm::erff, libm::erf, None;
+    "erfc" Erfc, none, libm::erfcf, libm::erfc, None;
 }
 
 /// A built-in target, ready to run.

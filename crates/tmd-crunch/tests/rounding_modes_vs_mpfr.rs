@@ -302,6 +302,85 @@ fn tanh_and_expm1_a_hair_inside_one_are_decided_without_mpfr_in_every_mode() {
     }
 }
 
+/// erf and erfc against the oracle in every mode, for every planted target: next to 0 (erfc a
+/// hair from 1), where erf nears ±1 and erfc nears 2 (the pairs of `tmd_crunch::anchored`),
+/// beyond them, erfc's subnormal and tiny results, and random windows. binary32 is decided
+/// mostly by the libm reference; binary64 has no fast reference but MPFR, save the places
+/// where the answer is known from the side of an anchor or from saturation.
+#[test]
+fn erf_and_erfc_match_the_oracle_in_every_mode() {
+    let places: [(&str, &[f64]); 2] = [
+        (
+            "erf",
+            &[
+                0.0, 1e-30, -1e-20, 0.5, 1.0, -2.0, 3.9, -4.5, 9.0, 26.0, -26.5, 1e10,
+            ],
+        ),
+        (
+            "erfc",
+            &[
+                0.0, 1e-30, -1e-10, 0.47, 1.0, 4.0, 10.05, -6.0, -26.5, 27.6, 30.0, -1e10,
+            ],
+        ),
+    ];
+    for fmt in [CrunchFormat::Binary32, CrunchFormat::Binary64] {
+        let (random, len) = match fmt {
+            CrunchFormat::Binary32 => (16, 64),
+            CrunchFormat::Binary64 => (6, 24),
+        };
+        for (name, at) in places {
+            let f = func(name);
+            let ws = windows(fmt, at, random, len);
+            let inputs: i64 = ws.iter().map(|w| w.1 - w.0).sum();
+            for mode in Rounding::ALL {
+                for plant in [
+                    Plant::CorrectlyRounded,
+                    Plant::OneUlpOff,
+                    Plant::Nearest,
+                    Plant::NanSometimes,
+                    Plant::Libm,
+                ] {
+                    let t = target(f, fmt, mode, plant);
+                    let fast: u64 = ws
+                        .iter()
+                        .map(|&(lo, hi)| check_window(t.as_ref(), lo, hi))
+                        .sum();
+                    if fmt == CrunchFormat::Binary32 {
+                        assert!(
+                            fast as i64 > inputs / 2,
+                            "{name} {mode} {plant:?}: {fast} of {inputs} inputs decided fast"
+                        );
+                    }
+                }
+            }
+        }
+    }
+    // Where the side of an anchor decides, no input goes to MPFR (erfc's tiny results are
+    // decided by the mode for 0 and the smallest subnormal only, as exp's are).
+    let hair32: [(&str, &[f64]); 2] = [
+        ("erf", &[5.0, -8.0, 20.0, -26.2, 26.4, -30.0, 1e30]),
+        ("erfc", &[-5.0, -20.0, -26.4, -30.0, 1e-30, -1e-20, 3e-7]),
+    ];
+    for (name, at) in hair32 {
+        assert_decided_without_mpfr(
+            name,
+            CrunchFormat::Binary32,
+            &windows(CrunchFormat::Binary32, at, 0, 32),
+        );
+    }
+    let hair64: [(&str, &[f64]); 2] = [
+        ("erf", &[26.4, -30.0, 1e300]),
+        ("erfc", &[-26.4, -1e300, 1e-305, -1e-320]),
+    ];
+    for (name, at) in hair64 {
+        assert_decided_without_mpfr(
+            name,
+            CrunchFormat::Binary64,
+            &windows(CrunchFormat::Binary64, at, 0, 32),
+        );
+    }
+}
+
 #[test]
 fn functions_a_hair_from_x_or_one_below_2_pow_minus_300_are_decided_without_mpfr_in_every_mode() {
     // For 0 < |x| < 2^-300, f - x (or f - 1) is far below any ulp and has the sign of its
