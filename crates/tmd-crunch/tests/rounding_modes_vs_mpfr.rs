@@ -192,25 +192,41 @@ fn places(name: &str, fmt: CrunchFormat) -> Vec<f64> {
     }
 }
 
+/// Every planted target of `f` in `mode` checked on `windows` against the oracle: how many
+/// inputs each decided fast.
+fn fast_per_plant(
+    f: RefFunc,
+    fmt: CrunchFormat,
+    mode: Rounding,
+    windows: &[(i64, i64)],
+) -> Vec<(Plant, u64)> {
+    [
+        Plant::CorrectlyRounded,
+        Plant::OneUlpOff,
+        Plant::Nearest,
+        Plant::NanSometimes,
+        Plant::Libm,
+    ]
+    .into_iter()
+    .map(|plant| {
+        let t = target(f, fmt, mode, plant);
+        let fast = windows
+            .iter()
+            .map(|&(lo, hi)| check_window(t.as_ref(), lo, hi))
+            .sum();
+        (plant, fast)
+    })
+    .collect()
+}
+
 fn check_format(fmt: CrunchFormat, random: usize, len: i64) {
     let random = if extensive() { 16 * random } else { random };
     for name in ["exp", "expm1", "log", "sin", "sqrt", "sinh"] {
         let f = func(name);
         let ws = windows(fmt, &places(name, fmt), random, len);
+        let inputs: i64 = ws.iter().map(|w| w.1 - w.0).sum();
         for mode in Rounding::ALL {
-            for plant in [
-                Plant::CorrectlyRounded,
-                Plant::OneUlpOff,
-                Plant::Nearest,
-                Plant::NanSometimes,
-                Plant::Libm,
-            ] {
-                let t = target(f, fmt, mode, plant);
-                let inputs: i64 = ws.iter().map(|w| w.1 - w.0).sum();
-                let fast: u64 = ws
-                    .iter()
-                    .map(|&(lo, hi)| check_window(t.as_ref(), lo, hi))
-                    .sum();
+            for (plant, fast) in fast_per_plant(f, fmt, mode, &ws) {
                 // The fast rules, not MPFR alone, are what is checked (the edge windows hold
                 // many inputs only MPFR decides: f within the reference's bound of x or 1).
                 assert!(
@@ -333,18 +349,7 @@ fn erf_and_erfc_match_the_oracle_in_every_mode() {
             let ws = windows(fmt, at, random, len);
             let inputs: i64 = ws.iter().map(|w| w.1 - w.0).sum();
             for mode in Rounding::ALL {
-                for plant in [
-                    Plant::CorrectlyRounded,
-                    Plant::OneUlpOff,
-                    Plant::Nearest,
-                    Plant::NanSometimes,
-                    Plant::Libm,
-                ] {
-                    let t = target(f, fmt, mode, plant);
-                    let fast: u64 = ws
-                        .iter()
-                        .map(|&(lo, hi)| check_window(t.as_ref(), lo, hi))
-                        .sum();
+                for (plant, fast) in fast_per_plant(f, fmt, mode, &ws) {
                     if fmt == CrunchFormat::Binary32 {
                         assert!(
                             fast as i64 > inputs / 2,
