@@ -1,6 +1,6 @@
 //! Where a binary64 function saturates: inputs beyond which RN(f(x)) is infinite (exp, exp2,
 //! exp10, expm1 above ~709, sinh and cosh beyond ~710) or f(x) is a positive number below
-//! 2^-1100 (exp, exp2, exp10 far below zero; erfc above ~26.5). There the double-double reference overflows or
+//! 2^-1100 (exp, exp2, exp10 far below zero; erfc above ~27.54). There the double-double reference overflows or
 //! underflows and would send every input to MPFR — about 2^62 inputs of binary64 exp. Which
 //! functions saturate, and how, is tmd-core's table's (`Crunch::saturates`); the
 //! thresholds are found once per function by bisection over binary64 ordinals with MPFR
