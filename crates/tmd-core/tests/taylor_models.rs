@@ -20,7 +20,7 @@ use tmd_core::taylor::{expr_has_model, has_model, taylor_model, NoModel, TaylorM
 const PREC: u32 = 160;
 
 fn extensive() -> bool {
-    std::env::var("TMD_EXTENSIVE").is_ok_and(|v| v == "1")
+    tmd_test_tier::extensive()
 }
 
 fn degrees() -> Vec<usize> {

@@ -18,7 +18,7 @@ use tmd_core::registry::{eval_rounded, Dir, Func};
 use tmd_core::taylor::{has_model, taylor_model, NoModel, TaylorModel};
 
 fn models_per_function() -> usize {
-    if std::env::var("TMD_EXTENSIVE").is_ok_and(|v| v == "1") {
+    if tmd_test_tier::extensive() {
         400
     } else {
         40

@@ -14,7 +14,7 @@ use tmd_crunch::oracle::judge;
 use tmd_crunch::{resolve, CrunchFormat, Rounding};
 
 fn extensive() -> bool {
-    std::env::var("TMD_EXTENSIVE").is_ok_and(|v| v == "1")
+    tmd_test_tier::extensive()
 }
 
 fn check_target(name: &str, windows: &[(i64, i64)]) {

@@ -13,7 +13,7 @@ use tmd_crunch::function::{ref_funcs, RefFunc, EPS_DD};
 use tmd_xfloat::Dd;
 
 fn extensive() -> bool {
-    std::env::var("TMD_EXTENSIVE").is_ok_and(|v| v == "1")
+    tmd_test_tier::extensive()
 }
 
 /// |r - f| / |f| with f by MPFR at 256 bits; `None` where f is not a finite non-zero number

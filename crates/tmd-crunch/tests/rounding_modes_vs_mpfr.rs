@@ -153,7 +153,7 @@ fn windows(fmt: CrunchFormat, places: &[f64], random: usize, len: i64) -> Vec<(i
 
 /// `TMD_EXTENSIVE=1`: sixteen times the random windows.
 fn extensive() -> bool {
-    std::env::var("TMD_EXTENSIVE").is_ok_and(|v| v == "1")
+    tmd_test_tier::extensive()
 }
 
 fn func(name: &str) -> RefFunc {

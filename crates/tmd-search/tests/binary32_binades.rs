@@ -18,7 +18,7 @@ use tmd_search::{
 };
 
 fn extensive() -> bool {
-    std::env::var("TMD_EXTENSIVE").is_ok_and(|value| value == "1")
+    tmd_test_tier::extensive()
 }
 
 /// One binade [from, to) of binary32 with K and the breakpoint kinds.

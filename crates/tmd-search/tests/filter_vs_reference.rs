@@ -61,7 +61,7 @@ const PI_6: &str = "0.52359877559829887";
 const E: &str = "2.7182818284590452";
 
 fn extensive() -> bool {
-    std::env::var("TMD_EXTENSIVE").is_ok_and(|value| value == "1")
+    tmd_test_tier::extensive()
 }
 
 /// Where a window lies.

@@ -20,7 +20,7 @@ const DIVISION_THRESHOLDS: [u32; 6] = [0, 1, 3, 8, 64, 1000];
 const BRUTE_FORCE_LIMIT: u64 = 1 << 16;
 
 fn extensive() -> bool {
-    std::env::var("TMD_EXTENSIVE").is_ok_and(|value| value == "1")
+    tmd_test_tier::extensive()
 }
 
 /// A slope from families that stress the algorithms differently.

@@ -29,7 +29,7 @@ const WINDOW_LOG2: u32 = 36;
 const BITS: u32 = 45;
 
 fn extensive() -> bool {
-    std::env::var("TMD_EXTENSIVE").is_ok_and(|value| value == "1")
+    tmd_test_tier::extensive()
 }
 
 /// The published worst-case files shipped with tmd (`data/worst-cases/`, with their provenance).

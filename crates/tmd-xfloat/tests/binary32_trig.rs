@@ -124,7 +124,7 @@ fn arguments_next_to_multiples_of_half_pi_are_within_the_bounds() {
 
 #[test]
 fn every_argument_of_some_binades_is_within_the_bounds_when_extensive() {
-    if std::env::var_os("TMD_EXTENSIVE").is_none() {
+    if !tmd_test_tier::extensive() {
         return;
     }
     for e in [-3i32, 0, 1, 7, 30, 90, 127] {

@@ -11,7 +11,7 @@ use tmd_xfloat::BaseFloat;
 
 /// Whether the long variants of the tests run (`TMD_EXTENSIVE=1`).
 pub fn extensive() -> bool {
-    std::env::var("TMD_EXTENSIVE").is_ok_and(|value| value == "1")
+    tmd_test_tier::extensive()
 }
 
 /// The first OpenCL device, or with `TMD_OPENCL_DEVICE_NAME=TEXT` the first whose name

@@ -10,10 +10,7 @@ pub mod edge;
 
 /// Samples per check: 10^4 by default, 10^6 with `TMD_EXTENSIVE=1`.
 pub fn samples() -> usize {
-    match std::env::var("TMD_EXTENSIVE") {
-        Ok(v) if v == "1" => 1_000_000,
-        _ => 10_000,
-    }
+    tmd_test_tier::pick(10_000, 1_000_000)
 }
 
 /// Smallest exponent `e` of a nonzero `2^e` in the base format (subnormal quantum).
