@@ -266,8 +266,9 @@ fn classify_gap(
         let bits_at_least = -rho_max.to_f64_round(Round::Up).log2();
         return Regime::AllHard {
             anchor: anchor.clone(),
-            // Rounded down to the three decimals printed, below the f64 error of log2.
-            bits_at_least: ((bits_at_least - 1e-6) * 1000.0).floor() / 1000.0,
+            // Rounded down to the three decimals printed, below the f64 error of log2; never
+            // below K, which rho_max < 2^-K proves however close to K the quotient lies.
+            bits_at_least: (((bits_at_least - 1e-6) * 1000.0).floor() / 1000.0).max(bits as f64),
         };
     }
     // rho_max < 1/2 keeps every y in the gap next to b(x), where the distances above hold.

@@ -7,7 +7,7 @@ use tmd_core::hardness::DEFAULT_MAX_PRECISION;
 #[derive(Parser, Debug)]
 #[command(
     name = "tmd",
-    version,
+    version = env!("TMD_VERSION"),
     about = "Hard-to-round cases of math functions (the Table Maker's Dilemma), exactly"
 )]
 struct Cli {

@@ -464,7 +464,7 @@ fn combine(
 fn heading(plan: &Plan, lists: &[PathBuf], threads: usize) -> Heading {
     let cores = std::thread::available_parallelism().map_or(1, |n| n.get());
     Heading {
-        version: env!("CARGO_PKG_VERSION").to_string(),
+        version: env!("TMD_VERSION").to_string(),
         command: command_line(),
         date: utc_now(),
         machine: format!("{cores} cores ({})", tmd_crunch::emul::cpu_model()),

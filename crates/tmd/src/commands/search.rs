@@ -129,15 +129,15 @@ impl Output {
                     plan.range.format.name()
                 ),
                 format!(
-                    "range [{}, {}), K = {}, breakpoints {}",
+                    "inputs searched: [{}, {}), K = {}, breakpoints {}",
                     plan.from.to_hex(),
                     plan.to.to_hex(),
                     plan.params.bits,
                     plan.params.breakpoints.name()
                 ),
                 format!(
-                    "found by tmd {} (--algorithm {}; every listed case verified with MPFR)",
-                    env!("CARGO_PKG_VERSION"),
+                    "found by tmd {}, --algorithm {}; every listed case verified with MPFR",
+                    env!("TMD_VERSION"),
                     plan.algorithm().name()
                 ),
                 format!(
