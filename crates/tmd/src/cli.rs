@@ -1,7 +1,7 @@
 //! Flags and subcommands (clap), and the dispatch to the command modules.
 
 use crate::commands;
-use clap::{Args, Parser, Subcommand};
+use clap::{Args, CommandFactory, Parser, Subcommand};
 use tmd_core::hardness::DEFAULT_MAX_PRECISION;
 
 #[derive(Parser, Debug)]
@@ -18,26 +18,57 @@ struct Cli {
 #[derive(Subcommand, Debug)]
 enum Command {
     /// List the registered functions with their domains.
+    #[command(after_help = "Example:\n  tmd functions")]
     Functions,
     /// Exact hardness of f at the given inputs: correct roundings, kind, bits, k.
+    #[command(after_help = "Examples:\n  \
+        tmd hardness exp 0x1.aca7ae8da5a7bp+0\n  \
+        tmd hardness log 1.5 0x1.0000000000001p+0 --json\n  \
+        tmd hardness exp --file data/worst-cases/exp.wc")]
     Hardness(HardnessArgs),
     /// List every hard-to-round input of f over a range.
+    #[command(after_help = "Examples:\n  \
+        tmd search exp --from 1 --to 0x1.0008p+0 --bits 32 --breakpoints directed\n  \
+        tmd search exp --format binary32 --from -inf --to inf --bits 24 --out expf.wc\n  \
+        tmd search 'x*exp(x)' --from 1 --to 2 --bits 45 --plan\n  \
+        tmd search exp --from 1 --to 2 --bits 45 --backend cuda --resume exp-1-2")]
     Search(SearchArgs),
     /// Exact worst-case error (in ulps) of an implementation over a range, by brute force.
+    #[command(after_help = "Examples:\n  \
+        tmd crunch glibc:expf --from 1 --to 2 --rounding all\n  \
+        tmd crunch c:my_exp.c:my_expf --function exp --from -inf --to inf --checkpoint expf.ck\n  \
+        tmd crunch glibc:exp --inputs data/worst-cases/exp.wc --max-ulp 0.5\n  \
+        tmd crunch --list")]
     Crunch(CrunchArgs),
     /// Accuracy report: a matrix of targets x functions x rounding modes crunched into one
     /// table (Markdown, CSV, HTML with plots), resumable (docs/report.md).
+    #[command(after_help = "Example:\n  \
+        tmd report --targets glibc,musl,sleef --functions expf,logf,sinf --rounding all --out report")]
     Report(ReportArgs),
     /// Progress and current maximum of a crunch checkpoint (also while the run goes on).
+    #[command(after_help = "Example:\n  tmd crunch-status expf.ck")]
     CrunchStatus {
         /// A checkpoint written by `tmd crunch --checkpoint`.
         file: std::path::PathBuf,
     },
     /// Per-block maxima of a crunch checkpoint as tab-separated text.
+    #[command(after_help = "Example:\n  tmd crunch-format expf.ck > blocks.tsv")]
     CrunchFormat {
         /// A checkpoint written by `tmd crunch --checkpoint`.
         file: std::path::PathBuf,
     },
+    /// Shell completions for tmd, on stdout.
+    #[command(after_help = "Example: tmd completions bash > /etc/bash_completion.d/tmd")]
+    Completions {
+        /// bash, zsh, fish, elvish or powershell.
+        shell: clap_complete::Shell,
+    },
+    /// The man page of tmd (roff), on stdout.
+    #[command(after_help = "Example: tmd man > tmd.1 && man ./tmd.1")]
+    Man,
+    /// The command-line reference as Markdown (docs/reference/cli.md is its output).
+    #[command(hide = true)]
+    Reference,
 }
 
 #[derive(Args, Debug)]
@@ -375,6 +406,9 @@ pub fn run() -> anyhow::Result<()> {
         Command::Report(args) => commands::report::run(&args),
         Command::CrunchStatus { file } => commands::crunch::status(&file),
         Command::CrunchFormat { file } => commands::crunch::format_blocks(&file),
+        Command::Completions { shell } => commands::reference::completions(Cli::command(), shell),
+        Command::Man => commands::reference::man_page(Cli::command()),
+        Command::Reference => commands::reference::markdown(Cli::command()),
     }
 }
 

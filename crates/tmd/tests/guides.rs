@@ -5,14 +5,17 @@
 //!
 //! The expected lines are matched in order against the output (stdout, then stderr), each
 //! against some later output line; a line may leave text out with `[..]` (any text within the
-//! line), so timings and dates need not be spelled. Lines the guide does not show are allowed:
-//! a guide shows the key lines, not every one. A command expected to fail ends with a comment
+//! line), so timings and dates need not be spelled. Lines the guide does not show are allowed
+//! (a guide shows the key lines, not every one; `...` marks where some are left out). A command expected to fail ends with a comment
 //! giving its status, `# exit 2`. Blocks tagged `console mpi` run with the `mpirun`-capable
-//! binary (built as `tests/mpi.rs` builds it); `sh` blocks are shown, never run (CUDA, Slurm,
+//! binary (`support/mpi_binary.rs`); `sh` blocks are shown, never run (CUDA, Slurm,
 //! installation).
 //!
 //! The scratch directory holds `data/` (the repository's worst-case lists) and the C sources a
 //! guide writes with `cat > FILE <<'EOF'` in an earlier command of the same block.
+
+#[path = "support/mpi_binary.rs"]
+mod mpi_binary;
 
 use std::path::{Path, PathBuf};
 use std::process::Command;
@@ -89,7 +92,8 @@ fn console_blocks(file: &Path) -> Vec<Block> {
                     expected: Vec::new(),
                 });
             } else if let Some(step) = block.steps.last_mut() {
-                if !line.trim().is_empty() {
+                // `...` marks lines left out, which the in-order matching allows anyway.
+                if !line.trim().is_empty() && line.trim() != "..." {
                     step.expected.push(line.to_string());
                 }
             }
@@ -122,21 +126,12 @@ fn matches(pattern: &str, line: &str) -> bool {
 
 /// The directory whose `tmd` the commands run: the binary under test, or the MPI build.
 fn bin_dir(mpi: bool) -> PathBuf {
-    if mpi {
-        let bin = workspace().join("target/mpi/release/tmd");
-        assert!(
-            bin.exists(),
-            "{} is missing: build it with cargo build --release -p tmd --features mpi \
-             --target-dir target/mpi (scripts/test.sh does)",
-            bin.display()
-        );
-        bin.parent().unwrap().to_path_buf()
+    let bin = if mpi {
+        mpi_binary::mpi_tmd()
     } else {
         Path::new(env!("CARGO_BIN_EXE_tmd"))
-            .parent()
-            .unwrap()
-            .to_path_buf()
-    }
+    };
+    bin.parent().unwrap().to_path_buf()
 }
 
 fn scratch(tag: &str) -> PathBuf {
@@ -157,13 +152,20 @@ fn run_block(block: &Block, tag: &str) -> Vec<String> {
     );
     let mut failures = Vec::new();
     for step in &block.steps {
-        let out = Command::new("bash")
-            .args(["-o", "pipefail", "-c", &step.command])
+        let mut bash = Command::new("bash");
+        bash.args(["-o", "pipefail", "-c", &step.command])
             .current_dir(&dir)
             .env("PATH", &path)
-            .env_remove("TMD_EXTENSIVE")
-            .output()
-            .expect("bash runs");
+            .env_remove("TMD_EXTENSIVE");
+        if block.mpi {
+            // As root in CI, and more ranks than cores; OpenMPI's session directory under
+            // the block's own scratch directory, apart from other tests' launchers.
+            bash.env("OMPI_ALLOW_RUN_AS_ROOT", "1")
+                .env("OMPI_ALLOW_RUN_AS_ROOT_CONFIRM", "1")
+                .env("OMPI_MCA_rmaps_base_oversubscribe", "1")
+                .env("TMPDIR", &dir);
+        }
+        let out = bash.output().expect("bash runs");
         let text = format!(
             "{}{}",
             String::from_utf8_lossy(&out.stdout),

@@ -2,49 +2,19 @@
 //! `mpi`, OpenMPI from Debian, installed by scripts/setup.sh): the output equals a
 //! single-process run's, and after one rank is killed the same command with another number of
 //! ranks resumes from the checkpoint (crunch) or the segments journal (search) and again gives
-//! the single-process output, with no work item done twice. The MPI binary is built by the test into target/mpi (the default
-//! build has no MPI, so the plain binary runs where OpenMPI is absent).
+//! the single-process output, with no work item done twice. The MPI binary is built by the test into target/mpi
+//! (`support/mpi_binary.rs`).
 
+#[path = "support/mpi_binary.rs"]
+mod mpi_binary;
+
+use mpi_binary::mpi_tmd;
 use serde_json::Value;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output, Stdio};
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::OnceLock;
 use std::time::{Duration, Instant};
-
-fn workspace() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join("../..")
-}
-
-/// Builds `tmd --features mpi` once; panics with what to install when OpenMPI is missing.
-fn mpi_tmd() -> &'static Path {
-    static BIN: OnceLock<PathBuf> = OnceLock::new();
-    BIN.get_or_init(|| {
-        let mpirun = Command::new("mpirun").arg("--version").output();
-        assert!(
-            mpirun.is_ok_and(|o| o.status.success()),
-            "mpirun not found: run scripts/setup.sh (installs openmpi-bin, libopenmpi-dev)"
-        );
-        let cargo = std::env::var("CARGO").unwrap_or_else(|_| "cargo".into());
-        let target = workspace().join("target/mpi");
-        let status = Command::new(cargo)
-            .current_dir(workspace())
-            .args([
-                "build",
-                "--release",
-                "-p",
-                "tmd",
-                "--features",
-                "mpi",
-                "--target-dir",
-            ])
-            .arg(&target)
-            .status()
-            .expect("cargo runs");
-        assert!(status.success(), "building tmd with --features mpi failed");
-        target.join("release/tmd")
-    })
-}
 
 /// `mpirun -np NP tmd ARGS`, with a session directory of its own: the tests run in parallel,
 /// and two OpenMPI 4 launchers starting at once raced on creating `/tmp/ompi.HOST.UID` ("A call

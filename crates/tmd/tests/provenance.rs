@@ -85,3 +85,38 @@ fn a_worst_case_file_names_its_tmd_and_only_records_start_with_hash_range() {
     }
     std::fs::remove_dir_all(&dir).ok();
 }
+
+#[test]
+fn the_cli_reference_in_docs_is_what_the_binary_prints() {
+    let out = tmd(&["reference"]);
+    assert_eq!(out.status.code(), Some(0));
+    let printed = String::from_utf8_lossy(&out.stdout);
+    let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../../docs/reference/cli.md");
+    let shipped = std::fs::read_to_string(&path).unwrap();
+    assert!(
+        printed == shipped,
+        "docs/reference/cli.md differs from `tmd reference`: regenerate it with\n  \
+         cargo run --release -p tmd -- reference > docs/reference/cli.md"
+    );
+}
+
+#[test]
+fn the_man_page_and_completions_come_from_the_same_definitions() {
+    let man = tmd(&["man"]);
+    assert_eq!(man.status.code(), Some(0));
+    let man = String::from_utf8_lossy(&man.stdout);
+    assert!(man.contains(".TH tmd 1"), "{man}");
+    for sub in ["SEARCH", "CRUNCH", "REPORT", "HARDNESS"] {
+        assert!(
+            man.contains(&format!(".SH \"TMD {sub}\"")),
+            "no {sub} section"
+        );
+    }
+    for shell in ["bash", "zsh", "fish"] {
+        let out = tmd(&["completions", shell]);
+        assert_eq!(out.status.code(), Some(0));
+        let text = String::from_utf8_lossy(&out.stdout);
+        assert!(text.contains("breakpoints"), "{shell}: {text}");
+    }
+    assert_eq!(tmd(&["completions", "tcsh"]).status.code(), Some(2));
+}

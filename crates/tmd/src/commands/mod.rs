@@ -5,6 +5,7 @@ pub mod crunch_list;
 pub mod crunch_pairs;
 pub mod functions;
 pub mod hardness;
+pub mod reference;
 pub mod report;
 pub mod report_table;
 pub mod search;
