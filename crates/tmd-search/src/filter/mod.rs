@@ -615,10 +615,10 @@ impl JobResult {
 }
 
 /// Cases one part of a job may gather before it stops and leaves the rest for a later part:
-/// 2^18 cases, about 28 MiB, so that a chunk where nearly every input is hard (K far below
+/// 2^16 cases (7 to 25 MiB), so that a chunk where nearly every input is hard (K far below
 /// the precision, `x+1 --exact`, the run of hard inputs where exp's subnormal results cross a
 /// breakpoint) is listed as it goes instead of held whole.
-const JOB_CASES: usize = 1 << 18;
+const JOB_CASES: usize = 1 << 16;
 
 /// Candidates decided per step of a chunk's verification: at most this many cases more than
 /// [`JOB_CASES`] in one part.
