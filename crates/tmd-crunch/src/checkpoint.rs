@@ -533,7 +533,7 @@ mod tests {
         assert!(good.lines().all(|l| l.contains(r#","crc32":""#)), "{good}");
         // Still valid JSON and a valid block: only the check can tell.
         std::fs::write(&path, good.replacen("0.75", "0.25", 1)).unwrap();
-        let err = Checkpoint::read(&path).err().expect("refused");
+        let err = Checkpoint::read(&path).expect_err("refused");
         assert!(err.is_bad_input(), "{err}");
         assert!(err.to_string().contains("line 2 is damaged"), "{err}");
         assert!(CheckpointWriter::open(&path, &header()).is_err());

@@ -47,13 +47,7 @@ where
     H: Fn(&T) -> u64 + Sync,
     C: FnMut(u64, T) -> ControlFlow<()> + Send,
 {
-    let mut consume = consume;
-    run_ordered_in_parts(
-        jobs,
-        |j, _: Option<()>| (work(j), None),
-        held,
-        |j, result| consume(j, result),
-    );
+    run_ordered_in_parts(jobs, |j, _: Option<()>| (work(j), None), held, consume);
 }
 
 /// One task of [`run_ordered_in_parts`]: part `part` of job `job`, with the rest of the job
@@ -286,7 +280,7 @@ mod tests {
                     let spin = (j * 7919 + part * 31) % 97;
                     let noise = (0..spin * 200).fold(0u64, |a, b| a ^ b);
                     let more = part + 1 < j % 5 + 1;
-                    ((j, part, noise & 0), more.then_some(part + 1))
+                    ((j, part, noise), more.then_some(part + 1))
                 },
                 |_| 1,
                 |j, (job, part, _)| {

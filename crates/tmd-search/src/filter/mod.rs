@@ -632,7 +632,7 @@ enum Piece {
     /// Inputs `start..start + len`, all of one input quantum, to search.
     Search(i128, u64),
     /// The candidates of a chunk still to decide.
-    Verify(Verification),
+    Verify(Box<Verification>),
 }
 
 impl Piece {
@@ -657,13 +657,15 @@ struct Verification {
     stats: FilterStats,
 }
 
-/// What searching one piece gives.
+/// What searching one piece gives. Returned once per piece and matched at once, never
+/// stored, so its size does not matter.
+#[allow(clippy::large_enum_variant)]
 enum Outcome {
     Done(JobResult),
     /// Search these pieces (in input order) instead.
     Pieces(Vec<(i128, u64)>),
     /// Decide these candidates.
-    Verify(Verification),
+    Verify(Box<Verification>),
 }
 
 /// Why a chunk got no polynomial (it is then halved or decided by MPFR).
@@ -987,14 +989,14 @@ impl Context<'_> {
         match self.generator.candidates(&work) {
             Ok((candidates, mut stats)) => {
                 stats.candidates = candidates.len() as u64;
-                Outcome::Verify(Verification {
+                Outcome::Verify(Box::new(Verification {
                     start,
                     end: start + chunk.len as i128,
                     candidates,
                     next: 0,
                     counted: start,
                     stats,
-                })
+                }))
             }
             Err(GenerateError::TooManyCandidates) => self.in_pieces(start, chunk.len),
             Err(GenerateError::Device(e)) => {
@@ -1021,7 +1023,7 @@ impl Context<'_> {
     /// MPFR decides the next [`VERIFY_BATCH`] candidates of a chunk, in slices, so that only
     /// the cases (and one count per slice) outlive the decisions; returns them, counted with
     /// the inputs below the next candidate (the chunk's end after the last), and what is left.
-    fn verify_batch(&self, mut v: Verification) -> (JobResult, Option<Verification>) {
+    fn verify_batch(&self, mut v: Box<Verification>) -> (JobResult, Option<Box<Verification>>) {
         let t = Instant::now();
         let format = &self.range.format;
         let (start, next) = (v.start, v.next);
