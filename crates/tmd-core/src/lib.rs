@@ -10,6 +10,7 @@
 //! - [`expr`] and [`interval`]: user expressions in x over the registry, evaluated in rigorous
 //!   interval arithmetic on MPFR.
 //! - [`run_lock`]: one run per journal or checkpoint (an advisory lock naming its holder).
+//! - [`line_check`]: the CRC-32 every line of a journal or checkpoint carries.
 //! - [`hardness`]: the Ziv loop that places f(x) among the breakpoints of a format and reports
 //!   `exact`, the hardness (`bits`, `k`, kind) and the four correct roundings, or `unresolved`
 //!   at its precision cap.
@@ -25,6 +26,7 @@ pub mod expr;
 pub mod format;
 pub mod hardness;
 pub mod interval;
+pub mod line_check;
 pub mod number;
 pub mod registry;
 pub mod run_lock;

@@ -4,6 +4,13 @@
 //! off before appending. `tmd search` under mpirun keeps its segments the same way
 //! (`tmd_search::cluster::SegmentsJournal`). `tmd crunch-status` reads the file while the run
 //! goes on; `tmd crunch-format` prints the per-block maxima as tab-separated text.
+//!
+//! Each line ends with its check, a last member `"crc32":"<8 hex digits>"`
+//! ([`tmd_core::line_check::seal_json`]): a block line with a digit changed still parses, and
+//! a resumed run would merge a maximum or a count that no block had. A complete line whose
+//! check fails is refused (line number, exit status 2); the file is the user's to repair or
+//! delete. Files of layout version 1 have no checks: they are still read (`crunch-status`,
+//! `crunch-format`, reports), but a run is not resumed from one.
 
 use crate::rounding::Rounding;
 use crate::summary::Summary;
@@ -12,6 +19,7 @@ use std::collections::BTreeMap;
 use std::fs::{File, OpenOptions};
 use std::io::{BufRead, BufReader, Seek, SeekFrom, Write};
 use std::path::{Path, PathBuf};
+use tmd_core::line_check;
 use tmd_core::run_lock::RunLock;
 
 /// What identifies a run: a checkpoint resumes only the run it belongs to.
@@ -47,8 +55,10 @@ impl Header {
     }
 }
 
-/// The current checkpoint layout version.
-pub const CHECKPOINT_VERSION: u32 = 1;
+/// The current checkpoint layout version: 2, each line checked; 1 had no checks.
+pub const CHECKPOINT_VERSION: u32 = 2;
+/// The layout before lines had checks, read but not appended to.
+const UNCHECKED_VERSION: u32 = 1;
 
 /// One finished block.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
@@ -131,17 +141,35 @@ impl Checkpoint {
                 "empty or truncated header: not a crunch checkpoint",
             ));
         }
+        // Read as it stands first (the check is one more member): the version says whether
+        // the lines carry checks.
         let header: Header = serde_json::from_str(&line)
             .map_err(|_| bad(path, "the first line is not a crunch checkpoint header"))?;
-        if header.tmd_crunch_checkpoint != CHECKPOINT_VERSION {
-            return Err(bad(
-                path,
-                format!(
-                    "layout version {} (this tmd reads {CHECKPOINT_VERSION})",
-                    header.tmd_crunch_checkpoint
-                ),
-            ));
-        }
+        let checked = match header.tmd_crunch_checkpoint {
+            CHECKPOINT_VERSION => true,
+            UNCHECKED_VERSION => false,
+            other => {
+                return Err(bad(
+                    path,
+                    format!("layout version {other} (this tmd reads {CHECKPOINT_VERSION})"),
+                ))
+            }
+        };
+        let unseal = |text: &str, lineno: usize| -> Result<String, CheckpointError> {
+            if !checked {
+                return Ok(text.to_string());
+            }
+            line_check::unseal_json(text).map_err(|why| {
+                bad(
+                    path,
+                    format!(
+                        "line {lineno} is damaged ({why}); repair or delete the file to start over"
+                    ),
+                )
+            })
+        };
+        let header: Header = serde_json::from_str(&unseal(line.trim_end_matches('\n'), 1)?)
+            .map_err(|_| bad(path, "the first line is not a crunch checkpoint header"))?;
         offset += n as u64;
         let mut blocks = BTreeMap::new();
         let mut lineno = 1;
@@ -155,7 +183,8 @@ impl Checkpoint {
             if !line.ends_with('\n') {
                 break; // partial last line
             }
-            let record: BlockRecord = serde_json::from_str(&line)
+            let text = unseal(line.trim_end_matches('\n'), lineno)?;
+            let record: BlockRecord = serde_json::from_str(&text)
                 .map_err(|e| bad(path, format!("line {lineno} is not a block record: {e}")))?;
             blocks.insert(record.index, record);
             offset += n as u64;
@@ -192,6 +221,16 @@ impl CheckpointWriter {
         let lock = RunLock::acquire(Path::new(&lock_path), path)?;
         if path.exists() {
             let existing = Checkpoint::read(path)?;
+            if existing.header.tmd_crunch_checkpoint != CHECKPOINT_VERSION {
+                return Err(bad(
+                    path,
+                    format!(
+                        "layout version {} has no line checks, and this tmd appends only to \
+                         checked files: start the crunch again with another file",
+                        existing.header.tmd_crunch_checkpoint
+                    ),
+                ));
+            }
             if existing.header.rounding != header.rounding {
                 return Err(bad(
                     path,
@@ -220,7 +259,7 @@ impl CheckpointWriter {
             Ok((CheckpointWriter { file, _lock: lock }, existing.blocks))
         } else {
             let mut file = File::create(path).map_err(io)?;
-            let mut text = serde_json::to_string(header).expect("header serialises");
+            let mut text = sealed(header);
             text.push('\n');
             file.write_all(text.as_bytes()).map_err(io)?;
             file.sync_data().map_err(io)?;
@@ -230,11 +269,16 @@ impl CheckpointWriter {
 
     /// Appends one finished block (one write of one line, then a flush to the OS).
     pub fn append(&mut self, record: &BlockRecord) -> std::io::Result<()> {
-        let mut text = serde_json::to_string(record).expect("record serialises");
+        let mut text = sealed(record);
         text.push('\n');
         self.file.write_all(text.as_bytes())?;
         self.file.flush()
     }
+}
+
+/// One line of the file: `value` as JSON with its check.
+fn sealed(value: &impl Serialize) -> String {
+    line_check::seal_json(&serde_json::to_string(value).expect("a record serialises"))
 }
 
 #[cfg(test)]
@@ -433,7 +477,13 @@ mod fuzz_tests {
             let mut bytes = write(&records);
             let at = flip.index(bytes.len());
             bytes[at] ^= 1 << bit;
-            let _ = read(&bytes);
+            // The checks leave an error, or a last line taken for a torn write: never a block
+            // that was not written.
+            if let Ok(c) = read(&bytes) {
+                let n = c.blocks.len();
+                let blocks: Vec<BlockRecord> = c.blocks.into_values().collect();
+                prop_assert_eq!(format!("{:?}", &blocks[..]), format!("{:?}", &records[..n]));
+            }
         }
     }
 }
@@ -442,6 +492,75 @@ mod fuzz_tests {
 mod tests {
     use super::*;
     use crate::summary::NearMax;
+
+    fn header() -> Header {
+        Header {
+            tmd_crunch_checkpoint: CHECKPOINT_VERSION,
+            target: "std:expf".into(),
+            format: "binary32".into(),
+            from: "0x1p+0".into(),
+            to: "0x1p+1".into(),
+            block_bits: 10,
+            sample_windows: None,
+            reference: "mpfr".into(),
+            rounding: Rounding::Nearest,
+        }
+    }
+
+    fn block(index: i64, max_ulp: f64) -> BlockRecord {
+        BlockRecord {
+            index,
+            first: index << 10,
+            end: (index + 1) << 10,
+            seconds: 0.5,
+            summary: Summary {
+                inputs: 1024,
+                max_ulp,
+                ..Summary::default()
+            },
+        }
+    }
+
+    #[test]
+    fn block_line_with_one_digit_changed_is_refused() {
+        let path = std::env::temp_dir().join(format!("tmd-ck-digit-{}.ckpt", std::process::id()));
+        let _ = std::fs::remove_file(&path);
+        let (mut writer, _) = CheckpointWriter::open(&path, &header()).unwrap();
+        writer.append(&block(0, 0.75)).unwrap();
+        writer.append(&block(1, 0.5)).unwrap();
+        drop(writer);
+        let good = std::fs::read_to_string(&path).unwrap();
+        assert!(good.lines().all(|l| l.contains(r#","crc32":""#)), "{good}");
+        // Still valid JSON and a valid block: only the check can tell.
+        std::fs::write(&path, good.replacen("0.75", "0.25", 1)).unwrap();
+        let err = Checkpoint::read(&path).expect_err("refused");
+        assert!(err.is_bad_input(), "{err}");
+        assert!(err.to_string().contains("line 2 is damaged"), "{err}");
+        assert!(CheckpointWriter::open(&path, &header()).is_err());
+        let _ = std::fs::remove_file(&path);
+    }
+
+    #[test]
+    fn checkpoint_without_checks_is_read_but_not_resumed() {
+        let path = std::env::temp_dir().join(format!("tmd-ck-v1-{}.ckpt", std::process::id()));
+        let old = Header {
+            tmd_crunch_checkpoint: UNCHECKED_VERSION,
+            ..header()
+        };
+        let mut text = serde_json::to_string(&old).unwrap() + "\n";
+        text += &(serde_json::to_string(&block(0, 0.75)).unwrap() + "\n");
+        std::fs::write(&path, &text).unwrap();
+        let read = Checkpoint::read(&path).unwrap();
+        assert_eq!(read.blocks.len(), 1);
+        let err = CheckpointWriter::open(&path, &old).err().expect("refused");
+        assert!(err.is_bad_input(), "{err}");
+        assert!(err.to_string().contains("start the crunch again"), "{err}");
+        assert_eq!(std::fs::read_to_string(&path).unwrap(), text);
+        let _ = std::fs::remove_file(&path);
+        let mut lock = path.into_os_string();
+        lock.push(".lock");
+        let _ = std::fs::remove_file(lock);
+    }
 
     #[test]
     fn regression_block_records_keep_every_bit_of_their_errors() {

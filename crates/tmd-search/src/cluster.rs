@@ -25,6 +25,7 @@ use std::io::{self, BufRead, BufReader, Write};
 use std::path::{Path, PathBuf};
 use std::sync::atomic::AtomicU64;
 use thiserror::Error;
+use tmd_core::line_check;
 
 /// The segments journal's name inside the `--resume` directory.
 pub const SEGMENTS_FILE: &str = "mpi-segments.jsonl";
@@ -173,6 +174,20 @@ pub enum SegmentsError {
         path.display()
     )]
     OtherSearch { path: PathBuf },
+    /// Bad input: a journal of a tmd that wrote no line checks.
+    #[error(
+        "{} has no line checks (written by an older tmd): start the search again in another \
+         --resume directory, or delete this one",
+        path.display()
+    )]
+    Unchecked { path: PathBuf },
+    /// Bad input: a line other than the last fails its check or does not parse.
+    #[error("{}:{line}: damaged ({why}); delete the directory to start over", path.display())]
+    Damaged {
+        path: PathBuf,
+        line: usize,
+        why: &'static str,
+    },
 }
 
 impl SegmentsError {
@@ -180,14 +195,20 @@ impl SegmentsError {
     pub fn is_bad_input(&self) -> bool {
         matches!(
             self,
-            SegmentsError::NotSegments { .. } | SegmentsError::OtherSearch { .. }
+            SegmentsError::NotSegments { .. }
+                | SegmentsError::OtherSearch { .. }
+                | SegmentsError::Unchecked { .. }
+                | SegmentsError::Damaged { .. }
         )
     }
 }
 
 /// The root's record of finished segments: in memory, and appended to
 /// `DIR/mpi-segments.jsonl` with `--resume DIR` (one JSON header line, then one line per
-/// finished segment: the layout of `tmd crunch`'s checkpoints, `tmd_crunch::checkpoint`).
+/// finished segment: the layout of `tmd crunch`'s checkpoints, `tmd_crunch::checkpoint`,
+/// each line with its check, [`tmd_core::line_check::seal_json`]). A torn or damaged last line
+/// is a kill during a write: its segment is searched again. A damaged line before it is
+/// refused: a line with one digit of a case changed would otherwise list another input.
 pub struct SegmentsJournal {
     file: Option<File>,
     done: BTreeMap<u64, SegmentRecord>,
@@ -214,7 +235,7 @@ impl SegmentsJournal {
         continues_from: Option<i128>,
     ) -> Result<SegmentsJournal, SegmentsError> {
         let header = SegmentsHeader {
-            tmd_search_segments: 1,
+            tmd_search_segments: SEGMENTS_VERSION,
             fingerprint: fingerprint.to_string(),
             segment_len: segments.len(),
             continues_from: continues_from.map(|o| o.to_string()),
@@ -232,26 +253,7 @@ impl SegmentsJournal {
         let mut done = BTreeMap::new();
         if path.exists() {
             let reader = BufReader::new(File::open(&path).map_err(io("reading", &path))?);
-            let mut complete_len = 0u64;
-            for (i, line) in reader.split(b'\n').enumerate() {
-                let line = line?;
-                let Ok(text) = std::str::from_utf8(&line) else {
-                    break;
-                };
-                if i == 0 {
-                    let h: SegmentsHeader = serde_json::from_str(text)
-                        .map_err(|_| SegmentsError::NotSegments { path: path.clone() })?;
-                    if h != header {
-                        return Err(SegmentsError::OtherSearch { path });
-                    }
-                } else {
-                    let Ok(rec) = serde_json::from_str::<SegmentRecord>(text) else {
-                        break;
-                    };
-                    done.insert(rec.index, rec);
-                }
-                complete_len += line.len() as u64 + 1;
-            }
+            let complete_len = read_segments(&path, reader, &header, &mut done)?;
             let file = OpenOptions::new().append(true).open(&path)?;
             file.set_len(complete_len.min(file.metadata()?.len()))?;
             return Ok(SegmentsJournal {
@@ -261,7 +263,7 @@ impl SegmentsJournal {
         }
         let mut file = File::create(&path).map_err(io("creating", &path))?;
         let line = serde_json::to_string(&header).expect("a header serialises");
-        writeln!(file, "{line}")?;
+        writeln!(file, "{}", line_check::seal_json(&line))?;
         file.sync_data()?;
         Ok(SegmentsJournal {
             file: Some(file),
@@ -278,8 +280,10 @@ impl SegmentsJournal {
     /// `tmd_crunch::checkpoint::CheckpointWriter::append` records a finished block.
     pub fn append(&mut self, rec: SegmentRecord) -> io::Result<()> {
         if let Some(f) = self.file.as_mut() {
-            f.write_all(&rec.to_bytes())?;
-            f.write_all(b"\n")?;
+            let line = serde_json::to_string(&rec).expect("a segment record serialises");
+            let mut line = line_check::seal_json(&line);
+            line.push('\n');
+            f.write_all(line.as_bytes())?;
             f.flush()?;
         }
         self.done.insert(rec.index, rec);
@@ -295,6 +299,89 @@ impl SegmentsJournal {
     pub fn total(&self) -> Counts {
         merge_counts(self.done.values())
     }
+}
+
+/// The layout version of the segments journal: 2, each line checked.
+const SEGMENTS_VERSION: u32 = 2;
+
+/// Reads a segments journal into `done`, checking it belongs to `header`; returns the length of
+/// what is kept (through the last good line: a bad last line is a torn write, cut off).
+fn read_segments(
+    path: &Path,
+    mut reader: impl BufRead,
+    header: &SegmentsHeader,
+    done: &mut BTreeMap<u64, SegmentRecord>,
+) -> Result<u64, SegmentsError> {
+    let mut line = Vec::new();
+    let (mut complete_len, mut line_no) = (0u64, 0usize);
+    // A bad line is forgiven only if no line follows it.
+    let mut bad: Option<(usize, &'static str)> = None;
+    loop {
+        line.clear();
+        let n = reader.read_until(b'\n', &mut line)?;
+        if n == 0 {
+            break;
+        }
+        line_no += 1;
+        if let Some((line, why)) = bad {
+            return Err(SegmentsError::Damaged {
+                path: path.to_path_buf(),
+                line,
+                why,
+            });
+        }
+        let Some(text) = line.strip_suffix(b"\n") else {
+            break; // torn: necessarily the last line
+        };
+        let text = std::str::from_utf8(text).unwrap_or("");
+        if line_no == 1 {
+            // As it stands first (the check is one more member), for the version.
+            let h: SegmentsHeader =
+                serde_json::from_str(text).map_err(|_| SegmentsError::NotSegments {
+                    path: path.to_path_buf(),
+                })?;
+            if h.tmd_search_segments != SEGMENTS_VERSION {
+                return Err(SegmentsError::Unchecked {
+                    path: path.to_path_buf(),
+                });
+            }
+            let object = line_check::unseal_json(text).map_err(|why| SegmentsError::Damaged {
+                path: path.to_path_buf(),
+                line: 1,
+                why,
+            })?;
+            if serde_json::from_str::<SegmentsHeader>(&object)
+                .ok()
+                .as_ref()
+                != Some(header)
+            {
+                return Err(SegmentsError::OtherSearch {
+                    path: path.to_path_buf(),
+                });
+            }
+        } else {
+            let record = line_check::unseal_json(text).and_then(|object| {
+                serde_json::from_str::<SegmentRecord>(&object)
+                    .ok()
+                    .filter(|r| {
+                        let mut ordinals = r.cases.iter().chain(r.ranges.iter().flatten());
+                        ordinals.all(|c| c.parse::<i128>().is_ok())
+                    })
+                    .ok_or("not a segment record")
+            });
+            match record {
+                Ok(rec) => {
+                    done.insert(rec.index, rec);
+                }
+                Err(why) => {
+                    bad = Some((line_no, why));
+                    continue;
+                }
+            }
+        }
+        complete_len += n as u64;
+    }
+    Ok(complete_len)
 }
 
 /// Searches segment `index` of `plan`'s range (ordinals `lo..hi`) on this process's threads.
@@ -489,5 +576,42 @@ mod tests {
             merge_counts([&rec, &rec]).to_array(),
             [20, 4, 0, 0, 0, 0, 2]
         );
+    }
+
+    fn segment(index: u64, case: &str) -> SegmentRecord {
+        SegmentRecord {
+            index,
+            cases: vec![case.into()],
+            ranges: vec![],
+            counts: Counts::from_array([8, 1, 0, 0, 0, 0, 0]),
+        }
+    }
+
+    #[test]
+    fn segments_journal_refuses_a_changed_digit_and_redoes_a_damaged_last_line() {
+        let dir = std::env::temp_dir().join(format!("tmd-segments-{}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&dir);
+        let segments = Segments::new(0, 64);
+        let open = || SegmentsJournal::open(&dir, "exp binary32", &segments, None);
+        let mut journal = open().unwrap();
+        journal.append(segment(0, "3")).unwrap();
+        journal.append(segment(1, "12")).unwrap();
+        drop(journal);
+        let path = dir.join(SEGMENTS_FILE);
+        let good = std::fs::read_to_string(&path).unwrap();
+        assert_eq!(open().unwrap().finished(), vec![0, 1]);
+
+        // A case of the first segment changed: still JSON, still an ordinal; only the check
+        // tells.
+        std::fs::write(&path, good.replacen(r#"["3"]"#, r#"["4"]"#, 1)).unwrap();
+        let err = open().err().expect("refused");
+        assert!(err.is_bad_input(), "{err}");
+        assert!(err.to_string().contains(":2: damaged"), "{err}");
+
+        // The same damage on the last line is what a torn write can leave: that segment is
+        // searched again.
+        std::fs::write(&path, good.replacen(r#"["12"]"#, r#"["13"]"#, 1)).unwrap();
+        assert_eq!(open().unwrap().finished(), vec![0]);
+        let _ = std::fs::remove_dir_all(&dir);
     }
 }

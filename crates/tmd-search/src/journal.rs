@@ -17,12 +17,18 @@
 //! [`tmd_core::run_lock`]):
 //!
 //! ```text
-//! tmd-journal 1 <fingerprint>
-//! c <ordinal>                       one line per listed case
-//! r <start> <end>                   one line per range record (inputs start..end, all hard)
-//! k <done_through> <inputs> <hard> <exact> <unresolved> <undefined> <poles> <overflow>
-//! end <inputs> <hard> <exact> <unresolved> <undefined> <poles> <overflow>
+//! tmd-journal 2 <fingerprint> <check>
+//! c <ordinal> <check>               one line per listed case
+//! r <start> <end> <check>           one line per range record (inputs start..end, all hard)
+//! k <done_through> <inputs> <hard> <exact> <unresolved> <undefined> <poles> <overflow> <check>
+//! end <inputs> <hard> <exact> <unresolved> <undefined> <poles> <overflow> <check>
 //! ```
+//!
+//! Every line ends with its check ([`tmd_core::line_check::chained`]): 8 hexadecimal digits of
+//! the CRC-32 of the previous line's check followed by the line's text before the check. A case
+//! line with one digit changed still parses, and a lost `c` line leaves a list that still looks
+//! ordered; either would change what a resumed search lists while its counts stay the same.
+//! The chained check makes both fail at the line itself or at the line after it.
 //!
 //! [`Journal::checkpoint`] appends, in one write, the `c` and `r` lines of the cases and range
 //! records listed since the previous checkpoint, in input order, followed by one `k` line.
@@ -65,9 +71,13 @@
 //! always does. After a power loss the journal is still a prefix of what was written (or ends
 //! in zeros, which read as a torn line), so at most the last second of progress is redone.
 //!
-//! A line that does not parse, or breaks the ordering rules, is taken for a torn write only
-//! when it is the last line. Anywhere else it cannot come from a kill, so it is reported as
-//! corruption (file and line) instead of being silently skipped.
+//! A line that does not parse, fails its check, or breaks the ordering rules, is taken for a
+//! torn write only when it is the last line: the chunks it would have committed are searched
+//! again. Anywhere else it cannot come from a kill, so the journal is refused as corrupt (file
+//! and line, exit status 2) instead of the line being silently skipped.
+//!
+//! Journals of version 1 (no checks) are refused with a message saying to start again: the
+//! journal is a resume aid, not an archive, and a version 1 file cannot be trusted line by line.
 //!
 //! One journal serves one run at a time: two searches writing the same DIR at once would
 //! interleave their records.
@@ -78,6 +88,7 @@ use std::io::{self, BufRead, BufReader, Write};
 use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
 use thiserror::Error;
+use tmd_core::line_check;
 use tmd_core::run_lock::RunLock;
 
 /// The journal's name inside the `--resume` directory.
@@ -89,7 +100,7 @@ const LOCK_FILE_NAME: &str = "journal.lock";
 /// First word of the first line: says what the file is.
 const MAGIC: &str = "tmd-journal";
 /// Format version, second word of the first line.
-const VERSION: &str = "1";
+const VERSION: &str = "2";
 /// How often [`Journal::checkpoint`] forces its records to disk, unless told otherwise.
 pub const DEFAULT_SYNC_INTERVAL: Duration = Duration::from_secs(1);
 
@@ -118,8 +129,8 @@ pub enum JournalError {
     #[error("{} has a malformed first line {line}", path.display())]
     MalformedHeader { path: PathBuf, line: String },
     #[error(
-        "{} is a version {found} journal; this tmd reads version {VERSION}: \
-         use another directory or delete it",
+        "{} is a version {found} journal; this tmd reads version {VERSION} (each line checked): \
+         start the search again in another directory, or delete this one",
         path.display()
     )]
     Version { path: PathBuf, found: String },
@@ -159,11 +170,16 @@ pub enum JournalError {
 }
 
 impl JournalError {
-    /// Whether the user is at fault (the journal of another search): exit status 2.
+    /// Whether the user is at fault (the journal of another search, a damaged or foreign
+    /// file in the --resume directory): exit status 2.
     pub fn is_bad_input(&self) -> bool {
         matches!(
             self,
             JournalError::OtherSearch { .. }
+                | JournalError::NotAJournal { .. }
+                | JournalError::MalformedHeader { .. }
+                | JournalError::Version { .. }
+                | JournalError::Corrupt { .. }
                 | JournalError::Locked(tmd_core::run_lock::LockError::Held { .. })
         )
     }
@@ -352,6 +368,8 @@ struct Scan {
     /// Bytes from the start of the file through the last checkpoint or `end` line: what the
     /// file is truncated to before appending.
     keep: u64,
+    /// The check of the line that ends at `keep`: the next line appended chains from it.
+    keep_check: u32,
 }
 
 impl Scan {
@@ -365,7 +383,7 @@ impl Scan {
 
     /// Applies one parsed record that ends at byte `end_offset`, or says why it cannot follow
     /// the records before it (the writer checks the same rules, so a violation is damage).
-    fn apply(&mut self, record: Record, end_offset: u64) -> Result<(), &'static str> {
+    fn apply(&mut self, record: Record, end_offset: u64, check: u32) -> Result<(), &'static str> {
         if self.end.is_some() {
             return Err("record after the end line");
         }
@@ -387,6 +405,7 @@ impl Scan {
                 self.done_through = Some(done);
                 self.counts = counts;
                 self.keep = end_offset;
+                self.keep_check = check;
             }
             Record::End(counts) => {
                 if !self.pending.is_empty() {
@@ -394,6 +413,7 @@ impl Scan {
                 }
                 self.end = Some(counts);
                 self.keep = end_offset;
+                self.keep_check = check;
             }
         }
         Ok(())
@@ -455,18 +475,33 @@ fn scan(path: &Path, mut reader: impl BufRead, fingerprint: &str) -> Result<Scan
             path: path.to_path_buf(),
             line: quote_line(&line),
         })?;
-    let Some((version, found)) = header.split_once(' ') else {
+    let Some((version, _)) = header.split_once(' ') else {
         return Err(JournalError::MalformedHeader {
             path: path.to_path_buf(),
             line: quote_line(&line),
         });
     };
+    // The version first: an older journal has no check to verify.
     if version != VERSION {
         return Err(JournalError::Version {
             path: path.to_path_buf(),
             found: version.to_string(),
         });
     }
+    let text = std::str::from_utf8(&line[..line.len() - 1]).expect("checked above");
+    let (text, header_check) =
+        line_check::split_chained(None, text).map_err(|why| JournalError::Corrupt {
+            path: path.to_path_buf(),
+            line: 1,
+            why,
+            text: quote_line(&line),
+        })?;
+    let found = text
+        .strip_prefix(&format!("{MAGIC} {VERSION} "))
+        .ok_or_else(|| JournalError::MalformedHeader {
+            path: path.to_path_buf(),
+            line: quote_line(&line),
+        })?;
     if found != fingerprint {
         // Bad input rather than a failure: the user pointed --resume at another search's files.
         return Err(JournalError::OtherSearch {
@@ -478,8 +513,11 @@ fn scan(path: &Path, mut reader: impl BufRead, fingerprint: &str) -> Result<Scan
 
     let mut state = Scan {
         keep: n as u64,
+        keep_check: header_check,
         ..Scan::default()
     };
+    // The check of the previous line, which the next one chains from.
+    let mut previous = header_check;
     let mut offset = n as u64;
     let mut line_no = 1usize;
     // A bad line is forgiven only if it turns out to be the last one.
@@ -506,12 +544,16 @@ fn scan(path: &Path, mut reader: impl BufRead, fingerprint: &str) -> Result<Scan
         };
         let end_offset = offset + n as u64;
         let verdict = std::str::from_utf8(body)
-            .ok()
-            .and_then(Record::parse)
-            .ok_or("unreadable line")
-            .and_then(|record| state.apply(record, end_offset));
-        if let Err(why) = verdict {
-            bad = Some((line_no, quote_line(body), why));
+            .map_err(|_| "unreadable line")
+            .and_then(|line| line_check::split_chained(Some(previous), line))
+            .and_then(|(text, check)| {
+                let record = Record::parse(text).ok_or("unreadable line")?;
+                state.apply(record, end_offset, check)?;
+                Ok(check)
+            });
+        match verdict {
+            Ok(check) => previous = check,
+            Err(why) => bad = Some((line_no, quote_line(body), why)),
         }
         offset = end_offset;
     }
@@ -544,6 +586,8 @@ pub struct Journal {
     last_end: Option<i128>,
     /// Counts of the `end` line once the journal is complete.
     end: Option<Counts>,
+    /// The check of the file's last line, which the next line appended chains from.
+    last_check: u32,
     /// Least time between two `fsync`s of [`Journal::checkpoint`].
     pub sync_interval: Duration,
     last_sync: Instant,
@@ -585,10 +629,10 @@ impl Journal {
         };
 
         // What the writer must know to go on: the last checkpoint, the last case, the end.
-        let (done_through, last_end, end, recovered) = match existing {
+        let (done_through, last_end, end, last_check, recovered) = match existing {
             None => {
-                create(dir, &path, fingerprint).map_err(io_error("create", &path))?;
-                (None, None, None, Recovered::default())
+                let check = create(dir, &path, fingerprint).map_err(io_error("create", &path))?;
+                (None, None, None, check, Recovered::default())
             }
             Some((len, scan)) => {
                 if len > scan.keep {
@@ -605,7 +649,14 @@ impl Journal {
                         .map_err(io_error("truncate", &path))?;
                 }
                 let last_end = scan.committed.last().map(|i| i.end());
-                (scan.done_through, last_end, scan.end, scan.recovered())
+                let check = scan.keep_check;
+                (
+                    scan.done_through,
+                    last_end,
+                    scan.end,
+                    check,
+                    scan.recovered(),
+                )
             }
         };
 
@@ -622,6 +673,7 @@ impl Journal {
             done_through,
             last_end,
             end,
+            last_check,
             sync_interval: DEFAULT_SYNC_INTERVAL,
             last_sync: Instant::now(),
             broken: false,
@@ -682,18 +734,20 @@ impl Journal {
 
         // One buffer, one write_all: the items and their commit record leave together, and the
         // file is unbuffered, so once this returns the bytes are in the OS and survive a kill.
-        let mut text = String::with_capacity(items.len() * 24 + 96);
+        let mut text = String::with_capacity(items.len() * 33 + 105);
+        let mut check = self.last_check;
         for item in &items {
-            match item {
-                Item::Case(x) => text.push_str(&format!("c {x}\n")),
-                Item::Range(a, b) => text.push_str(&format!("r {a} {b}\n")),
-            }
+            let record = match item {
+                Item::Case(x) => format!("c {x}"),
+                Item::Range(a, b) => format!("r {a} {b}"),
+            };
+            check = push_checked(&mut text, check, &record);
         }
-        text.push_str("k ");
-        text.push_str(&done_through.to_string());
-        append_counts(counts, &mut text);
-        text.push('\n');
+        let mut record = format!("k {done_through}");
+        append_counts(counts, &mut record);
+        let check = push_checked(&mut text, check, &record);
         self.append(&text)?;
+        self.last_check = check;
         self.done_through = Some(done_through);
         self.last_end = last_end;
 
@@ -718,10 +772,12 @@ impl Journal {
             )));
         }
         self.check_usable()?;
-        let mut text = String::from("end");
-        append_counts(counts, &mut text);
-        text.push('\n');
+        let mut record = String::from("end");
+        append_counts(counts, &mut record);
+        let mut text = String::new();
+        let check = push_checked(&mut text, self.last_check, &record);
         self.append(&text)?;
+        self.last_check = check;
         self.sync()?;
         self.end = Some(*counts);
         Ok(())
@@ -767,20 +823,44 @@ impl Journal {
     }
 }
 
+/// Appends `record`, its check (chained from `previous`) and a newline to `text`; returns the
+/// check.
+fn push_checked(text: &mut String, previous: u32, record: &str) -> u32 {
+    let check = line_check::chained(Some(previous), record);
+    text.push_str(record);
+    text.push(' ');
+    text.push_str(&line_check::hex(check));
+    text.push('\n');
+    check
+}
+
 /// Writes a fresh journal's first line to a side file and renames it into place, so the
 /// journal never exists with a partial first line (which could not be told from another file).
-fn create(dir: &Path, path: &Path, fingerprint: &str) -> io::Result<()> {
+/// Returns the first line's check.
+fn create(dir: &Path, path: &Path, fingerprint: &str) -> io::Result<u32> {
     let new = dir.join(NEW_FILE_NAME);
     let mut file = OpenOptions::new()
         .write(true)
         .create(true)
         .truncate(true)
         .open(&new)?;
-    file.write_all(format!("{MAGIC} {VERSION} {fingerprint}\n").as_bytes())?;
+    file.write_all(header_line(fingerprint).as_bytes())?;
     file.sync_all()?;
     drop(file);
     fs::rename(&new, path)?;
-    sync_dir(dir)
+    sync_dir(dir)?;
+    Ok(line_check::chained(None, &header_text(fingerprint)))
+}
+
+fn header_text(fingerprint: &str) -> String {
+    format!("{MAGIC} {VERSION} {fingerprint}")
+}
+
+/// The first line of the journal of the search `fingerprint`, newline included.
+fn header_line(fingerprint: &str) -> String {
+    let text = header_text(fingerprint);
+    let check = line_check::chained(None, &text);
+    format!("{text} {}\n", line_check::hex(check))
 }
 
 #[cfg(test)]
@@ -813,6 +893,45 @@ mod tests {
                 .unwrap();
             file.write_all(text.as_bytes()).unwrap();
         }
+
+        /// Appends `records` (lines without their checks) with the checks a writer would give
+        /// them, but a last line without newline, which stays as it is (a torn write).
+        fn append_records(&self, records: &str) {
+            self.append_raw(&with_checks(last_check(&self.read()), records));
+        }
+    }
+
+    /// `records` (lines without checks) with the checks of lines that follow a line whose
+    /// check is `previous`; a last line without newline is left as it is.
+    fn with_checks(mut previous: u32, records: &str) -> String {
+        let mut out = String::new();
+        let mut rest = records;
+        while let Some((line, tail)) = rest.split_once('\n') {
+            previous = push_checked(&mut out, previous, line);
+            rest = tail;
+        }
+        out + rest
+    }
+
+    /// The check of the last complete line of a journal's text.
+    fn last_check(text: &str) -> u32 {
+        let last = text
+            .strip_suffix('\n')
+            .unwrap()
+            .rsplit('\n')
+            .next()
+            .unwrap();
+        line_check::parse_hex(last.rsplit(' ').next().unwrap()).unwrap()
+    }
+
+    /// A journal's text without the checks, to compare with the records meant.
+    fn without_checks(text: &str) -> String {
+        text.split_inclusive('\n')
+            .map(|line| match line.strip_suffix('\n') {
+                Some(line) => format!("{}\n", line.rsplit_once(' ').unwrap().0),
+                None => line.to_string(),
+            })
+            .collect()
     }
 
     impl Drop for TempDir {
@@ -849,8 +968,9 @@ mod tests {
         assert_eq!(journal.sync_interval, Duration::from_secs(1));
         assert_eq!(
             fs::read_to_string(nested.join(FILE_NAME)).unwrap(),
-            format!("tmd-journal 1 {FP}\n")
+            header_line(FP)
         );
+        assert!(header_line(FP).starts_with(&format!("tmd-journal 2 {FP} ")));
         assert!(!nested.join(NEW_FILE_NAME).exists());
         drop(journal);
         // Reopening a journal that has only its first line recovers nothing, and is no error.
@@ -867,9 +987,9 @@ mod tests {
         journal.checkpoint(&[20, 25, 29], 30, &counts(30)).unwrap();
         drop(journal);
         assert_eq!(
-            dir.read(),
+            without_checks(&dir.read()),
             format!(
-                "tmd-journal 1 {FP}\nc 3\nc 7\nk 10 10 5 3 2 1 0 0\nk 20 20 10 6 4 2 1 1\n\
+                "tmd-journal 2 {FP}\nc 3\nc 7\nk 10 10 5 3 2 1 0 0\nk 20 20 10 6 4 2 1 1\n\
                  c 20\nc 25\nc 29\nk 30 30 15 10 6 4 2 2\n"
             )
         );
@@ -926,7 +1046,7 @@ mod tests {
             journal.checkpoint(&[1, 4], 5, &counts(5)).unwrap();
             drop(journal);
             let good = dir.read();
-            dir.append_raw(tail);
+            dir.append_records(tail);
 
             let (mut journal, recovered) = open(&dir);
             assert_eq!(recovered.cases, vec![1, 4], "tail {tail:?}");
@@ -946,7 +1066,7 @@ mod tests {
         journal.checkpoint(&[2], 5, &counts(5)).unwrap();
         drop(journal);
         let good = dir.read();
-        dir.append_raw("c 9\nk 3 x\n");
+        dir.append_records("c 9\nk 3 x\n");
         let (_, recovered) = open(&dir);
         assert_eq!(recovered.cases, vec![2]);
         assert_eq!(dir.read(), good);
@@ -959,7 +1079,7 @@ mod tests {
         journal.checkpoint(&[1, 2], 10, &counts(10)).unwrap();
         drop(journal);
         let good = dir.read();
-        dir.append_raw("c 50\nc 60\n");
+        dir.append_records("c 50\nc 60\n");
 
         let (mut journal, recovered) = open(&dir);
         assert_eq!(recovered.cases, vec![1, 2]);
@@ -979,7 +1099,7 @@ mod tests {
         let dir = TempDir::new("cases_without_checkpoint");
         drop(open(&dir));
         let good = dir.read();
-        dir.append_raw("c 50\nc 60\nc 7");
+        dir.append_records("c 50\nc 60\nc 7");
         let (_, recovered) = open(&dir);
         assert_eq!(recovered, Recovered::default());
         assert_eq!(dir.read(), good);
@@ -991,7 +1111,7 @@ mod tests {
         let (mut journal, _) = open(&dir);
         journal.checkpoint(&[1], 2, &counts(2)).unwrap();
         drop(journal);
-        dir.append_raw("c 9\n"); // must survive the refused open: nothing is truncated
+        dir.append_records("c 9\n"); // must survive the refused open: nothing is truncated
         let before = dir.read();
 
         let other = "log binary64 [1,2] K=64 bp=none";
@@ -1019,17 +1139,114 @@ mod tests {
         let (mut journal, _) = open(&dir);
         journal.checkpoint(&[1], 2, &counts(2)).unwrap();
         drop(journal);
-        let text = dir.read().replace("c 1\n", "c 1\nc zz\n");
-        let text = text + "c 3\nk 4 4 2 1 0 0 0 0\n";
-        fs::write(dir.journal(), &text).unwrap();
+        dir.append_records("c zz\nc 3\nk 4 4 2 1 0 0 0 0\n");
+        let text = dir.read();
 
         let err = Journal::open(&dir.0, FP).err().unwrap();
         let message = format!("{err:#}");
-        let expected = format!("{}:3:", dir.journal().display());
+        let expected = format!("{}:4:", dir.journal().display());
         assert!(message.contains(&expected), "{message}");
         assert!(message.contains("c zz"), "{message}");
-        assert!(!err.is_bad_input());
+        assert!(err.is_bad_input());
         assert_eq!(dir.read(), text, "a corrupt journal must be left as it is");
+    }
+
+    /// A journal of two checkpoints, cases 12 and 34 then 45, as its text.
+    fn two_checkpoints(dir: &TempDir) -> String {
+        let (mut journal, _) = open(dir);
+        journal.checkpoint(&[12, 34], 40, &counts(40)).unwrap();
+        journal.checkpoint(&[45], 50, &counts(50)).unwrap();
+        drop(journal);
+        dir.read()
+    }
+
+    /// `text` with its line `n` (from 1) replaced by what `edit` makes of it.
+    fn edit_line(text: &str, n: usize, edit: impl Fn(&str) -> String) -> String {
+        text.split_inclusive('\n')
+            .enumerate()
+            .map(|(i, line)| {
+                if i + 1 == n {
+                    edit(line)
+                } else {
+                    line.to_string()
+                }
+            })
+            .collect()
+    }
+
+    fn assert_refused_at(dir: &TempDir, line: usize) {
+        let err = Journal::open(&dir.0, FP)
+            .err()
+            .expect("a damaged journal is refused");
+        let message = err.to_string();
+        let at = format!("{}:{line}:", dir.journal().display());
+        assert!(message.contains(&at), "{message}");
+        assert!(message.contains("delete the directory"), "{message}");
+        assert!(err.is_bad_input(), "{message}");
+    }
+
+    #[test]
+    fn case_line_with_one_digit_changed_is_refused() {
+        let dir = TempDir::new("digit_changed");
+        let good = two_checkpoints(&dir);
+        // Still a valid, ordered case: only the check can tell.
+        let damaged = edit_line(&good, 3, |line| line.replacen("c 34", "c 35", 1));
+        assert_ne!(damaged, good);
+        fs::write(dir.journal(), &damaged).unwrap();
+        assert_refused_at(&dir, 3);
+        assert_eq!(dir.read(), damaged, "a refused journal is left as it is");
+    }
+
+    #[test]
+    fn lost_case_line_is_refused() {
+        let dir = TempDir::new("line_lost");
+        let good = two_checkpoints(&dir);
+        fs::write(dir.journal(), edit_line(&good, 2, |_| String::new())).unwrap();
+        // The line after the lost one no longer chains from its predecessor.
+        assert_refused_at(&dir, 2);
+    }
+
+    #[test]
+    fn damaged_last_line_is_searched_again() {
+        let dir = TempDir::new("last_line_damaged");
+        let good = two_checkpoints(&dir);
+        // The last checkpoint's inputs count changed: its chunk is not taken as done.
+        let damaged = edit_line(&good, 6, |line| line.replacen("k 50 50", "k 50 51", 1));
+        assert_ne!(damaged, good);
+        fs::write(dir.journal(), &damaged).unwrap();
+        let (mut journal, recovered) = open(&dir);
+        assert_eq!(recovered.cases, vec![12, 34]);
+        assert_eq!(recovered.resume_from, Some(40));
+        assert_eq!(recovered.counts, counts(40));
+        // Appending goes on from the last good line, and reads back.
+        journal.checkpoint(&[45], 50, &counts(50)).unwrap();
+        drop(journal);
+        assert_eq!(dir.read(), good);
+    }
+
+    #[test]
+    fn journal_without_checks_is_refused_with_a_message_to_start_again() {
+        let dir = TempDir::new("version_1");
+        fs::create_dir_all(&dir.0).unwrap();
+        let old = format!("tmd-journal 1 {FP}\nc 3\nk 10 10 5 3 2 1 0 0\n");
+        fs::write(dir.journal(), &old).unwrap();
+        let err = Journal::open(&dir.0, FP).err().unwrap();
+        let message = err.to_string();
+        assert!(message.contains("version 1"), "{message}");
+        assert!(message.contains("start the search again"), "{message}");
+        assert!(err.is_bad_input());
+        assert_eq!(dir.read(), old);
+    }
+
+    #[test]
+    fn damaged_first_line_is_refused() {
+        let dir = TempDir::new("header_damaged");
+        let good = two_checkpoints(&dir);
+        let damaged = edit_line(&good, 1, |line| line.replacen("K=64", "K=65", 1));
+        fs::write(dir.journal(), damaged).unwrap();
+        let other = FP.replace("K=64", "K=65");
+        let err = Journal::open(&dir.0, &other).err().unwrap();
+        assert!(err.to_string().contains(":1:"), "{err}");
     }
 
     #[test]
@@ -1054,12 +1271,12 @@ mod tests {
             .unwrap();
         drop(journal);
         assert!(
-            dir.read().contains("c 2\nr 5 30\nc 40\nr 41 60\nk 61 "),
+            without_checks(&dir.read()).contains("c 2\nr 5 30\nc 40\nr 41 60\nk 61 "),
             "{}",
             dir.read()
         );
         // An uncommitted range after the last checkpoint is dropped like a case.
-        dir.append_raw("r 90 95\n");
+        dir.append_records("r 90 95\n");
         let (_, recovered) = open(&dir);
         assert_eq!(recovered.cases, vec![2, 40]);
         assert_eq!(recovered.ranges, vec![(5, 30), (41, 60), (61, 80)]);
@@ -1087,7 +1304,7 @@ mod tests {
         {
             let dir = TempDir::new(&format!("out_of_order_{i}"));
             drop(open(&dir));
-            dir.append_raw(body);
+            dir.append_records(body);
             let err = Journal::open(&dir.0, FP).err();
             assert!(err.is_some(), "accepted {body:?}");
         }
@@ -1098,7 +1315,7 @@ mod tests {
         for (i, content) in [
             "hello\n".as_bytes(),
             b"tmd-journal 2 x\nk 1 0 0 0 0 0 0 0\n",
-            b"tmd-journal 1",
+            b"tmd-journal 2",
             b"\xff\xfe\n",
         ]
         .iter()
@@ -1124,7 +1341,10 @@ mod tests {
         assert!(journal.finish(&counts(22)).is_err());
         drop(journal);
         let finished = dir.read();
-        assert!(finished.ends_with("\nend 21 10 7 4 3 1 1\n"), "{finished}");
+        assert!(
+            without_checks(&finished).ends_with("\nend 21 10 7 4 3 1 1\n"),
+            "{finished}"
+        );
 
         let (mut journal, recovered) = open(&dir);
         assert_eq!(
@@ -1231,7 +1451,7 @@ mod tests {
             assert_eq!(run_search(&dir.0, Some(3)), None);
         }
         // The crashed runs also left uncommitted cases and a torn line, as a kill can.
-        dir.append_raw("c 299\nc 2");
+        dir.append_records("c 299\nc 2");
         assert_eq!(run_search(&dir.0, None), Some(uninterrupted()));
         // Once complete, a rerun prints the same without searching.
         assert_eq!(run_search(&dir.0, None), Some(uninterrupted()));
@@ -1244,7 +1464,7 @@ mod tests {
         let full_dir = TempDir::new("kill_every_byte_full");
         assert_eq!(run_search(&full_dir.0, None), Some(uninterrupted()));
         let full = fs::read(full_dir.journal()).unwrap();
-        let header = format!("tmd-journal 1 {FP}\n").len();
+        let header = header_line(FP).len();
 
         let dir = TempDir::new("kill_every_byte");
         for cut in header..=full.len() {
@@ -1330,7 +1550,7 @@ mod tests {
         }
 
         fn header() -> String {
-            format!("{MAGIC} {VERSION} {FP}\n")
+            header_line(FP)
         }
 
         proptest! {
@@ -1395,11 +1615,15 @@ mod tests {
                 flip in any::<proptest::sample::Index>(),
                 bit in 0u8..8,
             ) {
-                let (mut bytes, _) = write(&history(start, &steps), true);
+                let (mut bytes, expected) = write(&history(start, &steps), true);
                 let at = flip.index(bytes.len());
                 bytes[at] ^= 1 << bit;
+                // The checks leave two outcomes: an error, or the flipped line taken for a
+                // torn last line, which gives back an earlier checkpoint. Never another case.
                 if let Ok(r) = read(&bytes) {
                     prop_assert!(well_formed(&r), "{:?}", r);
+                    prop_assert!(expected.cases.starts_with(&r.cases), "{:?}", r);
+                    prop_assert!(r.resume_from <= expected.resume_from);
                 }
             }
         }

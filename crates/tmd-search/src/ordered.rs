@@ -17,12 +17,13 @@
 //! finished ones hold fewer than [`HELD_BUDGET`] items (cases) between them, so finished
 //! results never pile up behind a slow one (the next job to be consumed is always started);
 //! the jobs are spawned FIFO, so the oldest waiting job is the next one to run. What one job
-//! holds is the caller's to bound.
+//! holds is the caller's to bound: [`run_ordered_in_parts`] lets a job return in parts, each
+//! holding a bounded number of items.
 
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, VecDeque};
 use std::ops::ControlFlow;
 use std::sync::atomic::{AtomicU64, Ordering};
-use std::sync::mpsc;
+use std::sync::{mpsc, Mutex};
 use std::time::Duration;
 
 /// How many jobs may be started and not yet consumed: a few per thread of the pool, enough
@@ -46,64 +47,131 @@ where
     H: Fn(&T) -> u64 + Sync,
     C: FnMut(u64, T) -> ControlFlow<()> + Send,
 {
-    let (tx, rx) = mpsc::channel::<(u64, T)>();
+    run_ordered_in_parts(jobs, |j, _: Option<()>| (work(j), None), held, consume);
+}
+
+/// One task of [`run_ordered_in_parts`]: part `part` of job `job`, with the rest of the job
+/// to go on from (`None` for part 0).
+struct Task<K> {
+    job: u64,
+    part: u64,
+    rest: Option<K>,
+}
+
+/// [`run_ordered`] where a job may stop before its end, so that no result has to hold more
+/// than a bounded number of items (a chunk where nearly every input is hard): `work(j, rest)`
+/// returns a result and, if the job is not done, what is left of it, which is run later as
+/// the job's next part (`rest` then holds it). `consume` gets the parts of job j in order,
+/// before job j + 1. A next part starts under the same rules as a new job, but before any
+/// new job, and always when its job is the next to be consumed.
+pub(crate) fn run_ordered_in_parts<T, K, W, H, C>(jobs: u64, work: W, held: H, consume: C)
+where
+    T: Send,
+    K: Send,
+    W: Fn(u64, Option<K>) -> (T, Option<K>) + Sync,
+    H: Fn(&T) -> u64 + Sync,
+    C: FnMut(u64, T) -> ControlFlow<()> + Send,
+{
+    let (tx, rx) = mpsc::channel::<(u64, u64, T, bool)>();
     let consumed = AtomicU64::new(0);
     let held_now = AtomicU64::new(0);
-    let finished = AtomicU64::new(0);
+    let (started, finished) = (AtomicU64::new(0), AtomicU64::new(0));
+    // Next parts waiting to start, oldest job first.
+    let rests: Mutex<VecDeque<Task<K>>> = Mutex::new(VecDeque::new());
     let window = window();
     let threads = rayon::current_num_threads() as u64;
     std::thread::scope(|scope| {
-        let (consumed, held_now, held, finished) = (&consumed, &held_now, &held, &finished);
+        let (consumed, held_now, held) = (&consumed, &held_now, &held);
+        let (started, finished, rests) = (&started, &finished, &rests);
         let consumer = scope.spawn(move || {
             let mut consume = consume;
             let mut pending = BTreeMap::new();
-            let mut next = 0u64;
-            for (j, result) in rx {
-                pending.insert(j, result);
-                while let Some(result) = pending.remove(&next) {
+            let mut next = (0u64, 0u64);
+            for (j, part, result, more) in rx {
+                pending.insert((j, part), (result, more));
+                while let Some((result, more)) = pending.remove(&next) {
                     held_now.fetch_sub(held(&result), Ordering::AcqRel);
-                    if consume(next, result).is_break() {
+                    if consume(next.0, result).is_break() {
                         return;
                     }
-                    next += 1;
-                    consumed.store(next, Ordering::Release);
+                    next = if more {
+                        (next.0, next.1 + 1)
+                    } else {
+                        (next.0 + 1, 0)
+                    };
+                    consumed.store(next.0, Ordering::Release);
                 }
             }
         });
         let work = &work;
         rayon::scope_fifo(|s| {
-            for j in 0..jobs {
+            // Started tasks not yet finished: about one per thread, so that the held budget
+            // is seen before more start. The job next to be consumed always may start: a
+            // task never waits, so it cannot block the one the consumer needs.
+            let room = |job: u64| {
+                let next = consumed.load(Ordering::Acquire);
+                let in_flight = started.load(Ordering::Acquire) - finished.load(Ordering::Acquire);
+                job == next
+                    || (job < next + window
+                        && in_flight < threads + 1
+                        && held_now.load(Ordering::Acquire) < HELD_BUDGET)
+            };
+            let mut j = 0u64;
+            loop {
+                // A consumer that is done (or panicked) consumes no more: start nothing more;
+                // a panic is raised below.
                 if consumer.is_finished() {
                     return;
                 }
-                // Wait for room, running queued jobs meanwhile (a job never waits, so running
-                // one here cannot block the one the consumer needs). A consumer that panicked
-                // consumes no more: stop starting jobs, its panic is raised below.
-                // Started jobs not yet finished: about one per thread, so that the held budget
-                // is seen before more start.
-                let room = |j: u64| {
-                    let next = consumed.load(Ordering::Acquire);
-                    j == next
-                        || (j < next + window
-                            && j < finished.load(Ordering::Acquire) + threads + 1
-                            && held_now.load(Ordering::Acquire) < HELD_BUDGET)
+                let task = {
+                    let mut rests = rests.lock().expect("poisoned");
+                    match rests.front() {
+                        Some(t) if room(t.job) => rests.pop_front(),
+                        _ if j < jobs && room(j) => {
+                            j += 1;
+                            Some(Task {
+                                job: j - 1,
+                                part: 0,
+                                rest: None,
+                            })
+                        }
+                        _ => None,
+                    }
                 };
-                while !room(j) {
-                    if consumer.is_finished() {
+                let Some(task) = task else {
+                    // Finished counts first: a task queues its next part before it counts
+                    // as finished, so none is missed.
+                    let idle = started.load(Ordering::Acquire) == finished.load(Ordering::Acquire);
+                    if j >= jobs && idle && rests.lock().expect("poisoned").is_empty() {
                         return;
                     }
+                    // Run queued tasks meanwhile, or wait a little.
                     if rayon::yield_now() != Some(rayon::Yield::Executed) {
                         std::thread::sleep(Duration::from_micros(50));
                     }
-                }
+                    continue;
+                };
+                started.fetch_add(1, Ordering::AcqRel);
                 let tx = tx.clone();
                 // The receiver lives until every sender is gone; a send can only fail if
                 // the consumer panicked, and then its panic is raised below.
                 s.spawn_fifo(move |_| {
-                    let result = work(j);
+                    let (result, rest) = work(task.job, task.rest);
+                    let more = rest.is_some();
+                    if let Some(rest) = rest {
+                        let next = Task {
+                            job: task.job,
+                            part: task.part + 1,
+                            rest: Some(rest),
+                        };
+                        let mut rests = rests.lock().expect("poisoned");
+                        // Oldest job first: parts of one job come one at a time.
+                        let at = rests.partition_point(|t| t.job < next.job);
+                        rests.insert(at, next);
+                    }
                     held_now.fetch_add(held(&result), Ordering::AcqRel);
+                    let _ = tx.send((task.job, task.part, result, more));
                     finished.fetch_add(1, Ordering::AcqRel);
-                    let _ = tx.send((j, result));
                 });
             }
         });
@@ -194,6 +262,38 @@ mod tests {
             assert!(after_first, "job {j} ran before job 0 was listed");
         }
         assert_eq!(seen.iter().map(|s| s.0).collect::<Vec<_>>(), [0, 1, 2, 3]);
+    }
+
+    #[test]
+    fn parts_of_a_job_arrive_in_order_before_the_next_job() {
+        let pool = rayon::ThreadPoolBuilder::new()
+            .num_threads(3)
+            .build()
+            .unwrap();
+        let mut seen = Vec::new();
+        pool.install(|| {
+            run_ordered_in_parts(
+                60,
+                |j, rest: Option<u64>| {
+                    // Job j comes in j % 5 + 1 parts; uneven work so that parts finish late.
+                    let part = rest.unwrap_or(0);
+                    let spin = (j * 7919 + part * 31) % 97;
+                    let noise = (0..spin * 200).fold(0u64, |a, b| a ^ b);
+                    let more = part + 1 < j % 5 + 1;
+                    ((j, part, noise), more.then_some(part + 1))
+                },
+                |_| 1,
+                |j, (job, part, _)| {
+                    assert_eq!(j, job);
+                    seen.push((job, part));
+                    ControlFlow::Continue(())
+                },
+            )
+        });
+        let expected: Vec<(u64, u64)> = (0..60)
+            .flat_map(|j| (0..j % 5 + 1).map(move |p| (j, p)))
+            .collect();
+        assert_eq!(seen, expected);
     }
 
     /// A consumer whose output is gone stops the run: no job starts after it breaks, beyond

@@ -1572,3 +1572,46 @@ fn kill_after_a_range_then_resume(name: &str, resume_with: &[&str]) {
     );
     std::fs::remove_dir_all(&dir).ok();
 }
+
+#[test]
+fn resume_with_a_changed_case_line_is_refused_not_dropped() {
+    // One digit of a case changed in the journal of a finished search: the case still parsed,
+    // the resumed run dropped it (MPFR found it not hard) and reported the old counts.
+    let dir = scratch("journal-digit");
+    let journal = dir.join("journal");
+    let args = |j: &std::path::Path| -> Vec<String> {
+        let j = j.display().to_string();
+        [
+            "search", "sin", "--from", "1", "--to", "1.125", "--format", "binary32", "--bits",
+            "20", "-q", "--resume", &j,
+        ]
+        .iter()
+        .map(|s| s.to_string())
+        .collect()
+    };
+    let first = Command::new(env!("CARGO_BIN_EXE_tmd"))
+        .args(args(&journal))
+        .output()
+        .unwrap();
+    assert_eq!(first.status.code(), Some(0));
+    let file = journal.join("journal.tmd");
+    let text = std::fs::read_to_string(&file).unwrap();
+    let case = text
+        .lines()
+        .find(|l| l.starts_with("c "))
+        .expect("a case line");
+    let ordinal = case.split(' ').nth(1).unwrap();
+    let last = ordinal.chars().last().unwrap();
+    let other = if last == '9' {
+        '8'
+    } else {
+        (last as u8 + 1) as char
+    };
+    let changed = format!("{}{other}", &ordinal[..ordinal.len() - 1]);
+    let damaged_line = case.replacen(ordinal, &changed, 1);
+    std::fs::write(&file, text.replacen(case, &damaged_line, 1)).unwrap();
+    let args = args(&journal);
+    let args: Vec<&str> = args.iter().map(String::as_str).collect();
+    assert_bad_input(&args, "corrupt journal");
+    let _ = std::fs::remove_dir_all(&dir);
+}

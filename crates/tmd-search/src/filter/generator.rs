@@ -225,7 +225,8 @@ fn packets_on_cores(work: &ChunkWork<'_>) -> Result<(Vec<u64>, FilterStats), Gen
             let tables = chunk.packet_tables(first, plan.n);
             let generation = t.elapsed().as_nanos() as u64;
             let mut stats = PacketStats::default();
-            let candidates = run_packet(chunk, plan, tables, first, count, &mut stats);
+            let cap = work.candidate_cap;
+            let candidates = run_packet(chunk, plan, tables, (first, count), cap, &mut stats);
             found.fetch_add(candidates.len() as u64, Ordering::Relaxed);
             let end = ((first + count) * plan.n).min(chunk.len);
             work.progress

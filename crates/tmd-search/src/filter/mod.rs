@@ -43,7 +43,7 @@ pub mod stats;
 pub mod whole;
 
 use crate::lower_bound::Algorithm;
-use crate::ordered::{continue_if, run_ordered};
+use crate::ordered::{continue_if, run_ordered_in_parts};
 use crate::range::InputRange;
 use crate::reference::{decide_candidate, search_ordinals, Listing};
 use crate::regime::RangeRecord;
@@ -57,6 +57,7 @@ use rayon::prelude::*;
 use rug::float::Round;
 use rug::{Float, Integer};
 use stats::FilterStats;
+use std::collections::VecDeque;
 use std::ops::ControlFlow;
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Arc, Mutex, OnceLock};
@@ -253,17 +254,23 @@ pub fn filtered_search(
     let mut total = Summary::default();
     let mut stats = FilterStats::default();
     let mut listing_nanos = 0u64;
-    run_ordered(
+    run_ordered_in_parts(
         jobs.len(),
-        |j| {
+        |j, rest| {
+            if let Some(rest) = rest {
+                return ctx.run_pieces(rest);
+            }
             let (start, len, kind) = jobs.get(j);
-            match kind {
-                JobKind::Search => ctx.search(start, len),
+            let done = match kind {
+                JobKind::Search => {
+                    return ctx.run_pieces(VecDeque::from([Piece::Search(start, len)]))
+                }
                 JobKind::Whole(verdict) => ctx.decided_whole(len, verdict),
                 JobKind::NoneHard => ctx.decided_by_rule(len),
                 JobKind::EveryInput => ctx.reference(start, len),
                 JobKind::Record(i) => ctx.recorded_by_rule(&jobs.records[i]),
-            }
+            };
+            (done, None)
         },
         |result| result.cases.len() as u64,
         |j, result| {
@@ -280,7 +287,8 @@ pub fn filtered_search(
                 out.range(record);
             }
             let (start, len, _) = jobs.get(j);
-            out.finished_through(start + len as i128, &total);
+            let through = result.through.unwrap_or(start + len as i128);
+            out.finished_through(through, &total);
             listing_nanos += t.elapsed().as_nanos() as u64;
             continue_if(out.wants_more())
         },
@@ -583,6 +591,9 @@ struct JobResult {
     record: Option<RangeRecord>,
     summary: Summary,
     stats: FilterStats,
+    /// Where a part of a job that goes on stops: every input below is decided and counted.
+    /// `None` for the last part (the job's end).
+    through: Option<i128>,
 }
 
 impl JobResult {
@@ -592,6 +603,7 @@ impl JobResult {
             record: None,
             summary: Summary::default(),
             stats: FilterStats::default(),
+            through: None,
         }
     }
 
@@ -600,6 +612,60 @@ impl JobResult {
         self.summary.absorb(&other.summary);
         self.stats.absorb(&other.stats);
     }
+}
+
+/// Cases one part of a job may gather before it stops and leaves the rest for a later part:
+/// 2^16 cases (7 to 25 MiB), so that a chunk where nearly every input is hard (K far below
+/// the precision, `x+1 --exact`, the run of hard inputs where exp's subnormal results cross a
+/// breakpoint) is listed as it goes instead of held whole.
+const JOB_CASES: usize = 1 << 16;
+
+/// Candidates decided per step of a chunk's verification: at most this many cases more than
+/// [`JOB_CASES`] in one part.
+const VERIFY_BATCH: usize = 1 << 14;
+
+/// What is left of a job that stopped early: its pieces, in input order.
+type Rest = VecDeque<Piece>;
+
+/// A piece of a job still to do.
+enum Piece {
+    /// Inputs `start..start + len`, all of one input quantum, to search.
+    Search(i128, u64),
+    /// The candidates of a chunk still to decide.
+    Verify(Box<Verification>),
+}
+
+impl Piece {
+    /// The first input not yet counted: everything below is decided.
+    fn undecided_from(&self) -> i128 {
+        match self {
+            Piece::Search(start, _) => *start,
+            Piece::Verify(v) => v.counted,
+        }
+    }
+}
+
+/// The candidates of the chunk `start..end` (offsets from `start`, increasing), decided from
+/// `next` on; the chunk's inputs from `counted` on are not counted yet.
+struct Verification {
+    start: i128,
+    end: i128,
+    candidates: Vec<u64>,
+    next: usize,
+    counted: i128,
+    /// The statistics of the candidates' generation, reported with the first part.
+    stats: FilterStats,
+}
+
+/// What searching one piece gives. Returned once per piece and matched at once, never
+/// stored, so its size does not matter.
+#[allow(clippy::large_enum_variant)]
+enum Outcome {
+    Done(JobResult),
+    /// Search these pieces (in input order) instead.
+    Pieces(Vec<(i128, u64)>),
+    /// Decide these candidates.
+    Verify(Box<Verification>),
 }
 
 /// Why a chunk got no polynomial (it is then halved or decided by MPFR).
@@ -615,53 +681,81 @@ impl Context<'_> {
         self.device_error.lock().expect("poisoned").is_some()
     }
 
+    /// Runs the pieces of a job in order, until they are done or hold [`JOB_CASES`] cases;
+    /// then returns what is left, to be run as the job's next part.
+    fn run_pieces(&self, mut pieces: Rest) -> (JobResult, Option<Rest>) {
+        let mut result = JobResult::empty();
+        while let Some(piece) = pieces.pop_front() {
+            match piece {
+                Piece::Search(start, len) => match self.search(start, len) {
+                    Outcome::Done(r) => result.append(r),
+                    Outcome::Pieces(split) => {
+                        for &(s, l) in split.iter().rev() {
+                            pieces.push_front(Piece::Search(s, l));
+                        }
+                    }
+                    Outcome::Verify(v) => pieces.push_front(Piece::Verify(v)),
+                },
+                Piece::Verify(v) => {
+                    let (r, left) = self.verify_batch(v);
+                    result.append(r);
+                    if let Some(v) = left {
+                        pieces.push_front(Piece::Verify(v));
+                    }
+                }
+            }
+            if result.cases.len() >= JOB_CASES {
+                if let Some(next) = pieces.front() {
+                    result.through = Some(next.undecided_from());
+                    return (result, Some(pieces));
+                }
+            }
+        }
+        (result, None)
+    }
+
     /// Inputs `start..start + len` (ordinals), all of one input quantum.
-    fn search(&self, start: i128, len: u64) -> JobResult {
+    fn search(&self, start: i128, len: u64) -> Outcome {
         if self.failed() {
-            return JobResult::empty();
+            return Outcome::Done(JobResult::empty());
         }
         if let Some(result) = self.whole_chunk(start, len) {
-            return result;
+            return Outcome::Done(result);
         }
         let t = Instant::now();
         match self.plan_chunk(start, len) {
             Ok((_, plan, _)) if self.screen.is_some() && plan.n < SCREEN_BELOW_DOMAIN => {
-                self.reference(start, len)
+                Outcome::Done(self.reference(start, len))
             }
             Ok((chunk, plan, packet_domains)) => {
                 let generation = t.elapsed().as_nanos() as u64;
-                let Some(mut result) = self.run_chunk(start, &chunk, &plan, packet_domains) else {
-                    return self.in_pieces(start, len);
-                };
-                if tracing() && self.filter.device.is_some() {
-                    eprintln!(
-                        "tmd-trace: chunk of {len} inputs: planned in {} us, verified in {} us, \
-                         done {} us after it started",
-                        generation / 1000,
-                        result.stats.verification_nanos / 1000,
-                        t.elapsed().as_micros()
-                    );
+                let mut outcome = self.run_chunk(start, &chunk, &plan, packet_domains);
+                if let Outcome::Verify(v) = &mut outcome {
+                    if tracing() && self.filter.device.is_some() {
+                        eprintln!(
+                            "tmd-trace: chunk of {len} inputs: planned in {} us, {} candidates \
+                             {} us after it started",
+                            generation / 1000,
+                            v.candidates.len(),
+                            t.elapsed().as_micros()
+                        );
+                    }
+                    v.stats.generation_nanos += generation;
+                    v.stats.note_chunk(len, plan.n, chunk.degree() as u64);
                 }
-                result.stats.generation_nanos += generation;
-                result.stats.note_chunk(len, plan.n, chunk.degree() as u64);
-                result
+                outcome
             }
             Err(_) => self.split_or_reference(start, len),
         }
     }
 
     /// Halves a chunk without a polynomial, or below [`MIN_SPLIT`] decides it input by input.
-    fn split_or_reference(&self, start: i128, len: u64) -> JobResult {
+    fn split_or_reference(&self, start: i128, len: u64) -> Outcome {
         if len <= MIN_SPLIT || self.screen.is_some() {
-            return self.reference(start, len);
+            return Outcome::Done(self.reference(start, len));
         }
         let first = len / 2;
-        let (mut a, b) = rayon::join(
-            || self.search(start, first),
-            || self.search(start + first as i128, len - first),
-        );
-        a.append(b);
-        a
+        Outcome::Pieces(vec![(start, first), (start + first as i128, len - first)])
     }
 
     /// A chunk that one interval enclosure of f decides ([`whole`]: every result overflows,
@@ -747,13 +841,11 @@ impl Context<'_> {
             })
             .collect();
         let mut result = JobResult {
-            cases: Vec::new(),
-            record: None,
-            summary: Summary::default(),
             stats: FilterStats {
                 reference_inputs: len,
                 ..FilterStats::default()
             },
+            ..JobResult::empty()
         };
         for (cases, summary, cleared) in blocks {
             result.cases.extend(cases);
@@ -877,16 +969,16 @@ impl Context<'_> {
         (best.1 > cap).then_some(best.1)
     }
 
-    /// Generates the candidates of a chunk (on the cores, or on the device), then verifies
-    /// them with MPFR; None when the chunk has more candidates than the cap (it is then
-    /// searched in pieces, [`Context::in_pieces`]).
+    /// Generates the candidates of a chunk (on the cores, or on the device), to be verified
+    /// with MPFR; pieces when the chunk has more candidates than the cap
+    /// ([`Context::in_pieces`]).
     fn run_chunk(
         &self,
         start: i128,
         chunk: &ChunkModel,
         plan: &DomainPlan,
         packet_domains: u64,
-    ) -> Option<JobResult> {
+    ) -> Outcome {
         let work = ChunkWork {
             chunk,
             plan,
@@ -896,49 +988,54 @@ impl Context<'_> {
         };
         match self.generator.candidates(&work) {
             Ok((candidates, mut stats)) => {
-                Some(self.verify(start, chunk.len, candidates, &mut stats))
+                stats.candidates = candidates.len() as u64;
+                Outcome::Verify(Box::new(Verification {
+                    start,
+                    end: start + chunk.len as i128,
+                    candidates,
+                    next: 0,
+                    counted: start,
+                    stats,
+                }))
             }
-            Err(GenerateError::TooManyCandidates) => None,
+            Err(GenerateError::TooManyCandidates) => self.in_pieces(start, chunk.len),
             Err(GenerateError::Device(e)) => {
                 let mut slot = self.device_error.lock().expect("poisoned");
                 slot.get_or_insert(e);
-                Some(JobResult::empty())
+                Outcome::Done(JobResult::empty())
             }
         }
     }
 
     /// Inputs `start..start + len` as eight pieces searched in turn, so that at most one cap
     /// of candidates is held at a time (pieces of [`MIN_SPLIT`] inputs by MPFR per input).
-    fn in_pieces(&self, start: i128, len: u64) -> JobResult {
+    fn in_pieces(&self, start: i128, len: u64) -> Outcome {
         if len <= MIN_SPLIT {
-            return self.reference(start, len);
+            return Outcome::Done(self.reference(start, len));
         }
         let piece = (len / 8).max(MIN_SPLIT);
-        let mut result = JobResult::empty();
-        let mut o = 0u64;
-        while o < len {
-            let n = piece.min(len - o);
-            result.append(self.search(start + o as i128, n));
-            o += n;
-        }
-        result
+        let pieces = (0..len.div_ceil(piece))
+            .map(|i| (start + (i * piece) as i128, piece.min(len - i * piece)))
+            .collect();
+        Outcome::Pieces(pieces)
     }
 
-    /// MPFR decides every candidate of a chunk; in slices, so that only the cases (and one
-    /// count per slice) outlive the decisions.
-    fn verify(
-        &self,
-        start: i128,
-        chunk_len: u64,
-        candidates: Vec<u64>,
-        stats: &mut FilterStats,
-    ) -> JobResult {
-        stats.candidates = candidates.len() as u64;
+    /// MPFR decides the next [`VERIFY_BATCH`] candidates of a chunk, in slices, so that only
+    /// the cases (and one count per slice) outlive the decisions; returns them, counted with
+    /// the inputs below the next candidate (the chunk's end after the last), and what is left.
+    fn verify_batch(&self, mut v: Box<Verification>) -> (JobResult, Option<Box<Verification>>) {
         let t = Instant::now();
         let format = &self.range.format;
+        let (start, next) = (v.start, v.next);
+        let batch = &v.candidates[next..(next + VERIFY_BATCH).min(v.candidates.len())];
+        v.next += batch.len();
+        let through = match v.candidates.get(v.next) {
+            Some(&off) => start + off as i128,
+            None => v.end,
+        };
         // Slices small enough to spread a few hundred candidates over every thread.
-        let slice = (candidates.len() / (4 * rayon::current_num_threads())).clamp(1, VERIFY_SLICE);
-        let decided: Vec<(Vec<Case>, Summary)> = candidates
+        let slice = (batch.len() / (4 * rayon::current_num_threads())).clamp(1, VERIFY_SLICE);
+        let decided: Vec<(Vec<Case>, Summary)> = batch
             .par_chunks(slice)
             .map(|slice| {
                 let mut s = Summary::default();
@@ -952,19 +1049,23 @@ impl Context<'_> {
                 (cases, s)
             })
             .collect();
-        let mut summary = Summary::of_inputs(chunk_len);
+        let mut summary = Summary::of_inputs((through - v.counted) as u64);
+        v.counted = through;
         let mut cases = Vec::new();
         for (slice_cases, s) in decided {
             summary.absorb(&s);
             cases.extend(slice_cases);
         }
+        let mut stats = std::mem::take(&mut v.stats);
         stats.verification_nanos += t.elapsed().as_nanos() as u64;
-        JobResult {
+        let result = JobResult {
             cases,
-            record: None,
             summary,
-            stats: std::mem::take(stats),
-        }
+            stats,
+            ..JobResult::empty()
+        };
+        let left = (v.next < v.candidates.len()).then_some(v);
+        (result, left)
     }
 }
 

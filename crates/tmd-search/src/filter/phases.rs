@@ -67,13 +67,15 @@ fn top64(v: u128) -> u64 {
 pub use tmd_kernels::layout::NMDM_GROUP;
 
 /// Runs domains `first..first + count` of a chunk, starting from exact tables at `first`.
-/// Returns the candidates as offsets from the chunk start, in increasing order.
+/// Returns the candidates as offsets from the chunk start, in increasing order. Stops after
+/// the domain where they pass `cap` (the chunk is then given up and searched in pieces): a
+/// packet can hold 2^38 inputs, nearly all candidates at a small K.
 pub fn run_packet(
     chunk: &ChunkModel,
     plan: &DomainPlan,
     mut tables: PacketTables,
-    first: u64,
-    count: u64,
+    (first, count): (u64, u64),
+    cap: u64,
     stats: &mut PacketStats,
 ) -> Vec<u64> {
     let started = Instant::now();
@@ -128,6 +130,9 @@ pub fn run_packet(
                 }
             }
             _ => phase3(plan, r0, r1, r2, start, len, stats, &mut candidates),
+        }
+        if candidates.len() as u64 > cap {
+            break;
         }
         advance(&mut tables.tables[0], d0);
         advance(&mut tables.tables[1], d1);

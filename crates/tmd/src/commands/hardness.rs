@@ -4,17 +4,21 @@ use crate::cli::HardnessArgs;
 use crate::output::{hardness_json, hardness_text};
 use rayon::prelude::*;
 use std::collections::BTreeMap;
-use std::io::Write;
+use std::fs::File;
+use std::io::{BufRead, BufReader, Write};
 use tmd_core::number::parse_exact;
 use tmd_core::{hardness, Format, FormatNumber, InputError, Outcome};
 use tmd_search::Target;
 
+/// Inputs of a `--file` decided (in parallel) and printed at a time: the file is streamed,
+/// so memory does not grow with its length.
+const FILE_BATCH: usize = 1 << 12;
+
 pub fn run(args: &HardnessArgs) -> anyhow::Result<()> {
     let format = Format::parse(&args.format)?;
     let target = Target::parse(&args.function)?;
-    let json = args.json;
     // Every input is checked before anything is printed.
-    let mut inputs = args
+    let inputs = args
         .inputs
         .iter()
         .map(|s| match s.strip_prefix("--") {
@@ -24,50 +28,102 @@ pub fn run(args: &HardnessArgs) -> anyhow::Result<()> {
             None => parse_exact(s, &format),
         })
         .collect::<Result<Vec<_>, _>>()?;
-    if let Some(path) = &args.file {
-        // A missing or unreadable file is the user's to fix: bad input.
-        let text = std::fs::read_to_string(path).map_err(|e| {
-            InputError::Usage(format!(
-                "--file {}: {}",
-                path.display(),
-                super::io_reason(&e)
-            ))
-        })?;
-        inputs.extend(read_worst_case_file(
-            &text,
+    let Some(path) = &args.file else {
+        let mut out = std::io::stdout().lock();
+        return print_batch(
+            args,
+            &target,
             &format,
-            &path.display().to_string(),
-        )?);
+            &inputs,
+            &mut out,
+            &mut Tally::default(),
+        );
+    };
+    let name = path.display().to_string();
+    // A regular file is read twice: once to check every line before anything is printed,
+    // then to decide and print. A pipe can be read once only: its lines are checked as they
+    // come, and a bad one ends the run after the lines before it.
+    let regular = std::fs::metadata(path).is_ok_and(|m| m.is_file());
+    if regular {
+        for_each_wc_input(open_file(path)?, &format, &name, |_| Ok(()))?;
     }
+    let mut out = std::io::stdout().lock();
+    let mut tally = Tally::default();
+    print_batch(args, &target, &format, &inputs, &mut out, &mut tally)?;
+    let mut batch = Vec::with_capacity(FILE_BATCH);
+    let skipped = for_each_wc_input(open_file(path)?, &format, &name, |x| {
+        batch.push(x);
+        if batch.len() == FILE_BATCH {
+            print_batch(args, &target, &format, &batch, &mut out, &mut tally)?;
+            batch.clear();
+        }
+        Ok(())
+    })?;
+    print_batch(args, &target, &format, &batch, &mut out, &mut tally)?;
+    if skipped > 0 {
+        eprintln!("tmd: note: {skipped} special entries (nan, inf) of {name} skipped");
+    }
+    tally.print();
+    Ok(())
+}
+
+/// Opens a `--file`: a missing or unreadable file is the user's to fix, bad input.
+fn open_file(path: &std::path::Path) -> Result<BufReader<File>, InputError> {
+    File::open(path).map(BufReader::new).map_err(|e| {
+        InputError::Usage(format!(
+            "--file {}: {}",
+            path.display(),
+            super::io_reason(&e)
+        ))
+    })
+}
+
+/// Decides `inputs` in parallel and prints them in order.
+fn print_batch(
+    args: &HardnessArgs,
+    target: &Target,
+    format: &Format,
+    inputs: &[FormatNumber],
+    out: &mut impl Write,
+    tally: &mut Tally,
+) -> anyhow::Result<()> {
     let outcomes: Vec<_> = inputs
         .par_iter()
-        .map(|x| hardness(&target.expr, &format, x, args.max_precision))
+        .map(|x| hardness(&target.expr, format, x, args.max_precision))
         .collect();
-    let mut out = std::io::stdout().lock();
     for (x, outcome) in inputs.iter().zip(&outcomes) {
-        if json {
-            writeln!(out, "{}", hardness_json(&target.name, &format, x, outcome))?;
+        if args.json {
+            writeln!(out, "{}", hardness_json(&target.name, format, x, outcome))?;
         } else {
-            write!(out, "{}", hardness_text(&target.name, &format, x, outcome))?;
+            write!(out, "{}", hardness_text(&target.name, format, x, outcome))?;
         }
-    }
-    if args.file.is_some() {
-        summarize(&outcomes);
+        tally.add(outcome);
     }
     Ok(())
 }
 
-/// The inputs of a worst-case file: the first token of each line, `#` starting a comment.
-/// Special values (nan, inf, as libm test lists carry) are skipped with a note; anything else
-/// that is not a number of the format is an error naming the line.
-fn read_worst_case_file(
-    text: &str,
+/// Calls `f` on the inputs of a worst-case file in order: the first token of each line, `#`
+/// starting a comment. Special values (nan, inf, as libm test lists carry) are skipped and
+/// counted (the count is returned); anything else that is not a number of the format, or a
+/// line that is not UTF-8 text, is an error naming the line.
+fn for_each_wc_input(
+    mut reader: impl BufRead,
     format: &Format,
     name: &str,
-) -> Result<Vec<FormatNumber>, InputError> {
-    let mut inputs = Vec::new();
+    mut f: impl FnMut(FormatNumber) -> anyhow::Result<()>,
+) -> anyhow::Result<u64> {
     let mut skipped = 0;
-    for (line_no, line) in text.lines().enumerate() {
+    let mut bytes = Vec::new();
+    for line_no in 1.. {
+        bytes.clear();
+        let n = reader.read_until(b'\n', &mut bytes).map_err(|e| {
+            InputError::Usage(format!("{name}:{line_no}: {}", super::io_reason(&e)))
+        })?;
+        if n == 0 {
+            break;
+        }
+        let line = std::str::from_utf8(&bytes)
+            .map_err(|_| InputError::Number(format!("{name}:{line_no}: not UTF-8 text")))?;
         let Some(token) = line
             .split('#')
             .next()
@@ -81,37 +137,59 @@ fn read_worst_case_file(
             continue;
         }
         let x = parse_exact(token, format)
-            .map_err(|e| InputError::Number(format!("{name}:{}: {e}", line_no + 1)))?;
-        inputs.push(x);
+            .map_err(|e| InputError::Number(format!("{name}:{line_no}: {e}")))?;
+        f(x)?;
     }
-    if skipped > 0 {
-        eprintln!("tmd: note: {skipped} special entries (nan, inf) of {name} skipped");
-    }
-    Ok(inputs)
+    Ok(skipped)
 }
 
-/// One stderr line: how many inputs of each kind, and the smallest k among the hard ones.
-fn summarize(outcomes: &[Outcome]) {
-    let mut kinds: BTreeMap<&str, usize> = BTreeMap::new();
-    for o in outcomes {
-        *kinds.entry(o.kind_name()).or_default() += 1;
+/// The inputs of a worst-case file's text, as [`for_each_wc_input`] reads them.
+#[cfg(test)]
+fn read_worst_case_file(
+    text: &str,
+    format: &Format,
+    name: &str,
+) -> Result<Vec<FormatNumber>, InputError> {
+    let mut inputs = Vec::new();
+    let read = for_each_wc_input(text.as_bytes(), format, name, |x| {
+        inputs.push(x);
+        Ok(())
+    });
+    match read {
+        Ok(_) => Ok(inputs),
+        Err(e) => Err(e.downcast::<InputError>().expect("a reading error")),
     }
-    let min_k = outcomes
-        .iter()
-        .filter_map(|o| match o {
-            Outcome::Inexact(i) => Some(i.k),
-            _ => None,
-        })
-        .min();
-    let counts: Vec<String> = kinds.iter().map(|(k, n)| format!("{n} {k}")).collect();
-    eprintln!(
-        "tmd: {} inputs: {}{}",
-        outcomes.len(),
-        counts.join(", "),
-        min_k
-            .map(|k| format!("; smallest k {k}"))
-            .unwrap_or_default()
-    );
+}
+
+/// How many inputs of each kind, and the smallest k among the hard ones.
+#[derive(Default)]
+struct Tally {
+    inputs: u64,
+    kinds: BTreeMap<&'static str, u64>,
+    min_k: Option<u32>,
+}
+
+impl Tally {
+    fn add(&mut self, outcome: &Outcome) {
+        self.inputs += 1;
+        *self.kinds.entry(outcome.kind_name()).or_default() += 1;
+        if let Outcome::Inexact(i) = outcome {
+            self.min_k = Some(self.min_k.map_or(i.k, |k| k.min(i.k)));
+        }
+    }
+
+    /// One stderr line.
+    fn print(&self) {
+        let counts: Vec<String> = self.kinds.iter().map(|(k, n)| format!("{n} {k}")).collect();
+        eprintln!(
+            "tmd: {} inputs: {}{}",
+            self.inputs,
+            counts.join(", "),
+            self.min_k
+                .map(|k| format!("; smallest k {k}"))
+                .unwrap_or_default()
+        );
+    }
 }
 
 #[cfg(test)]
