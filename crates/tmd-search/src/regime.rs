@@ -448,15 +448,19 @@ fn decided_pieces_with_min(
     let mut pending = vec![(start, end, 0u32)];
     // Depth first, left half first: the pieces come out in increasing order.
     while let Some((a, b, depth)) = pending.pop() {
+        // The input 0 is left to the search: f(0) is exact for most functions (sin, exp, cos,
+        // log1p, ...), so no rule holds on a piece that holds it. The piece is cut at 0 into
+        // its negative and its positive inputs, so that both signs meet the same pieces.
+        if a <= 0 && 0 < b {
+            pending.push((1, b, depth));
+            pending.push((a, 0, depth));
+            continue;
+        }
         if !piece.worth_trying(a, b) {
             continue;
         }
-        // A piece at zero is halved on down to the smallest piece: f(0) is exact there (sin,
-        // exp, cos, log1p, ...), so the rule can hold only on pieces that leave 0 out, and
-        // only the pieces next to 0 are halved, two per level.
-        let at_zero = a <= 0 && 0 <= b;
         match piece.decide(a, b) {
-            Regime::Undecided if depth < MAX_HALVINGS || at_zero => {
+            Regime::Undecided if depth < MAX_HALVINGS => {
                 let mid = a + (b - a) / 2;
                 pending.push((mid, b, depth + 1));
                 pending.push((a, mid, depth + 1));
