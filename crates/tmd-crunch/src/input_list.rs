@@ -182,6 +182,9 @@ pub struct ListReport {
     pub specials: Specials,
     /// Counts per bin: `[correctly rounded, other < 1 ulp, [1,2), [2,4), ...]`.
     pub histogram: Vec<u64>,
+    /// Worse results with a finite error below 1 ulp (bin 1 of `histogram` holds them and the
+    /// faithful ones): what tells the worse results with a finite error from those without.
+    pub worse_below_one_ulp: u64,
     pub seconds: f64,
     pub note: Option<String>,
 }
@@ -279,6 +282,7 @@ fn report(
         worse: summary.worse,
         specials: summary.specials.clone(),
         histogram: summary.histogram.clone(),
+        worse_below_one_ulp: summary.worse_below_one_ulp,
         seconds: start.elapsed().as_secs_f64(),
         note: target.note(),
     }

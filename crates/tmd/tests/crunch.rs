@@ -744,6 +744,114 @@ fn max_ulp_is_a_gate_with_exit_code_1() {
     assert_eq!(out.status.code(), Some(1));
 }
 
+/// Targets with known errors at known inputs: `exp1` returns 2^-24 below the exact expf(0) =
+/// 1 (1/2 ulp of 1, a worse result), `cbrt64` the number below the exact cbrt(2^-1074) =
+/// 2^-358 (1/2 ulp, worse), `nan1` NaN at 1; expf and cbrt elsewhere. `above` gives exp(2^-40)
+/// one ulp below the number below f (1 + 2^-29 ulp), `below` three ulps above it
+/// (3 - 2^-29 ulp); exp elsewhere.
+const KNOWN_ERRORS: &str = r#"
+#include <math.h>
+float exp1(float x) { return x == 0 ? 0x1.fffffep-1f : expf(x); }
+double cbrt64(double x) { return x == 0x1p-1074 ? 0x1.fffffffffffffp-359 : cbrt(x); }
+float nan1(float x) { return x == 1 ? nanf("") : expf(x); }
+double above(double x) { return x == 0x1p-40 ? 0x1.0000000000fffp+0 : exp(x); }
+double below(double x) { return x == 0x1p-40 ? 0x1.0000000001003p+0 : exp(x); }
+"#;
+
+/// `tmd crunch c:SOURCE:SYMBOL ARGS...` with `KNOWN_ERRORS` written in `dir`.
+fn known_errors_run(dir: &std::path::Path, symbol: &str, args: &[&str]) -> Output {
+    let source = dir.join("known.c");
+    std::fs::write(&source, KNOWN_ERRORS).unwrap();
+    let spec = format!("c:{}:{symbol}", source.display());
+    let (function, format) = match symbol {
+        "exp1" | "nan1" => ("exp", "binary32"),
+        "cbrt64" => ("cbrt", "binary64"),
+        _ => ("exp", "binary64"),
+    };
+    let named = ["crunch", &spec, "--function", function, "--format", format];
+    tmd(&[&named[..], args].concat())
+}
+
+#[test]
+fn an_exact_result_missed_by_a_finite_error_is_an_ordinary_error() {
+    let dir = scratch("exactmiss");
+    let list32 = list_file(&dir, "e.wc", "0x0p+0\n0x1p+1\n");
+    let list64 = list_file(&dir, "c.wc", "0x1p-1074\n0x1p+3\n");
+    for (symbol, list) in [("exp1", &list32), ("cbrt64", &list64)] {
+        for limit in ["1", "3", "100", "1e300"] {
+            let out = known_errors_run(&dir, symbol, &["--inputs", list, "--max-ulp", limit]);
+            assert_eq!(
+                out.status.code(),
+                Some(0),
+                "{symbol} --max-ulp {limit}: {}",
+                String::from_utf8_lossy(&out.stderr)
+            );
+        }
+        let out = known_errors_run(&dir, symbol, &["--inputs", list, "--json"]);
+        let stdout = String::from_utf8_lossy(&out.stdout);
+        let report: Value = serde_json::from_str(stdout.lines().last().unwrap()).unwrap();
+        assert_eq!(report["worse"], 1, "{symbol}: {report}");
+        assert_eq!(report["worse_below_one_ulp"], 1, "{symbol}: {report}");
+        assert_eq!(report["max_ulp"], 0.5, "{symbol}: {report}");
+        assert_eq!(report["histogram"][1], 1, "{symbol}: {report}");
+        // Still not correctly rounded: the gate at 1/2 fails.
+        let out = known_errors_run(&dir, symbol, &["--inputs", list, "--max-ulp", "0.5"]);
+        assert_eq!(out.status.code(), Some(1), "{symbol}");
+    }
+    // A range run: the same verdict, the error of 1/2 shown in the bin [0.5, 1).
+    let range = ["--from", "0", "--to", "0x1p-146", "-q"];
+    let out = known_errors_run(&dir, "exp1", &[&range[..], &["--max-ulp", "1"]].concat());
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    assert_eq!(
+        out.status.code(),
+        Some(0),
+        "{stdout}{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    assert!(stdout.contains("worse 1 "), "{stdout}");
+    assert!(stdout.contains("[0.5, 1): 1"), "{stdout}");
+}
+
+#[test]
+fn gate_messages_print_the_digits_that_decide_them() {
+    let dir = scratch("gatedigits");
+    let list = list_file(&dir, "l.wc", "0x1p-40\n");
+    // 1 + 2^-29 ulp exceeds 1: its digits say so, in the report and the gate's line.
+    let out = known_errors_run(&dir, "above", &["--inputs", &list, "--max-ulp", "1"]);
+    assert_eq!(out.status.code(), Some(1));
+    let (stdout, stderr) = (
+        String::from_utf8_lossy(&out.stdout),
+        String::from_utf8_lossy(&out.stderr),
+    );
+    assert!(
+        stderr.contains("max error 1.000000002 ulp at x = 0x1p-40 exceeds --max-ulp 1"),
+        "{stderr}"
+    );
+    assert!(stdout.contains("max error 1.000000002 ulp"), "{stdout}");
+    // 3 - 2^-29 ulp passes 3 and is not printed as 3.
+    let out = known_errors_run(&dir, "below", &["--inputs", &list, "--max-ulp", "3"]);
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    assert_eq!(out.status.code(), Some(0), "{stdout}");
+    assert!(stdout.contains("max error 2.999999998 ulp"), "{stdout}");
+    // Without a threshold: six decimals; in JSON the exact binary64 value.
+    let out = known_errors_run(&dir, "above", &["--inputs", &list]);
+    assert!(String::from_utf8_lossy(&out.stdout).contains("max error 1.000000 ulp"));
+    let out = known_errors_run(&dir, "above", &["--inputs", &list, "--json"]);
+    let lines: Vec<Value> = String::from_utf8_lossy(&out.stdout)
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap())
+        .collect();
+    let exact = 1.0 + 2f64.powi(-29);
+    assert_eq!(lines[0]["ulp"].as_f64(), Some(exact));
+    assert_eq!(lines[1]["max_ulp"].as_f64(), Some(exact));
+    // The threshold echoed in its shortest form.
+    let list = list_file(&dir, "n.wc", "1\n");
+    let out = known_errors_run(&dir, "nan1", &["--inputs", &list, "--max-ulp", "1e300"]);
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(1), "{stderr}");
+    assert!(stderr.contains("(--max-ulp 1e300)"), "{stderr}");
+}
+
 #[test]
 fn bad_input_lists_exit_2_with_one_line() {
     let dir = scratch("badlists");

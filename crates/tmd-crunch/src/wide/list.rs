@@ -115,6 +115,7 @@ pub fn check_wide_list<R: BufRead, E: From<InputError>>(
         worse: summary.worse,
         specials: summary.specials.clone(),
         histogram: summary.histogram.clone(),
+        worse_below_one_ulp: summary.worse_below_one_ulp,
         seconds: start.elapsed().as_secs_f64(),
         note: Some(target.note().to_string()),
     })

@@ -32,7 +32,7 @@ pub fn run(args: &CrunchArgs, target: &dyn Target, path: &std::path::Path) -> an
                 err: f.err,
                 class: class_name(f.special, f.class),
             };
-            write_failure(&mut out, &text, args.json)?;
+            write_failure(&mut out, &text, args.json, args.max_ulp)?;
             Ok(())
         })
     })?;
@@ -73,7 +73,7 @@ pub fn run_wide(
                     err: f.err,
                     class: class_name(f.special, f.class),
                 };
-                write_failure(&mut out, &text, args.json)?;
+                write_failure(&mut out, &text, args.json, args.max_ulp)?;
                 Ok(())
             })
         })?;
@@ -97,7 +97,7 @@ fn finish(args: &CrunchArgs, name: &str, report: &ListReport) -> anyhow::Result<
     if args.json {
         writeln!(out, "{}", serde_json::to_string(report)?)?;
     } else {
-        write_report(&mut out, report)?;
+        write_report(&mut out, report, args.max_ulp)?;
     }
     drop(out);
     apply_gate(
@@ -105,7 +105,7 @@ fn finish(args: &CrunchArgs, name: &str, report: &ListReport) -> anyhow::Result<
         &GateInput::new(
             report.max_ulp,
             report.argmax.as_deref(),
-            (report.faithful, report.worse),
+            (report.faithful, report.worse, report.worse_below_one_ulp),
             &report.histogram,
             &report.specials,
         ),
@@ -135,8 +135,15 @@ struct FailureText {
     class: &'static str,
 }
 
-fn write_failure(out: &mut impl Write, f: &FailureText, json: bool) -> std::io::Result<()> {
-    let ulp = f.err.map_or("null".to_string(), |e| format!("{e:.6}"));
+/// One failing input: JSON with its error as the exact binary64 value, or a line with the
+/// error in the digits that keep its order against `--max-ulp` ([`ulps_text`]).
+fn write_failure(
+    out: &mut impl Write,
+    f: &FailureText,
+    json: bool,
+    limit: Option<f64>,
+) -> std::io::Result<()> {
+    let ulp = f.err.map_or("null".to_string(), json_number);
     if json {
         writeln!(
             out,
@@ -144,7 +151,9 @@ fn write_failure(out: &mut impl Write, f: &FailureText, json: bool) -> std::io::
             f.line, f.x, f.expected, f.got, f.class
         )
     } else {
-        let err = f.err.map_or(String::new(), |e| format!(", {e:.6} ulp"));
+        let err = f
+            .err
+            .map_or(String::new(), |e| format!(", {} ulp", ulps_text(e, limit)));
         writeln!(
             out,
             "x = {}: got {}, expected {}{err} ({}; line {})",
@@ -153,7 +162,7 @@ fn write_failure(out: &mut impl Write, f: &FailureText, json: bool) -> std::io::
     }
 }
 
-fn write_report(out: &mut impl Write, r: &ListReport) -> std::io::Result<()> {
+fn write_report(out: &mut impl Write, r: &ListReport, limit: Option<f64>) -> std::io::Result<()> {
     writeln!(
         out,
         "{} ({} {}), rounding {}: the {} inputs of {} in {:.2} s",
@@ -162,7 +171,8 @@ fn write_report(out: &mut impl Write, r: &ListReport) -> std::io::Result<()> {
     match (r.max_ulp, &r.argmax) {
         (Some(m), Some(x)) => writeln!(
             out,
-            "  max error {m:.6} ulp at x = {x}: result {}, correctly rounded {} (MPFR)",
+            "  max error {} ulp at x = {x}: result {}, correctly rounded {} (MPFR)",
+            ulps_text(m, limit),
             r.argmax_result.as_deref().unwrap_or("?"),
             r.argmax_expected.as_deref().unwrap_or("?"),
         )?,
@@ -192,12 +202,12 @@ pub struct GateInput<'a> {
 }
 
 impl<'a> GateInput<'a> {
-    /// The gate's view of a report: its maximum and argument, its (faithful, worse) counts,
-    /// histogram and special classes.
+    /// The gate's view of a report: its maximum and argument, its (faithful, worse, worse
+    /// below 1 ulp) counts, histogram and special classes.
     pub fn new(
         max_ulp: Option<f64>,
         argmax: Option<&'a str>,
-        (faithful, worse): (u64, u64),
+        (faithful, worse, worse_below_one_ulp): (u64, u64, u64),
         histogram: &[u64],
         specials: &'a Specials,
     ) -> GateInput<'a> {
@@ -205,7 +215,11 @@ impl<'a> GateInput<'a> {
             max_ulp,
             argmax,
             not_correctly_rounded: faithful + worse,
-            worse_without_error: Summary::worse_without_finite_error(worse, histogram),
+            worse_without_error: Summary::worse_without_finite_error(
+                worse,
+                worse_below_one_ulp,
+                histogram,
+            ),
             specials,
         }
     }
@@ -224,13 +238,17 @@ pub fn apply_gate(limit: Option<f64>, r: &GateInput) -> anyhow::Result<()> {
 /// finite number where the result overflows), and as one ulp when faithful at an overflow (the
 /// largest finite number instead of infinity).
 pub fn gate(limit: f64, r: &GateInput) -> anyhow::Result<()> {
+    let shown = limit_text(limit);
     if limit <= 0.5 {
         if r.not_correctly_rounded > 0 {
             return Err(gate_failed(format!(
-                "{} not correctly rounded{} (--max-ulp {limit})",
+                "{} not correctly rounded{} (--max-ulp {shown} asks for every result correctly \
+                 rounded)",
                 results(r.not_correctly_rounded),
                 match (r.max_ulp, r.argmax) {
-                    (Some(m), Some(x)) => format!("; max error {m:.6} ulp at x = {x}"),
+                    (Some(m), Some(x)) => {
+                        format!("; max error {} ulp at x = {x}", ulps_text(m, Some(limit)))
+                    }
                     _ => String::new(),
                 }
             )));
@@ -240,7 +258,8 @@ pub fn gate(limit: f64, r: &GateInput) -> anyhow::Result<()> {
     if let (Some(m), Some(x)) = (r.max_ulp, r.argmax) {
         if m > limit {
             return Err(gate_failed(format!(
-                "max error {m:.6} ulp at x = {x} exceeds --max-ulp {limit}"
+                "max error {} ulp at x = {x} exceeds --max-ulp {shown}",
+                ulps_text(m, Some(limit))
             )));
         }
     }
@@ -249,17 +268,48 @@ pub fn gate(limit: f64, r: &GateInput) -> anyhow::Result<()> {
     if spurious > 0 {
         return Err(gate_failed(format!(
             "{} NaN or infinite where a number is due, a number where NaN or infinity is due, \
-             or far from an overflowing result (--max-ulp {limit})",
+             or far from an overflowing result (--max-ulp {shown})",
             results(spurious)
         )));
     }
     if s.overflow_wrong > 0 && limit < 1.0 {
         return Err(gate_failed(format!(
-            "{} the largest finite number where infinity is due (--max-ulp {limit})",
+            "{} the largest finite number where infinity is due (--max-ulp {shown})",
             results(s.overflow_wrong)
         )));
     }
     Ok(())
+}
+
+/// An error in ulps as printed: six decimals, or with a threshold as many more as it takes
+/// for the printed value to compare with it as the error does (1.000000000000034 above 1 is
+/// not printed "1.000000", nor 2.999999999999988 below 3 "3.000000").
+pub fn ulps_text(err: f64, limit: Option<f64>) -> String {
+    let six = format!("{err:.6}");
+    let Some(limit) = limit else { return six };
+    let order = err.partial_cmp(&limit);
+    // 1100 decimals write any binary64 number exactly, so the loop always ends with a match.
+    (6..=1100)
+        .map(|digits| format!("{err:.digits$}"))
+        .find(|text| text.parse::<f64>().ok().and_then(|v| v.partial_cmp(&limit)) == order)
+        .unwrap_or(six)
+}
+
+/// `--max-ulp X` as echoed: the shortest decimal that reads back as X, in exponent form where
+/// the plain one is long (1e300 rather than 301 digits).
+pub fn limit_text(limit: f64) -> String {
+    let plain = format!("{limit}");
+    if plain.len() > 20 {
+        format!("{limit:e}")
+    } else {
+        plain
+    }
+}
+
+/// A finite error as a JSON number: the shortest decimal that reads back as the same binary64
+/// number, so the value is exact.
+fn json_number(err: f64) -> String {
+    serde_json::Value::from(err).to_string()
 }
 
 /// "1 result is" / "n results are".

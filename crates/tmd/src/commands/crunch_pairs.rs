@@ -144,7 +144,7 @@ pub fn run(args: &CrunchArgs, spec: &str) -> anyhow::Result<()> {
             &super::crunch_list::GateInput::new(
                 report.max_ulp,
                 report.argmax.as_ref().map(|p| p.join(", ")).as_deref(),
-                (report.faithful, report.worse),
+                (report.faithful, report.worse, report.worse_below_one_ulp),
                 &report.histogram,
                 &report.specials,
             ),
@@ -165,12 +165,12 @@ fn print(args: &CrunchArgs, r: &PairReport, threads: usize) -> anyhow::Result<()
     let func = BiFunc::lookup(&r.function).expect("a report names its function");
     for f in &r.failures {
         let expected = correct_rounding(func, fmt, f.a, f.b, r.rounding);
-        write_failure(&mut out, fmt, f, expected, args.json)?;
+        write_failure(&mut out, fmt, f, expected, (args.json, args.max_ulp))?;
     }
     if args.json {
         writeln!(out, "{}", serde_json::to_string(r)?)?;
     } else {
-        write_text(&mut out, r, threads)?;
+        write_text(&mut out, r, threads, args.max_ulp)?;
     }
     Ok(())
 }
@@ -180,9 +180,12 @@ fn write_failure(
     fmt: PairFormat,
     f: &PairFailure,
     expected: f64,
-    json: bool,
+    (json, limit): (bool, Option<f64>),
 ) -> std::io::Result<()> {
-    let ulp = f.err.map_or("null".to_string(), |e| format!("{e:.6}"));
+    // JSON: the exact binary64 error; text: the digits that keep its order against the gate.
+    let ulp = f.err.map_or("null".to_string(), |e| {
+        serde_json::Value::from(e).to_string()
+    });
     let (a, b, got, want) = (
         fmt.hex(f.a),
         fmt.hex(f.b),
@@ -196,7 +199,9 @@ fn write_failure(
             f.index + 1, f.class, f.special
         )
     } else {
-        let err = f.err.map_or(String::new(), |e| format!(", {e:.6} ulp"));
+        let err = f.err.map_or(String::new(), |e| {
+            format!(", {} ulp", super::crunch_list::ulps_text(e, limit))
+        });
         writeln!(
             out,
             "({a}, {b}): got {got}, expected {want}{err} ({:?}, {:?}; pair {})",
@@ -207,7 +212,12 @@ fn write_failure(
     }
 }
 
-fn write_text(out: &mut impl Write, r: &PairReport, threads: usize) -> std::io::Result<()> {
+fn write_text(
+    out: &mut impl Write,
+    r: &PairReport,
+    threads: usize,
+    limit: Option<f64>,
+) -> std::io::Result<()> {
     writeln!(
         out,
         "{} ({} {}), rounding {}: {} in {:.2} s ({:.3e} pairs/s, {threads} threads)",
@@ -222,8 +232,9 @@ fn write_text(out: &mut impl Write, r: &PairReport, threads: usize) -> std::io::
     match (r.max_ulp, &r.argmax) {
         (Some(m), Some([a, b])) => writeln!(
             out,
-            "  max error {m:.6} ulp at (x, y) = ({a}, {b}): result {}, correctly rounded {} \
+            "  max error {} ulp at (x, y) = ({a}, {b}): result {}, correctly rounded {} \
              (recomputed with MPFR)",
+            super::crunch_list::ulps_text(m, limit),
             r.argmax_result.as_deref().unwrap_or("?"),
             r.argmax_expected.as_deref().unwrap_or("?"),
         )?,
