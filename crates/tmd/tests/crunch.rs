@@ -856,7 +856,11 @@ fn gate_messages_print_the_digits_that_decide_them() {
 fn bad_input_lists_exit_2_with_one_line() {
     let dir = scratch("badlists");
     let bad = list_file(&dir, "bad.txt", "1\n0x1.000001p+0\n");
-    assert_bad_input(&["crunch", "libm:expf", "--inputs", &bad], "bad.txt:2:");
+    assert_bad_input(
+        &["crunch", "libm:expf", "--inputs", &bad, "--strict"],
+        "bad.txt:2:",
+    );
+    // A list of which no line is an input of the format, with or without --strict.
     let json = list_file(
         &dir,
         "j.txt",
@@ -865,6 +869,10 @@ fn bad_input_lists_exit_2_with_one_line() {
     assert_bad_input(
         &["crunch", "libm:exp", "--inputs", &json],
         "a binary32 input",
+    );
+    assert_bad_input(
+        &["crunch", "libm:exp", "--from", "1", "--to", "2", "--strict"],
+        "--strict is for --inputs",
     );
     assert_bad_input(
         &["crunch", "libm:exp", "--inputs", "/no/such/list"],
@@ -884,6 +892,84 @@ fn bad_input_lists_exit_2_with_one_line() {
         &["crunch", "libm:exp", "--inputs", &bad, "--max-ulp", "-1"],
         "--max-ulp",
     );
+}
+
+/// `tmd crunch ARGS...`: exit code, stdout, stderr.
+fn run_text(args: &[&str]) -> (Option<i32>, String, String) {
+    let out = tmd(args);
+    (
+        out.status.code(),
+        String::from_utf8_lossy(&out.stdout).into_owned(),
+        String::from_utf8_lossy(&out.stderr).into_owned(),
+    )
+}
+
+#[test]
+fn lines_that_hold_no_input_are_skipped_with_a_note_or_refused_by_strict() {
+    let dir = scratch("notinputs");
+    // Line 1 fails (libm's exp(2^-53) is faithful) before the lines that are no binary64
+    // input: CORE-MATH-like threshold entries, an "Error" line, a binary32 JSON record.
+    let list = list_file(
+        &dir,
+        "erf.wc",
+        "0x1p-53\n0x1.00000000000001p+0 # threshold\nError 10290\n0x1.8p+0\n\
+         {\"format\":\"binary32\",\"x\":\"0x1p+0\"}\n0x1.000000000000008p+0\n",
+    );
+    let (code, stdout, stderr) = run_text(&["crunch", "libm:exp", "--inputs", &list]);
+    assert_eq!(code, Some(0), "{stderr}");
+    assert!(stdout.contains("the 2 inputs of"), "{stdout}");
+    let notes: Vec<&str> = stderr.lines().collect();
+    assert_eq!(notes.len(), 4, "{stderr}");
+    assert!(
+        notes[0].contains("4 lines of") && notes[0].contains("skipped"),
+        "{stderr}"
+    );
+    for (note, line) in notes[1..].iter().zip([2, 3, 5]) {
+        assert!(note.contains(&format!("erf.wc:{line}: ")), "{stderr}");
+    }
+    let (code, _, stderr) = run_text(&["crunch", "libm:exp", "--inputs", &list, "--json"]);
+    assert_eq!(code, Some(0), "{stderr}");
+    // --strict: refused before any output, the first line and the count on one line.
+    for extra in [&[][..], &["--json"], &["--rounding", "all"]] {
+        let args = [
+            &["crunch", "glibc:exp", "--inputs", &list, "--strict"][..],
+            extra,
+        ]
+        .concat();
+        let (code, stdout, stderr) = run_text(&args);
+        assert_eq!(code, Some(2), "{args:?}: {stderr}");
+        assert!(stdout.is_empty(), "{args:?} printed {stdout}");
+        assert_eq!(stderr.lines().count(), 1, "{stderr}");
+        assert!(
+            stderr.contains("erf.wc:2: ") && stderr.contains("4 lines"),
+            "{stderr}"
+        );
+    }
+    // binary80: inputs with more bits than its subnormals have; binary128 "Error" lines.
+    let list80 = list_file(
+        &dir,
+        "log2l.wc",
+        "0x1.4p+0\n0x1.8p-16445\n0x1.0000000000000001p-16440\n0x1.8p+0\n",
+    );
+    let (code, stdout, stderr) = run_text(&["crunch", "glibc:expl", "--inputs", &list80]);
+    assert_eq!(code, Some(0), "{stderr}");
+    assert!(stdout.contains("the 2 inputs of"), "{stdout}");
+    assert!(
+        stderr.contains("2 lines of") && stderr.contains("log2l.wc:3: "),
+        "{stderr}"
+    );
+    let strict80 = ["crunch", "glibc:expl", "--inputs", &list80, "--strict"];
+    let (code, stdout, stderr) = run_text(&strict80);
+    assert_eq!((code, stdout.as_str()), (Some(2), ""), "{stderr}");
+    let list128 = list_file(&dir, "exp2q.wc", "0x1.8p+0\nError 10290\n");
+    let wrapped = dir.join("wrapped.c");
+    std::fs::write(&wrapped, WRAPPED_WIDE_EXP).unwrap();
+    let spec128 = format!("c:{}:wrapped_expq", wrapped.display());
+    let (code, _, stderr) = run_text(&["crunch", &spec128, "--inputs", &list128]);
+    assert_eq!(code, Some(0), "{stderr}");
+    assert!(stderr.contains("exp2q.wc:2: "), "{stderr}");
+    let (code, stdout, stderr) = run_text(&["crunch", &spec128, "--inputs", &list128, "--strict"]);
+    assert_eq!((code, stdout.as_str()), (Some(2), ""), "{stderr}");
 }
 
 #[test]

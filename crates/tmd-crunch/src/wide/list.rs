@@ -106,6 +106,7 @@ pub fn check_wide_list<R: BufRead, E: From<InputError>>(
         inputs_file: name.to_string(),
         inputs: summary.inputs,
         skipped: list.skipped(),
+        not_inputs: list.not_inputs().clone(),
         max_ulp: argmax.as_ref().map(|(m, _)| *m),
         argmax: argmax.as_ref().map(|(_, f)| f.x.clone()),
         argmax_result: argmax.as_ref().map(|(_, f)| f.got.clone()),

@@ -60,6 +60,9 @@ pub fn run(args: &CrunchArgs) -> anyhow::Result<()> {
     #[cfg(not(feature = "mpi"))]
     let default_device = 0;
     let spec = args.target.as_deref().expect("clap requires it");
+    if args.strict && args.inputs.is_none() {
+        return Err(InputError::Usage("--strict is for --inputs FILE".into()).into());
+    }
     if tmd_crunch::bivariate::target::is_bivariate(spec, args.function.as_deref()) {
         return super::crunch_pairs::run(args, spec);
     }

@@ -6,7 +6,7 @@ use crate::cli::CrunchArgs;
 use std::io::{BufReader, Write};
 use tmd_core::InputError;
 use tmd_crunch::analysis::{Class, Special};
-use tmd_crunch::input_list::{check_list, InputList, ListReport};
+use tmd_crunch::input_list::{check_list, BadLines, InputList, ListReport, SkippedLines};
 use tmd_crunch::summary::{Specials, Summary};
 use tmd_crunch::wide::{check_wide_list, WideFormat, WideTarget};
 use tmd_crunch::Target;
@@ -14,10 +14,9 @@ use tmd_crunch::Target;
 /// Runs the list and prints its failures and report; then applies `--max-ulp`.
 pub fn run(args: &CrunchArgs, target: &dyn Target, path: &std::path::Path) -> anyhow::Result<()> {
     let name = path.display().to_string();
-    let file = super::open_readable(path)
-        .map_err(|e| InputError::Usage(format!("--inputs {name}: {}", super::io_reason(&e))))?;
     let fmt = target.format();
-    let mut list = InputList::new(BufReader::new(file), &name, fmt);
+    refuse_bad_lines(args, path, fmt.core())?;
+    let mut list = InputList::new(open_list(path)?, &name, fmt).bad_lines(BadLines::Skip);
     let pool = rayon::ThreadPoolBuilder::new()
         .num_threads(args.threads.unwrap_or(0))
         .build()?;
@@ -54,14 +53,14 @@ pub fn run_wide(
         .map(|&mode| WideTarget::resolve(spec, args.function.as_deref(), format, mode))
         .collect::<Result<Vec<_>, _>>()?;
     let name = path.display().to_string();
+    refuse_bad_lines(args, path, format.core())?;
     let pool = rayon::ThreadPoolBuilder::new()
         .num_threads(args.threads.unwrap_or(0))
         .build()?;
     let mut first_failure = None;
     for target in &targets {
-        let file = super::open_readable(path)
-            .map_err(|e| InputError::Usage(format!("--inputs {name}: {}", super::io_reason(&e))))?;
-        let mut list = InputList::of_format(BufReader::new(file), &name, format.core());
+        let mut list =
+            InputList::of_format(open_list(path)?, &name, format.core()).bad_lines(BadLines::Skip);
         let report = pool.install(|| {
             let mut out = std::io::stdout().lock();
             check_wide_list(target, &mut list, &name, |f| -> anyhow::Result<()> {
@@ -87,8 +86,84 @@ pub fn run_wide(
     first_failure.map_or(Ok(()), Err)
 }
 
+/// `--inputs FILE`, opened for reading.
+fn open_list(path: &std::path::Path) -> Result<BufReader<std::fs::File>, InputError> {
+    let file = super::open_readable(path).map_err(|e| {
+        let name = path.display();
+        InputError::Usage(format!("--inputs {name}: {}", super::io_reason(&e)))
+    })?;
+    Ok(BufReader::new(file))
+}
+
+/// `--strict`: the whole list read once before the run, and refused (exit 2, before any
+/// output) when a line holds no input of `format`.
+fn refuse_bad_lines(
+    args: &CrunchArgs,
+    path: &std::path::Path,
+    format: tmd_core::Format,
+) -> Result<(), InputError> {
+    if !args.strict {
+        return Ok(());
+    }
+    let name = path.display().to_string();
+    let format_name = format.name().to_string();
+    let skipped = InputList::of_format(open_list(path)?, &name, format).validate()?;
+    strict_refusal(&name, &format_name, &skipped)
+}
+
+/// The refusal of `--strict` when a list has lines that hold no input: the first with its
+/// line, and how many there are.
+pub fn strict_refusal(name: &str, format: &str, skipped: &SkippedLines) -> Result<(), InputError> {
+    match skipped.first_as_error(name) {
+        None => Ok(()),
+        Some(first) => Err(InputError::Number(format!(
+            "{first} ({} of {name} hold no {format} input; --strict refuses the list)",
+            lines(skipped.count)
+        ))),
+    }
+}
+
+/// The lines of a list skipped for holding no input, on stderr: how many, then the first
+/// few with their line numbers. Bad input (exit 2) when nothing else was left to run.
+pub fn note_skipped(
+    name: &str,
+    format: &str,
+    skipped: &SkippedLines,
+    inputs: u64,
+) -> Result<(), InputError> {
+    if skipped.count == 0 {
+        return Ok(());
+    }
+    if inputs == 0 {
+        return Err(InputError::Number(format!(
+            "{name} holds no {format} input: {} skipped, the first {}",
+            lines(skipped.count),
+            skipped.first_as_error(name).unwrap_or_default()
+        )));
+    }
+    eprintln!(
+        "tmd: note: {} of {name} skipped, holding no {format} input (--strict refuses such \
+         a list); the first:",
+        lines(skipped.count)
+    );
+    for s in &skipped.first {
+        eprintln!("tmd: note:   {name}:{}: {}", s.line, s.why);
+    }
+    Ok(())
+}
+
+/// "1 line" / "n lines".
+fn lines(n: u64) -> String {
+    if n == 1 {
+        "1 line".into()
+    } else {
+        format!("{n} lines")
+    }
+}
+
 /// Prints a list run's report and applies `--max-ulp` to it.
 fn finish(args: &CrunchArgs, name: &str, report: &ListReport) -> anyhow::Result<()> {
+    note_skipped(name, &report.format, &report.not_inputs, report.inputs)?;
     let mut out = std::io::stdout().lock();
     if report.skipped > 0 {
         let skipped = report.skipped;

@@ -13,6 +13,7 @@ use tmd_crunch::bivariate::pairs::{
 use tmd_crunch::bivariate::run::{PairFailure, PairsKind};
 use tmd_crunch::bivariate::target::BoxedPairTarget;
 use tmd_crunch::bivariate::{run_pairs, BiFunc, PairFormat, PairReport};
+use tmd_crunch::input_list::BadLines;
 
 /// Default size of a `--structured` sample.
 const STRUCTURED_DEFAULT: u64 = 1 << 16;
@@ -78,7 +79,13 @@ fn pair_set(
         let name = path.display().to_string();
         let file = super::open_readable(path)
             .map_err(|e| InputError::Usage(format!("--inputs {name}: {}", super::io_reason(&e))))?;
-        let pairs = read_list(BufReader::new(file), &name, fmt, func.name())?;
+        let policy = BadLines::Skip;
+        let (pairs, skipped) = read_list(BufReader::new(file), &name, (fmt, func.name()), policy)?;
+        let what = format!("{} pair", fmt.name());
+        if args.strict {
+            super::crunch_list::strict_refusal(&name, &what, &skipped)?;
+        }
+        super::crunch_list::note_skipped(&name, &what, &skipped, pairs.len() as u64)?;
         return Ok((PairSet::Listed(pairs), PairsKind::List { file: name }));
     }
     if args.sample == Some(0) {
