@@ -13,7 +13,10 @@
 //!
 //! Accepted lines (one input each; blank lines and `#` comments skipped):
 //! * CORE-MATH's worst-case files (`.wc`): the first token of the line is the input;
-//! * `tmd search --json` lines: the `"x"` field (and `"format"`, which must match);
+//! * `tmd search --json` lines: the `"x"` field (and `"format"`, which must match); range
+//!   records (`"record":"range"`, and the `# range` comment lines of a `.wc` file) list no
+//!   input and are counted ([`InputList::range_records`]), since their inputs may number
+//!   2^52 (`tmd search --expand-ranges` lists them one by one);
 //! * one number a line, hex (`0x1.8p+0`) or decimal; it must be a number of the format.
 //!
 //! NaN and infinite entries (some libm test lists carry them) are skipped and counted.
@@ -109,6 +112,7 @@ pub struct InputList<R> {
     skipped: u64,
     bad_lines: BadLines,
     not_inputs: SkippedLines,
+    range_records: u64,
 }
 
 impl<R: BufRead> InputList<R> {
@@ -127,6 +131,7 @@ impl<R: BufRead> InputList<R> {
             skipped: 0,
             bad_lines: BadLines::Refuse,
             not_inputs: SkippedLines::default(),
+            range_records: 0,
         }
     }
 
@@ -141,6 +146,12 @@ impl<R: BufRead> InputList<R> {
         self.skipped
     }
 
+    /// Range records of `tmd search` read so far (JSON lines or `.wc` comments), whose
+    /// inputs are not listed.
+    pub fn range_records(&self) -> u64 {
+        self.range_records
+    }
+
     /// Lines skipped so far under [`BadLines::Skip`] for holding no input of the format.
     pub fn not_inputs(&self) -> &SkippedLines {
         &self.not_inputs
@@ -152,8 +163,12 @@ impl<R: BufRead> InputList<R> {
 
     /// The input token of one line, `None` for a line without one; `Err` says why the line
     /// holds no input of the format.
-    fn token(&self, line: &str) -> Result<Option<String>, String> {
+    fn token(&mut self, line: &str) -> Result<Option<String>, String> {
         let line = line.trim();
+        if line.starts_with("# range ") {
+            self.range_records += 1;
+            return Ok(None);
+        }
         if line.starts_with('{') {
             let value: serde_json::Value =
                 serde_json::from_str(line).map_err(|e| format!("bad JSON: {e}"))?;
@@ -164,6 +179,10 @@ impl<R: BufRead> InputList<R> {
                         self.format.name()
                     ));
                 }
+            }
+            if value.get("record").and_then(|r| r.as_str()) == Some("range") {
+                self.range_records += 1;
+                return Ok(None);
             }
             return match value.get("x").and_then(|x| x.as_str()) {
                 Some(x) => Ok(Some(x.to_string())),
@@ -273,6 +292,9 @@ pub struct ListReport {
     pub skipped: u64,
     /// Lines that hold no input of the format, skipped (none under [`BadLines::Refuse`]).
     pub not_inputs: SkippedLines,
+    /// Range records of `tmd search` (every input of a piece hard), whose inputs the list
+    /// does not hold and the run did not evaluate.
+    pub range_records: u64,
     /// Largest error in ulps (exact), `None` when no input has a finite error.
     pub max_ulp: Option<f64>,
     pub argmax: Option<String>,
@@ -354,7 +376,11 @@ pub fn check_list<R: BufRead, E: From<InputError>>(
     Ok(report(
         target,
         name,
-        (list.skipped(), list.not_inputs().clone()),
+        (
+            list.skipped(),
+            list.not_inputs().clone(),
+            list.range_records(),
+        ),
         &summary,
         start,
     ))
@@ -363,7 +389,7 @@ pub fn check_list<R: BufRead, E: From<InputError>>(
 fn report(
     target: &dyn Target,
     name: &str,
-    (skipped, not_inputs): (u64, SkippedLines),
+    (skipped, not_inputs, range_records): (u64, SkippedLines, u64),
     summary: &Summary,
     start: Instant,
 ) -> ListReport {
@@ -382,6 +408,7 @@ fn report(
         inputs: summary.inputs,
         skipped,
         not_inputs,
+        range_records,
         max_ulp: argmax.map(|_| summary.max_ulp),
         argmax: argmax.map(|(x, _)| fmt.hex(x)),
         argmax_result: argmax.map(|(_, a)| fmt.hex(a)),

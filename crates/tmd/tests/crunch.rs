@@ -973,6 +973,48 @@ fn lines_that_hold_no_input_are_skipped_with_a_note_or_refused_by_strict() {
 }
 
 #[test]
+fn range_records_of_a_search_are_skipped_with_a_count() {
+    let dir = scratch("ranges");
+    // Every input of [2^-60, 2^-58) is hard for expf at 30 bits: two range records.
+    let search = [
+        "search", "exp", "--format", "binary32", "--from", "0x1p-60", "--to", "0x1p-58", "--bits",
+        "30", "--json",
+    ];
+    let out = tmd(&search);
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let mut text = String::from_utf8(out.stdout).unwrap();
+    assert_eq!(text.matches("\"record\":\"range\"").count(), 2, "{text}");
+    text +=
+        "{\"function\":\"exp\",\"format\":\"binary32\",\"x\":\"0x1.8p+0\",\"kind\":\"nearest\"}\n";
+    let list = list_file(&dir, "r.json", &text);
+    let (code, stdout, stderr) = run_text(&["crunch", "libm:expf", "--inputs", &list, "--json"]);
+    assert_eq!(code, Some(0), "{stderr}");
+    assert!(
+        stderr.contains(
+            "2 range records skipped; use tmd search --expand-ranges to list their inputs"
+        ),
+        "{stderr}"
+    );
+    let report: Value = serde_json::from_str(stdout.lines().last().unwrap()).unwrap();
+    assert_eq!(report["inputs"], 1, "{report}");
+    assert_eq!(report["range_records"], 2, "{report}");
+    // A .wc file's range comment lines are the same records.
+    let wc = list_file(
+        &dir,
+        "r.wc",
+        "# range 0x1p-60 0x1.fffffep-60 directed bits>=35.999 inputs=8388608 \
+         rule=next-to-constant anchor=0x1p+0\n0x1.8p+0\n",
+    );
+    let (code, _, stderr) = run_text(&["crunch", "libm:expf", "--inputs", &wc, "--strict"]);
+    assert_eq!(code, Some(0), "{stderr}");
+    assert!(stderr.contains("1 range record skipped"), "{stderr}");
+}
+
+#[test]
 fn foreign_targets_from_the_command_line() {
     let out = tmd(&["crunch", "--list"]);
     let text = String::from_utf8_lossy(&out.stdout);

@@ -107,6 +107,7 @@ pub fn check_wide_list<R: BufRead, E: From<InputError>>(
         inputs: summary.inputs,
         skipped: list.skipped(),
         not_inputs: list.not_inputs().clone(),
+        range_records: list.range_records(),
         max_ulp: argmax.as_ref().map(|(m, _)| *m),
         argmax: argmax.as_ref().map(|(_, f)| f.x.clone()),
         argmax_result: argmax.as_ref().map(|(_, f)| f.got.clone()),

@@ -164,6 +164,15 @@ fn lines(n: u64) -> String {
 /// Prints a list run's report and applies `--max-ulp` to it.
 fn finish(args: &CrunchArgs, name: &str, report: &ListReport) -> anyhow::Result<()> {
     note_skipped(name, &report.format, &report.not_inputs, report.inputs)?;
+    if report.range_records > 0 {
+        let records = match report.range_records {
+            1 => "1 range record".to_string(),
+            n => format!("{n} range records"),
+        };
+        eprintln!(
+            "tmd: note: {records} skipped; use tmd search --expand-ranges to list their inputs"
+        );
+    }
     let mut out = std::io::stdout().lock();
     if report.skipped > 0 {
         let skipped = report.skipped;
