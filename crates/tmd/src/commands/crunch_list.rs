@@ -117,7 +117,7 @@ pub fn strict_refusal(name: &str, format: &str, skipped: &SkippedLines) -> Resul
     match skipped.first_as_error(name) {
         None => Ok(()),
         Some(first) => Err(InputError::Number(format!(
-            "{first} ({} of {name} hold no {format} input; --strict refuses the list)",
+            "{first} ({} of {name} without a {format} input; --strict refuses the list)",
             lines(skipped.count)
         ))),
     }
