@@ -875,6 +875,10 @@ fn bad_input_lists_exit_2_with_one_line() {
         "--strict is for --inputs",
     );
     assert_bad_input(
+        &["crunch", "libm:exp", "--inputs", "/dev/null", "--strict"],
+        "give a regular file",
+    );
+    assert_bad_input(
         &["crunch", "libm:exp", "--inputs", "/no/such/list"],
         "no such file",
     );

@@ -106,6 +106,12 @@ fn refuse_bad_lines(
         return Ok(());
     }
     let name = path.display().to_string();
+    // The check reads the list once and the run again: a pipe would be empty the second time.
+    if std::fs::metadata(path).is_ok_and(|m| !m.is_file()) {
+        return Err(InputError::Usage(format!(
+            "--strict reads --inputs {name} twice: give a regular file, not a pipe or device"
+        )));
+    }
     let format_name = format.name().to_string();
     let skipped = InputList::of_format(open_list(path)?, &name, format).validate()?;
     strict_refusal(&name, &format_name, &skipped)
