@@ -328,7 +328,7 @@ mod fuzz_tests {
 
     fn summary() -> impl Strategy<Value = Summary> {
         (
-            any::<[u64; 5]>(),
+            any::<[u64; 6]>(),
             (finite(), proptest::option::of(any::<i64>()), finite()),
             proptest::collection::vec((any::<i64>(), finite(), any::<bool>()), 0..4),
             proptest::collection::vec(any::<u64>(), 0..8),
@@ -352,6 +352,7 @@ mod fuzz_tests {
                         .collect(),
                     near_max_dropped: dropped,
                     histogram,
+                    worse_below_one_ulp: n[5],
                     specials: Specials {
                         nan_expected: sp[0],
                         nan_wrong: sp[1],

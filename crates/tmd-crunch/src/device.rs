@@ -29,7 +29,7 @@ use crate::summary::{Summary, NEAR_MAX_CAP};
 use rayon::prelude::*;
 
 /// Counter words of the kernel, in its order (`CW_*` in kernels/crunch_analyse.cl).
-pub const COUNT_WORDS: usize = 10 + HISTOGRAM_BINS;
+pub const COUNT_WORDS: usize = 11 + HISTOGRAM_BINS;
 
 /// What one device launch over ordinals `[lo, hi)` returned, complete (nothing dropped for
 /// want of room).
@@ -60,7 +60,8 @@ pub fn summary_from_device(
         correctly_rounded: c[0],
         faithful: c[1],
         worse: c[2],
-        histogram: c[10..].to_vec(),
+        histogram: c[11..].to_vec(),
+        worse_below_one_ulp: c[10],
         ..Summary::default()
     };
     s.specials.nan_expected = c[3];
@@ -444,7 +445,8 @@ mod tests {
             } else {
                 crate::analysis::histogram_bin_of(err)
             };
-            counts[10 + bin] += 1;
+            counts[11 + bin] += 1;
+            counts[10] += u64::from(v.class == Class::Worse && bin == 1);
         }
     }
 
@@ -474,6 +476,7 @@ mod tests {
                     s.worse,
                     s.specials.clone(),
                     s.histogram.clone(),
+                    s.worse_below_one_ulp,
                 )
             };
             assert_eq!(

@@ -357,6 +357,9 @@ pub struct Report {
     pub specials: Specials,
     /// Counts per bin: `[correctly rounded, other < 1 ulp, [1,2), [2,4), ...]`.
     pub histogram: Vec<u64>,
+    /// Worse results with a finite error below 1 ulp (bin 1 of `histogram` holds them and the
+    /// faithful ones): what tells the worse results with a finite error from those without.
+    pub worse_below_one_ulp: u64,
     pub block_bits: u32,
     /// Set when only this many evenly spaced windows of `2^block_bits` inputs were crunched.
     pub sample_windows: Option<u64>,
@@ -586,6 +589,7 @@ pub fn report_from_blocks(
         worse: total.worse,
         specials: total.specials,
         histogram: total.histogram,
+        worse_below_one_ulp: total.worse_below_one_ulp,
         block_bits: plan.block_bits,
         sample_windows: plan.sample_windows,
         blocks: blocks.len(),

@@ -13,10 +13,19 @@
 //!
 //! Accepted lines (one input each; blank lines and `#` comments skipped):
 //! * CORE-MATH's worst-case files (`.wc`): the first token of the line is the input;
-//! * `tmd search --json` lines: the `"x"` field (and `"format"`, which must match);
+//! * `tmd search --json` lines: the `"x"` field (and `"format"`, which must match); range
+//!   records (`"record":"range"`, and the `# range` comment lines of a `.wc` file) list no
+//!   input and are counted ([`InputList::range_records`]), since their inputs may number
+//!   2^52 (`tmd search --expand-ranges` lists them one by one);
 //! * one number a line, hex (`0x1.8p+0`) or decimal; it must be a number of the format.
 //!
 //! NaN and infinite entries (some libm test lists carry them) are skipped and counted.
+//!
+//! Published lists also hold lines that are no input of the format: CORE-MATH's binary64
+//! erf.wc has threshold entries that are not binary64 numbers, its binary80 log2l.wc inputs
+//! with more bits than binary80 subnormals have, its exp2q.wc lines reading "Error 10290".
+//! [`BadLines::Skip`] skips such lines and keeps their count and the first few
+//! ([`SkippedLines`]); [`BadLines::Refuse`] (the default) makes the first one an error.
 
 use crate::analysis::{classify_exact, correct_rounding, Class, Special};
 use crate::format::CrunchFormat;
@@ -34,6 +43,66 @@ use tmd_core::InputError;
 /// batch's results are a few hundred kilobytes.
 const BATCH: usize = 1 << 14;
 
+/// What a list reader does with a line that holds no input of the list's format (a token
+/// that is not a number of the format, a JSON line that is not one or is of another format).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum BadLines {
+    /// The first such line is an error naming it.
+    #[default]
+    Refuse,
+    /// Such lines are skipped and counted ([`SkippedLines`]).
+    Skip,
+}
+
+/// How many of a list's skipped lines are kept to be shown.
+pub const SKIPPED_SHOWN: usize = 3;
+
+/// A line of a list that holds no input of its format.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct SkippedLine {
+    pub line: usize,
+    /// Why it is no input (the error [`BadLines::Refuse`] would give, without the line).
+    pub why: String,
+}
+
+/// The lines a list reader skipped under [`BadLines::Skip`]: their count and the first
+/// [`SKIPPED_SHOWN`].
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize)]
+pub struct SkippedLines {
+    pub count: u64,
+    pub first: Vec<SkippedLine>,
+}
+
+impl SkippedLines {
+    /// Counts one more skipped line, keeping it if it is among the first.
+    pub fn note(&mut self, line: usize, why: impl Into<String>) {
+        self.count += 1;
+        if self.first.len() < SKIPPED_SHOWN {
+            self.first.push(SkippedLine {
+                line,
+                why: why.into(),
+            });
+        }
+    }
+
+    /// Adds the lines skipped by another reader of the same list, after these.
+    pub fn extend(&mut self, other: &SkippedLines) {
+        for s in &other.first {
+            if self.first.len() < SKIPPED_SHOWN {
+                self.first.push(s.clone());
+            }
+        }
+        self.count += other.count;
+    }
+
+    /// The first skipped line as a reader's error would name it, `name:LINE: why`.
+    pub fn first_as_error(&self, name: &str) -> Option<String> {
+        self.first
+            .first()
+            .map(|s| format!("{name}:{}: {}", s.line, s.why))
+    }
+}
+
 /// The inputs of a list, streamed from a reader.
 pub struct InputList<R> {
     lines: std::io::Lines<R>,
@@ -41,6 +110,9 @@ pub struct InputList<R> {
     line_no: usize,
     format: tmd_core::Format,
     skipped: u64,
+    bad_lines: BadLines,
+    not_inputs: SkippedLines,
+    range_records: u64,
 }
 
 impl<R: BufRead> InputList<R> {
@@ -57,7 +129,16 @@ impl<R: BufRead> InputList<R> {
             line_no: 0,
             format,
             skipped: 0,
+            bad_lines: BadLines::Refuse,
+            not_inputs: SkippedLines::default(),
+            range_records: 0,
         }
+    }
+
+    /// The same list with `policy` for lines that hold no input of the format.
+    pub fn bad_lines(mut self, policy: BadLines) -> Self {
+        self.bad_lines = policy;
+        self
     }
 
     /// NaN and infinite entries skipped so far.
@@ -65,27 +146,47 @@ impl<R: BufRead> InputList<R> {
         self.skipped
     }
 
+    /// Range records of `tmd search` read so far (JSON lines or `.wc` comments), whose
+    /// inputs are not listed.
+    pub fn range_records(&self) -> u64 {
+        self.range_records
+    }
+
+    /// Lines skipped so far under [`BadLines::Skip`] for holding no input of the format.
+    pub fn not_inputs(&self) -> &SkippedLines {
+        &self.not_inputs
+    }
+
     fn error(&self, why: impl std::fmt::Display) -> InputError {
         InputError::Number(format!("{}:{}: {why}", self.name, self.line_no))
     }
 
-    /// The input token of one line, `None` for a line without one.
-    fn token(&self, line: &str) -> Result<Option<String>, InputError> {
+    /// The input token of one line, `None` for a line without one; `Err` says why the line
+    /// holds no input of the format.
+    fn token(&mut self, line: &str) -> Result<Option<String>, String> {
         let line = line.trim();
+        if line.starts_with("# range ") {
+            self.range_records += 1;
+            return Ok(None);
+        }
         if line.starts_with('{') {
             let value: serde_json::Value =
-                serde_json::from_str(line).map_err(|e| self.error(format!("bad JSON: {e}")))?;
+                serde_json::from_str(line).map_err(|e| format!("bad JSON: {e}"))?;
             if let Some(fmt) = value.get("format").and_then(|f| f.as_str()) {
                 if fmt != self.format.name() {
-                    return Err(self.error(format!(
+                    return Err(format!(
                         "a {fmt} input, but the target is a {} function",
                         self.format.name()
-                    )));
+                    ));
                 }
+            }
+            if value.get("record").and_then(|r| r.as_str()) == Some("range") {
+                self.range_records += 1;
+                return Ok(None);
             }
             return match value.get("x").and_then(|x| x.as_str()) {
                 Some(x) => Ok(Some(x.to_string())),
-                None => Err(self.error("a JSON line without a string field \"x\"")),
+                None => Err("a JSON line without a string field \"x\"".into()),
             };
         }
         let before_comment = line.split('#').next().unwrap_or("");
@@ -95,17 +196,25 @@ impl<R: BufRead> InputList<R> {
     /// The next input as a number of the list's format (the sign of a zero kept), with its
     /// line number; for formats wider than binary64, whose numbers an `f64` cannot hold.
     pub fn next_number(&mut self) -> Option<Result<(usize, FormatNumber), InputError>> {
-        let token = match self.next_token()? {
-            Ok(t) => t,
-            Err(e) => return Some(Err(e)),
-        };
-        let number = parse_exact(&token, &self.format).map_err(|e| self.error(e));
-        Some(number.map(|x| (self.line_no, x)))
+        loop {
+            let why = match self.next_token()? {
+                Ok(Ok(token)) => match parse_exact(&token, &self.format) {
+                    Ok(x) => return Some(Ok((self.line_no, x))),
+                    Err(e) => e.to_string(),
+                },
+                Ok(Err(why)) => why,
+                Err(e) => return Some(Err(e)),
+            };
+            match self.bad_lines {
+                BadLines::Refuse => return Some(Err(self.error(why))),
+                BadLines::Skip => self.not_inputs.note(self.line_no, why),
+            }
+        }
     }
 
-    /// The input token of the next line that has one; NaN and infinite entries are skipped
-    /// and counted.
-    fn next_token(&mut self) -> Option<Result<String, InputError>> {
+    /// The input token of the next line that has one, or why that line holds no input; NaN
+    /// and infinite entries are skipped and counted. `Err`: the reader failed.
+    fn next_token(&mut self) -> Option<Result<Result<String, String>, InputError>> {
         loop {
             let line = match self.lines.next()? {
                 Ok(line) => line,
@@ -118,15 +227,25 @@ impl<R: BufRead> InputList<R> {
             let token = match self.token(&line) {
                 Ok(Some(t)) => t,
                 Ok(None) => continue,
-                Err(e) => return Some(Err(e)),
+                Err(why) => return Some(Ok(Err(why))),
             };
             let lower = token.to_ascii_lowercase();
             if lower.contains("nan") || lower.contains("inf") {
                 self.skipped += 1;
                 continue;
             }
-            return Some(Ok(token));
+            return Some(Ok(Ok(token)));
         }
+    }
+
+    /// Reads the rest of the list and returns the lines that hold no input of the format
+    /// (under either policy), or the reader's error: the check of `--strict` before a run.
+    pub fn validate(mut self) -> Result<SkippedLines, InputError> {
+        self.bad_lines = BadLines::Skip;
+        while let Some(item) = self.next_number() {
+            item?;
+        }
+        Ok(self.not_inputs)
     }
 }
 
@@ -171,6 +290,11 @@ pub struct ListReport {
     pub inputs: u64,
     /// NaN and infinite entries of the list, not evaluated.
     pub skipped: u64,
+    /// Lines that hold no input of the format, skipped (none under [`BadLines::Refuse`]).
+    pub not_inputs: SkippedLines,
+    /// Range records of `tmd search` (every input of a piece hard), whose inputs the list
+    /// does not hold and the run did not evaluate.
+    pub range_records: u64,
     /// Largest error in ulps (exact), `None` when no input has a finite error.
     pub max_ulp: Option<f64>,
     pub argmax: Option<String>,
@@ -182,6 +306,9 @@ pub struct ListReport {
     pub specials: Specials,
     /// Counts per bin: `[correctly rounded, other < 1 ulp, [1,2), [2,4), ...]`.
     pub histogram: Vec<u64>,
+    /// Worse results with a finite error below 1 ulp (bin 1 of `histogram` holds them and the
+    /// faithful ones): what tells the worse results with a finite error from those without.
+    pub worse_below_one_ulp: u64,
     pub seconds: f64,
     pub note: Option<String>,
 }
@@ -246,13 +373,23 @@ pub fn check_list<R: BufRead, E: From<InputError>>(
             }
         }
     }
-    Ok(report(target, name, list.skipped(), &summary, start))
+    Ok(report(
+        target,
+        name,
+        (
+            list.skipped(),
+            list.not_inputs().clone(),
+            list.range_records(),
+        ),
+        &summary,
+        start,
+    ))
 }
 
 fn report(
     target: &dyn Target,
     name: &str,
-    skipped: u64,
+    (skipped, not_inputs, range_records): (u64, SkippedLines, u64),
     summary: &Summary,
     start: Instant,
 ) -> ListReport {
@@ -270,6 +407,8 @@ fn report(
         inputs_file: name.to_string(),
         inputs: summary.inputs,
         skipped,
+        not_inputs,
+        range_records,
         max_ulp: argmax.map(|_| summary.max_ulp),
         argmax: argmax.map(|(x, _)| fmt.hex(x)),
         argmax_result: argmax.map(|(_, a)| fmt.hex(a)),
@@ -279,6 +418,7 @@ fn report(
         worse: summary.worse,
         specials: summary.specials.clone(),
         histogram: summary.histogram.clone(),
+        worse_below_one_ulp: summary.worse_below_one_ulp,
         seconds: start.elapsed().as_secs_f64(),
         note: target.note(),
     }

@@ -96,6 +96,12 @@ pub struct Summary {
     pub near_max_dropped: f64,
     /// Bin 0: correctly rounded; 1: other errors below 1 ulp; k >= 2: `[2^(k-2), 2^(k-1))`.
     pub histogram: Vec<u64>,
+    /// Worse results with a finite error below 1 ulp (in bin 1 with the faithful ones): an
+    /// exact f missed by the number below a power of two (cbrt(2^-1074) = 2^-358 given as
+    /// 2^-358 - 2^-411, 1/2 ulp), or f just above a power of two given the number below it.
+    /// Checkpoints written before this count existed read 0.
+    #[serde(default)]
+    pub worse_below_one_ulp: u64,
     pub specials: Specials,
     /// Inputs decided by MPFR because the fast reference's bound did not decide them.
     pub mpfr_inputs: u64,
@@ -113,6 +119,7 @@ impl Default for Summary {
             near_max: Vec::new(),
             near_max_dropped: -1.0,
             histogram: vec![0; HISTOGRAM_BINS],
+            worse_below_one_ulp: 0,
             specials: Specials::default(),
             mpfr_inputs: 0,
         }
@@ -122,10 +129,17 @@ impl Default for Summary {
 impl Summary {
     /// Results worse than faithful that have no finite error (spurious NaN or infinity, a
     /// number where NaN or infinity is due, anything but infinity or the largest finite
-    /// number where the result overflows): every worse result with a finite error is at
-    /// least 1 ulp off, so it sits in a histogram bin from 2 on.
-    pub fn worse_without_finite_error(worse: u64, histogram: &[u64]) -> u64 {
-        worse - histogram.iter().skip(2).sum::<u64>().min(worse)
+    /// number where the result overflows), from a report's counts: the worse results with a
+    /// finite error are the `worse_below_one_ulp` ones and those of the histogram's bins from
+    /// 2 on (a faithful result is less than 1 ulp from f, so every error of 1 ulp or more is
+    /// worse).
+    pub fn worse_without_finite_error(
+        worse: u64,
+        worse_below_one_ulp: u64,
+        histogram: &[u64],
+    ) -> u64 {
+        let with_error = histogram.iter().skip(2).sum::<u64>() + worse_below_one_ulp;
+        worse - with_error.min(worse)
     }
 
     /// Records one input's verdict. Inputs must come in increasing ordinal order for the
@@ -148,6 +162,7 @@ impl Summary {
             histogram_bin_of(err)
         };
         self.histogram[bin] += 1;
+        self.worse_below_one_ulp += u64::from(v.class == Class::Worse && bin == 1);
         self.note_error(ordinal, err, exact);
     }
 
@@ -176,6 +191,7 @@ impl Summary {
         self.correctly_rounded += other.correctly_rounded;
         self.faithful += other.faithful;
         self.worse += other.worse;
+        self.worse_below_one_ulp += other.worse_below_one_ulp;
         self.mpfr_inputs += other.mpfr_inputs;
         self.specials.add(&other.specials);
         for (a, b) in self.histogram.iter_mut().zip(&other.histogram) {

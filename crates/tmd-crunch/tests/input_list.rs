@@ -6,7 +6,7 @@ use std::io::Cursor;
 use std::path::PathBuf;
 use tmd_core::InputError;
 use tmd_crunch::analysis::Class;
-use tmd_crunch::input_list::{check_list, Failure, InputList};
+use tmd_crunch::input_list::{check_list, BadLines, Failure, InputList};
 use tmd_crunch::oracle::judge;
 use tmd_crunch::{resolve, ClosureTarget, CrunchFormat, RefFunc, Target};
 
@@ -124,4 +124,66 @@ fn a_binary32_list_is_judged_in_binary32() {
         .map(|i| CrunchFormat::Binary32.hex((-104.0 + i as f32 * 0.0643) as f64) + "\n")
         .collect();
     check_against_oracle(target.as_ref(), &text);
+}
+
+/// Lines shaped like those of CORE-MATH's published lists that hold no input of the format:
+/// binary64 erf.wc's threshold entries (more bits than binary64), binary80 log2l.wc's inputs
+/// with more bits than binary80 subnormals have, binary128 exp2q.wc's "Error 10290".
+#[test]
+fn lines_that_hold_no_input_of_the_format_are_skipped_or_refused() {
+    let cases = [
+        (
+            tmd_core::Format::binary64(),
+            "0x1p-3\n0x1.00000000000001p+0 0x1p+0\n# c\n0x1.8p+0\n0x1.000000000000008p+0\n\
+             {\"format\":\"binary32\",\"x\":\"0x1p+0\"}\n0x1p+1\n",
+            vec![2, 5, 6],
+            3,
+        ),
+        (
+            tmd_core::Format::binary80(),
+            "0x1p-16445\n0x1.8p-16445\n0x1.4p+0\n0x1.0000000000000001p-16440\n0x1.cp-16445\n",
+            vec![2, 4, 5],
+            2,
+        ),
+        (
+            tmd_core::Format::binary128(),
+            "0x1.8p+0\nError 10290\n0x1p-16494\nError 10290\n",
+            vec![2, 4],
+            2,
+        ),
+    ];
+    for (format, text, bad, inputs) in cases {
+        let name = format.name().to_string();
+        let list = |policy| {
+            InputList::of_format(Cursor::new(text.to_string()), "list", format.clone())
+                .bad_lines(policy)
+        };
+        let mut skipping = list(BadLines::Skip);
+        let mut read = Vec::new();
+        while let Some(item) = skipping.next_number() {
+            read.push(item.unwrap().0);
+        }
+        assert_eq!(read.len(), inputs, "{name}: {read:?}");
+        let skipped = skipping.not_inputs();
+        assert_eq!(skipped.count, bad.len() as u64, "{name}");
+        let shown: Vec<usize> = skipped.first.iter().map(|s| s.line).collect();
+        assert_eq!(
+            shown,
+            bad.iter().copied().take(3).collect::<Vec<_>>(),
+            "{name}"
+        );
+        // Refused: the first such line is the error; validate() counts them all first.
+        let mut refusing = list(BadLines::Refuse);
+        let first_error = std::iter::from_fn(|| refusing.next_number())
+            .find_map(Result::err)
+            .expect("a bad line is an error");
+        assert!(
+            first_error
+                .to_string()
+                .contains(&format!("list:{}:", bad[0])),
+            "{name}: {first_error}"
+        );
+        let all = list(BadLines::Refuse).validate().unwrap();
+        assert_eq!(all.count, bad.len() as u64, "{name}");
+    }
 }

@@ -52,6 +52,7 @@
 #define CW_SUBNORMAL 7
 #define CW_SUBNORMAL_WRONG 8
 #define CW_DECIDED 9
+#define CW_WORSE_BELOW_ONE 10
 #define CW_HISTOGRAM CRUNCH_HISTOGRAM_OFFSET
 #define HISTOGRAM_BINS CRUNCH_HISTOGRAM_BINS
 
@@ -361,6 +362,9 @@ KERNEL_FQ void crunch_analyse(const i64 lo, const u64 n, const double eps,
             continue;
         }
         TMD_ATOMIC_INC(&hist[cls == V_CORRECT ? 0 : ca_bin(err)]);
+        /* the bin below 1 ulp holds faithful results and these; the gate tells them from
+         * worse results without a finite error (summary::Summary::worse_below_one_ulp) */
+        c.w[CW_WORSE_BELOW_ONE] += cls == V_WORSE && err < 1.0;
         /* The floor first: below it nothing is listed, and the shared maximum is not touched
          * (a relaunch after an overflow lists a few inputs without contending for it). */
         int above_floor = err > cand_floor || (err == cand_floor && ord < cand_tie_end);

@@ -91,6 +91,10 @@ pub struct CrunchArgs {
     /// two-argument function) and print every input whose result is not correctly rounded.
     #[arg(long, conflicts_with_all = ["from", "to", "checkpoint", "plot", "sample", "estimate", "block_bits", "exhaustive", "structured"])]
     pub inputs: Option<std::path::PathBuf>,
+    /// With --inputs: refuse the list (exit 2, before any output) when a line holds no input
+    /// of the target's format, instead of skipping such lines with a note on stderr.
+    #[arg(long)]
+    pub strict: bool,
     /// Two-argument functions in binary16 (--format binary16 with a binary32 target, whose
     /// results are rounded to binary16): every one of the 2^32 pairs of bit patterns.
     #[arg(long, conflicts_with_all = ["sample", "structured", "seed"])]

@@ -744,11 +744,123 @@ fn max_ulp_is_a_gate_with_exit_code_1() {
     assert_eq!(out.status.code(), Some(1));
 }
 
+/// Targets with known errors at known inputs: `exp1` returns 2^-24 below the exact expf(0) =
+/// 1 (1/2 ulp of 1, a worse result), `cbrt64` the number below the exact cbrt(2^-1074) =
+/// 2^-358 (1/2 ulp, worse), `nan1` NaN at 1; expf and cbrt elsewhere. `above` gives exp(2^-40)
+/// one ulp below the number below f (1 + 2^-29 ulp), `below` three ulps above it
+/// (3 - 2^-29 ulp); exp elsewhere.
+const KNOWN_ERRORS: &str = r#"
+#include <math.h>
+float exp1(float x) { return x == 0 ? 0x1.fffffep-1f : expf(x); }
+double cbrt64(double x) { return x == 0x1p-1074 ? 0x1.fffffffffffffp-359 : cbrt(x); }
+float nan1(float x) { return x == 1 ? nanf("") : expf(x); }
+double above(double x) { return x == 0x1p-40 ? 0x1.0000000000fffp+0 : exp(x); }
+double below(double x) { return x == 0x1p-40 ? 0x1.0000000001003p+0 : exp(x); }
+"#;
+
+/// `tmd crunch c:SOURCE:SYMBOL ARGS...` with `KNOWN_ERRORS` written in `dir`.
+fn known_errors_run(dir: &std::path::Path, symbol: &str, args: &[&str]) -> Output {
+    let source = dir.join("known.c");
+    std::fs::write(&source, KNOWN_ERRORS).unwrap();
+    let spec = format!("c:{}:{symbol}", source.display());
+    let (function, format) = match symbol {
+        "exp1" | "nan1" => ("exp", "binary32"),
+        "cbrt64" => ("cbrt", "binary64"),
+        _ => ("exp", "binary64"),
+    };
+    let named = ["crunch", &spec, "--function", function, "--format", format];
+    tmd(&[&named[..], args].concat())
+}
+
+#[test]
+fn an_exact_result_missed_by_a_finite_error_is_an_ordinary_error() {
+    let dir = scratch("exactmiss");
+    let list32 = list_file(&dir, "e.wc", "0x0p+0\n0x1p+1\n");
+    let list64 = list_file(&dir, "c.wc", "0x1p-1074\n0x1p+3\n");
+    for (symbol, list) in [("exp1", &list32), ("cbrt64", &list64)] {
+        for limit in ["1", "3", "100", "1e300"] {
+            let out = known_errors_run(&dir, symbol, &["--inputs", list, "--max-ulp", limit]);
+            assert_eq!(
+                out.status.code(),
+                Some(0),
+                "{symbol} --max-ulp {limit}: {}",
+                String::from_utf8_lossy(&out.stderr)
+            );
+        }
+        let out = known_errors_run(&dir, symbol, &["--inputs", list, "--json"]);
+        let stdout = String::from_utf8_lossy(&out.stdout);
+        let report: Value = serde_json::from_str(stdout.lines().last().unwrap()).unwrap();
+        assert_eq!(report["worse"], 1, "{symbol}: {report}");
+        assert_eq!(report["worse_below_one_ulp"], 1, "{symbol}: {report}");
+        assert_eq!(report["max_ulp"], 0.5, "{symbol}: {report}");
+        assert_eq!(report["histogram"][1], 1, "{symbol}: {report}");
+        // Still not correctly rounded: the gate at 1/2 fails.
+        let out = known_errors_run(&dir, symbol, &["--inputs", list, "--max-ulp", "0.5"]);
+        assert_eq!(out.status.code(), Some(1), "{symbol}");
+    }
+    // A range run: the same verdict, the error of 1/2 shown in the bin [0.5, 1).
+    let range = ["--from", "0", "--to", "0x1p-146", "-q"];
+    let out = known_errors_run(&dir, "exp1", &[&range[..], &["--max-ulp", "1"]].concat());
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    assert_eq!(
+        out.status.code(),
+        Some(0),
+        "{stdout}{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    assert!(stdout.contains("worse 1 "), "{stdout}");
+    assert!(stdout.contains("[0.5, 1): 1"), "{stdout}");
+}
+
+#[test]
+fn gate_messages_print_the_digits_that_decide_them() {
+    let dir = scratch("gatedigits");
+    let list = list_file(&dir, "l.wc", "0x1p-40\n");
+    // 1 + 2^-29 ulp exceeds 1: its digits say so, in the report and the gate's line.
+    let out = known_errors_run(&dir, "above", &["--inputs", &list, "--max-ulp", "1"]);
+    assert_eq!(out.status.code(), Some(1));
+    let (stdout, stderr) = (
+        String::from_utf8_lossy(&out.stdout),
+        String::from_utf8_lossy(&out.stderr),
+    );
+    assert!(
+        stderr.contains("max error 1.000000002 ulp at x = 0x1p-40 exceeds --max-ulp 1"),
+        "{stderr}"
+    );
+    assert!(stdout.contains("max error 1.000000002 ulp"), "{stdout}");
+    // 3 - 2^-29 ulp passes 3 and is not printed as 3.
+    let out = known_errors_run(&dir, "below", &["--inputs", &list, "--max-ulp", "3"]);
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    assert_eq!(out.status.code(), Some(0), "{stdout}");
+    assert!(stdout.contains("max error 2.999999998 ulp"), "{stdout}");
+    // Without a threshold: six decimals; in JSON the exact binary64 value.
+    let out = known_errors_run(&dir, "above", &["--inputs", &list]);
+    assert!(String::from_utf8_lossy(&out.stdout).contains("max error 1.000000 ulp"));
+    let out = known_errors_run(&dir, "above", &["--inputs", &list, "--json"]);
+    let lines: Vec<Value> = String::from_utf8_lossy(&out.stdout)
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap())
+        .collect();
+    let exact = 1.0 + 2f64.powi(-29);
+    assert_eq!(lines[0]["ulp"].as_f64(), Some(exact));
+    assert_eq!(lines[1]["max_ulp"].as_f64(), Some(exact));
+    // The threshold echoed in its shortest form.
+    let list = list_file(&dir, "n.wc", "1\n");
+    let out = known_errors_run(&dir, "nan1", &["--inputs", &list, "--max-ulp", "1e300"]);
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(1), "{stderr}");
+    assert!(stderr.contains("(--max-ulp 1e300)"), "{stderr}");
+}
+
 #[test]
 fn bad_input_lists_exit_2_with_one_line() {
     let dir = scratch("badlists");
     let bad = list_file(&dir, "bad.txt", "1\n0x1.000001p+0\n");
-    assert_bad_input(&["crunch", "libm:expf", "--inputs", &bad], "bad.txt:2:");
+    assert_bad_input(
+        &["crunch", "libm:expf", "--inputs", &bad, "--strict"],
+        "bad.txt:2:",
+    );
+    // A list of which no line is an input of the format, with or without --strict.
     let json = list_file(
         &dir,
         "j.txt",
@@ -757,6 +869,14 @@ fn bad_input_lists_exit_2_with_one_line() {
     assert_bad_input(
         &["crunch", "libm:exp", "--inputs", &json],
         "a binary32 input",
+    );
+    assert_bad_input(
+        &["crunch", "libm:exp", "--from", "1", "--to", "2", "--strict"],
+        "--strict is for --inputs",
+    );
+    assert_bad_input(
+        &["crunch", "libm:exp", "--inputs", "/dev/null", "--strict"],
+        "give a regular file",
     );
     assert_bad_input(
         &["crunch", "libm:exp", "--inputs", "/no/such/list"],
@@ -776,6 +896,126 @@ fn bad_input_lists_exit_2_with_one_line() {
         &["crunch", "libm:exp", "--inputs", &bad, "--max-ulp", "-1"],
         "--max-ulp",
     );
+}
+
+/// `tmd crunch ARGS...`: exit code, stdout, stderr.
+fn run_text(args: &[&str]) -> (Option<i32>, String, String) {
+    let out = tmd(args);
+    (
+        out.status.code(),
+        String::from_utf8_lossy(&out.stdout).into_owned(),
+        String::from_utf8_lossy(&out.stderr).into_owned(),
+    )
+}
+
+#[test]
+fn lines_that_hold_no_input_are_skipped_with_a_note_or_refused_by_strict() {
+    let dir = scratch("notinputs");
+    // Line 1 fails (libm's exp(2^-53) is faithful) before the lines that are no binary64
+    // input: CORE-MATH-like threshold entries, an "Error" line, a binary32 JSON record.
+    let list = list_file(
+        &dir,
+        "erf.wc",
+        "0x1p-53\n0x1.00000000000001p+0 # threshold\nError 10290\n0x1.8p+0\n\
+         {\"format\":\"binary32\",\"x\":\"0x1p+0\"}\n0x1.000000000000008p+0\n",
+    );
+    let (code, stdout, stderr) = run_text(&["crunch", "libm:exp", "--inputs", &list]);
+    assert_eq!(code, Some(0), "{stderr}");
+    assert!(stdout.contains("the 2 inputs of"), "{stdout}");
+    let notes: Vec<&str> = stderr.lines().collect();
+    assert_eq!(notes.len(), 4, "{stderr}");
+    assert!(
+        notes[0].contains("4 lines of") && notes[0].contains("skipped"),
+        "{stderr}"
+    );
+    for (note, line) in notes[1..].iter().zip([2, 3, 5]) {
+        assert!(note.contains(&format!("erf.wc:{line}: ")), "{stderr}");
+    }
+    let (code, _, stderr) = run_text(&["crunch", "libm:exp", "--inputs", &list, "--json"]);
+    assert_eq!(code, Some(0), "{stderr}");
+    // --strict: refused before any output, the first line and the count on one line.
+    for extra in [&[][..], &["--json"], &["--rounding", "all"]] {
+        let args = [
+            &["crunch", "glibc:exp", "--inputs", &list, "--strict"][..],
+            extra,
+        ]
+        .concat();
+        let (code, stdout, stderr) = run_text(&args);
+        assert_eq!(code, Some(2), "{args:?}: {stderr}");
+        assert!(stdout.is_empty(), "{args:?} printed {stdout}");
+        assert_eq!(stderr.lines().count(), 1, "{stderr}");
+        assert!(
+            stderr.contains("erf.wc:2: ") && stderr.contains("4 lines"),
+            "{stderr}"
+        );
+    }
+    // binary80: inputs with more bits than its subnormals have; binary128 "Error" lines.
+    let list80 = list_file(
+        &dir,
+        "log2l.wc",
+        "0x1.4p+0\n0x1.8p-16445\n0x1.0000000000000001p-16440\n0x1.8p+0\n",
+    );
+    let (code, stdout, stderr) = run_text(&["crunch", "glibc:expl", "--inputs", &list80]);
+    assert_eq!(code, Some(0), "{stderr}");
+    assert!(stdout.contains("the 2 inputs of"), "{stdout}");
+    assert!(
+        stderr.contains("2 lines of") && stderr.contains("log2l.wc:3: "),
+        "{stderr}"
+    );
+    let strict80 = ["crunch", "glibc:expl", "--inputs", &list80, "--strict"];
+    let (code, stdout, stderr) = run_text(&strict80);
+    assert_eq!((code, stdout.as_str()), (Some(2), ""), "{stderr}");
+    let list128 = list_file(&dir, "exp2q.wc", "0x1.8p+0\nError 10290\n");
+    let wrapped = dir.join("wrapped.c");
+    std::fs::write(&wrapped, WRAPPED_WIDE_EXP).unwrap();
+    let spec128 = format!("c:{}:wrapped_expq", wrapped.display());
+    let (code, _, stderr) = run_text(&["crunch", &spec128, "--inputs", &list128]);
+    assert_eq!(code, Some(0), "{stderr}");
+    assert!(stderr.contains("exp2q.wc:2: "), "{stderr}");
+    let (code, stdout, stderr) = run_text(&["crunch", &spec128, "--inputs", &list128, "--strict"]);
+    assert_eq!((code, stdout.as_str()), (Some(2), ""), "{stderr}");
+}
+
+#[test]
+fn range_records_of_a_search_are_skipped_with_a_count() {
+    let dir = scratch("ranges");
+    // Every input of [2^-60, 2^-58) is hard for expf at 30 bits: two range records.
+    let search = [
+        "search", "exp", "--format", "binary32", "--from", "0x1p-60", "--to", "0x1p-58", "--bits",
+        "30", "--json",
+    ];
+    let out = tmd(&search);
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let mut text = String::from_utf8(out.stdout).unwrap();
+    assert_eq!(text.matches("\"record\":\"range\"").count(), 2, "{text}");
+    text +=
+        "{\"function\":\"exp\",\"format\":\"binary32\",\"x\":\"0x1.8p+0\",\"kind\":\"nearest\"}\n";
+    let list = list_file(&dir, "r.json", &text);
+    let (code, stdout, stderr) = run_text(&["crunch", "libm:expf", "--inputs", &list, "--json"]);
+    assert_eq!(code, Some(0), "{stderr}");
+    assert!(
+        stderr.contains(
+            "2 range records skipped; use tmd search --expand-ranges to list their inputs"
+        ),
+        "{stderr}"
+    );
+    let report: Value = serde_json::from_str(stdout.lines().last().unwrap()).unwrap();
+    assert_eq!(report["inputs"], 1, "{report}");
+    assert_eq!(report["range_records"], 2, "{report}");
+    // A .wc file's range comment lines are the same records.
+    let wc = list_file(
+        &dir,
+        "r.wc",
+        "# range 0x1p-60 0x1.fffffep-60 directed bits>=35.999 inputs=8388608 \
+         rule=next-to-constant anchor=0x1p+0\n0x1.8p+0\n",
+    );
+    let (code, _, stderr) = run_text(&["crunch", "libm:expf", "--inputs", &wc, "--strict"]);
+    assert_eq!(code, Some(0), "{stderr}");
+    assert!(stderr.contains("1 range record skipped"), "{stderr}");
 }
 
 #[test]

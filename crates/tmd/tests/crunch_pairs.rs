@@ -225,8 +225,17 @@ fn bad_input_to_a_two_argument_function_exits_2_with_one_line() {
         "one-argument function",
     );
     assert_bad_input(
-        &["crunch", "std:pow", "--inputs", one],
+        &["crunch", "std:pow", "--inputs", one, "--strict"],
         "one.txt:2: pow takes two arguments",
+    );
+    // Without --strict the line is skipped with a note, and the other pair runs.
+    let out = tmd(&["crunch", "std:pow", "--inputs", one, "-q"]);
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(0), "{stderr}");
+    assert!(stderr.contains("1 line of"), "{stderr}");
+    assert!(
+        stderr.contains("one.txt:2: pow takes two arguments"),
+        "{stderr}"
     );
     assert_bad_input(
         &["crunch", "std:pow", "--inputs", missing.to_str().unwrap()],

@@ -3,6 +3,7 @@
 
 use super::format::{binary16_value, PairFormat};
 use crate::format::IeeeFormat;
+use crate::input_list::{BadLines, SkippedLines};
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 use std::io::BufRead;
@@ -58,36 +59,46 @@ fn argument(token: &str, fmt: PairFormat) -> Result<f64, String> {
     })
 }
 
+/// The pair of one line, `None` for a line without one; `Err` says why the line holds no
+/// pair of the format.
+fn pair_of_line(line: &str, fmt: PairFormat, function: &str) -> Result<Option<(f64, f64)>, String> {
+    let text = line.split('#').next().unwrap_or("");
+    let tokens: Vec<&str> = text
+        .split(|c: char| c.is_whitespace() || c == ',')
+        .filter(|t| !t.is_empty())
+        .collect();
+    match tokens.as_slice() {
+        [] => Ok(None),
+        [a, b] => Ok(Some((argument(a, fmt)?, argument(b, fmt)?))),
+        _ => Err(format!(
+            "{function} takes two arguments: expected two numbers, found {}",
+            tokens.len()
+        )),
+    }
+}
+
 /// Reads a list of pairs: two numbers a line (`x y`, whitespace or a comma between them),
 /// blank lines and `#` comments skipped. A line with another count, or a number that is not
-/// one of the format, is an error naming the line.
+/// one of the format, is an error naming the line under [`BadLines::Refuse`], skipped and
+/// counted in the returned [`SkippedLines`] under [`BadLines::Skip`].
 pub fn read_list(
     reader: impl BufRead,
     name: &str,
-    fmt: PairFormat,
-    function: &str,
-) -> Result<Vec<(f64, f64)>, InputError> {
+    (fmt, function): (PairFormat, &str),
+    policy: BadLines,
+) -> Result<(Vec<(f64, f64)>, SkippedLines), InputError> {
     let mut out = Vec::new();
+    let mut skipped = SkippedLines::default();
     for (i, line) in reader.lines().enumerate() {
         let at = |why: String| InputError::Number(format!("{name}:{}: {why}", i + 1));
         let line = line.map_err(|e| at(format!("cannot read: {e}")))?;
-        let text = line.split('#').next().unwrap_or("");
-        let tokens: Vec<&str> = text
-            .split(|c: char| c.is_whitespace() || c == ',')
-            .filter(|t| !t.is_empty())
-            .collect();
-        match tokens.as_slice() {
-            [] => continue,
-            [a, b] => out.push((argument(a, fmt).map_err(at)?, argument(b, fmt).map_err(at)?)),
-            _ => {
-                return Err(at(format!(
-                    "{function} takes two arguments: expected two numbers, found {}",
-                    tokens.len()
-                )))
-            }
+        match (pair_of_line(&line, fmt, function), policy) {
+            (Ok(pair), _) => out.extend(pair),
+            (Err(why), BadLines::Refuse) => return Err(at(why)),
+            (Err(why), BadLines::Skip) => skipped.note(i + 1, why),
         }
     }
-    Ok(out)
+    Ok((out, skipped))
 }
 
 /// A finite number of the format with a uniformly random bit pattern (sign included).
@@ -282,24 +293,35 @@ mod tests {
     #[test]
     fn a_list_line_needs_exactly_two_numbers_of_the_format() {
         let fmt = PairFormat::Binary32;
-        let got = read_list(
-            Cursor::new("# c\n0x1p+1 3\n\n-0, nan # x\n"),
-            "l",
-            fmt,
-            "pow",
-        )
-        .unwrap();
+        let read = |text: &str| {
+            read_list(
+                Cursor::new(text.to_string()),
+                "l",
+                (fmt, "pow"),
+                BadLines::Refuse,
+            )
+            .map(|(pairs, _)| pairs)
+        };
+        let got = read("# c\n0x1p+1 3\n\n-0, nan # x\n").unwrap();
         assert_eq!(got[0], (2.0, 3.0));
         assert!(got[1].0 == 0.0 && got[1].0.is_sign_negative() && got[1].1.is_nan());
-        let e = read_list(Cursor::new("1 2\n1\n"), "l", fmt, "pow").unwrap_err();
+        let e = read("1 2\n1\n").unwrap_err();
         assert!(
             e.to_string().contains("l:2: pow takes two arguments"),
             "{e}"
         );
-        let e = read_list(Cursor::new("1 2 3\n"), "l", fmt, "pow").unwrap_err();
+        let e = read("1 2 3\n").unwrap_err();
         assert!(e.to_string().contains("found 3"), "{e}");
-        let e = read_list(Cursor::new("0x1.000001p+0 1\n"), "l", fmt, "pow").unwrap_err();
+        let e = read("0x1.000001p+0 1\n").unwrap_err();
         assert!(e.to_string().contains("l:1:"), "{e}");
+        // Skipped instead: counted, the first ones kept with their lines.
+        let text = "1 2\n1\n0x1.000001p+0 1\n3 4\nError 10290\n5 6 7\n";
+        let (pairs, skipped) =
+            read_list(Cursor::new(text), "l", (fmt, "pow"), BadLines::Skip).unwrap();
+        assert_eq!(pairs, vec![(1.0, 2.0), (3.0, 4.0)]);
+        assert_eq!(skipped.count, 4);
+        let lines: Vec<usize> = skipped.first.iter().map(|s| s.line).collect();
+        assert_eq!(lines, vec![2, 3, 5]);
     }
 
     #[test]

@@ -75,6 +75,9 @@ pub struct PairReport {
     pub worse: u64,
     pub specials: Specials,
     pub histogram: Vec<u64>,
+    /// Worse results with a finite error below 1 ulp (bin 1 of `histogram` holds them and the
+    /// faithful ones): what tells the worse results with a finite error from those without.
+    pub worse_below_one_ulp: u64,
     pub reference: String,
     pub mpfr_inputs: u64,
     pub seconds: f64,
@@ -269,6 +272,7 @@ fn report(target: &dyn PairTarget, set: &PairSet, kind: &PairsKind, total: &Summ
         worse: total.worse,
         specials: total.specials.clone(),
         histogram: total.histogram.clone(),
+        worse_below_one_ulp: total.worse_below_one_ulp,
         reference: reference_name(func, fmt),
         mpfr_inputs: total.mpfr_inputs,
         seconds: 0.0,

@@ -106,6 +106,8 @@ pub fn check_wide_list<R: BufRead, E: From<InputError>>(
         inputs_file: name.to_string(),
         inputs: summary.inputs,
         skipped: list.skipped(),
+        not_inputs: list.not_inputs().clone(),
+        range_records: list.range_records(),
         max_ulp: argmax.as_ref().map(|(m, _)| *m),
         argmax: argmax.as_ref().map(|(_, f)| f.x.clone()),
         argmax_result: argmax.as_ref().map(|(_, f)| f.got.clone()),
@@ -115,6 +117,7 @@ pub fn check_wide_list<R: BufRead, E: From<InputError>>(
         worse: summary.worse,
         specials: summary.specials.clone(),
         histogram: summary.histogram.clone(),
+        worse_below_one_ulp: summary.worse_below_one_ulp,
         seconds: start.elapsed().as_secs_f64(),
         note: Some(target.note().to_string()),
     })

@@ -60,6 +60,9 @@ pub fn run(args: &CrunchArgs) -> anyhow::Result<()> {
     #[cfg(not(feature = "mpi"))]
     let default_device = 0;
     let spec = args.target.as_deref().expect("clap requires it");
+    if args.strict && args.inputs.is_none() {
+        return Err(InputError::Usage("--strict is for --inputs FILE".into()).into());
+    }
     if tmd_crunch::bivariate::target::is_bivariate(spec, args.function.as_deref()) {
         return super::crunch_pairs::run(args, spec);
     }
@@ -364,7 +367,7 @@ fn finish(
     if args.json {
         writeln!(stdout, "{}", serde_json::to_string(report)?)?;
     } else {
-        write_text(&mut stdout, report, threads)?;
+        write_text(&mut stdout, report, threads, args.max_ulp)?;
     }
     drop(stdout);
     super::crunch_list::apply_gate(
@@ -372,7 +375,7 @@ fn finish(
         &super::crunch_list::GateInput::new(
             report.max_ulp,
             report.argmax.as_deref(),
-            (report.faithful, report.worse),
+            (report.faithful, report.worse, report.worse_below_one_ulp),
             &report.histogram,
             &report.specials,
         ),
@@ -463,7 +466,12 @@ fn run_lists(
     first_failure.map_or(Ok(()), Err)
 }
 
-fn write_text(out: &mut impl Write, r: &Report, threads: usize) -> std::io::Result<()> {
+fn write_text(
+    out: &mut impl Write,
+    r: &Report,
+    threads: usize,
+    limit: Option<f64>,
+) -> std::io::Result<()> {
     let rate = r.inputs as f64 / r.seconds.max(1e-9);
     writeln!(
         out,
@@ -496,15 +504,16 @@ fn write_text(out: &mut impl Write, r: &Report, threads: usize) -> std::io::Resu
     match (r.max_ulp, &r.argmax) {
         (Some(m), Some(x)) => writeln!(
             out,
-            "  max error {m:.6} ulp at x = {x}: result {}, correctly rounded {}{}",
+            "  max error {} ulp at x = {x}: result {}, correctly rounded {}{}",
+            super::crunch_list::ulps_text(m, limit),
             r.argmax_result.as_deref().unwrap_or("?"),
             r.argmax_expected.as_deref().unwrap_or("?"),
             if r.max_verified {
                 " (recomputed with MPFR)".to_string()
             } else {
                 format!(
-                    " (error at x recomputed with MPFR; more near-maximal inputs than kept: the maximum is at most {:.9})",
-                    r.max_ulp_bound.unwrap_or(m)
+                    " (error at x recomputed with MPFR; more near-maximal inputs than kept: the maximum is at most {})",
+                    bound_text(r.max_ulp_bound.unwrap_or(m), limit)
                 )
             }
         )?,
@@ -521,6 +530,21 @@ fn write_text(out: &mut impl Write, r: &Report, threads: usize) -> std::io::Resu
         writeln!(out, "  note: {note}")?;
     }
     Ok(())
+}
+
+/// The bound on the maximum, nine decimals, or more where nine would put it on the wrong side
+/// of `--max-ulp` (rounded up, since it is a bound).
+fn bound_text(bound: f64, limit: Option<f64>) -> String {
+    let nine = format!("{bound:.9}");
+    match limit {
+        Some(l)
+            if nine.parse::<f64>().ok().map(|v| v.partial_cmp(&l))
+                != Some(bound.partial_cmp(&l)) =>
+        {
+            super::crunch_list::ulps_text(bound, limit)
+        }
+        _ => nine,
+    }
 }
 
 /// The line of a report with how many inputs (or pairs) were correctly rounded, faithful
@@ -582,7 +606,9 @@ fn histogram_text(h: &[u64], rounding: tmd_crunch::Rounding) -> String {
             0 => "correctly rounded".to_string(),
             // Round-to-nearest's other errors are at least 1/2 ulp; a directed mode's can be
             // any below 1.
-            1 if rounding == tmd_crunch::Rounding::Nearest => "(0.5, 1)".to_string(),
+            // An error of exactly 1/2 that is not correctly rounded (the odd neighbour of a
+            // midpoint, a number below an exact power of two) belongs here.
+            1 if rounding == tmd_crunch::Rounding::Nearest => "[0.5, 1)".to_string(),
             1 => "(0, 1)".to_string(),
             k if k == h.len() - 1 => format!(">= 2^{}", k - 2),
             k => format!("[2^{}, 2^{})", k - 2, k - 1),

@@ -6,7 +6,7 @@ use crate::cli::CrunchArgs;
 use std::io::{BufReader, Write};
 use tmd_core::InputError;
 use tmd_crunch::analysis::{Class, Special};
-use tmd_crunch::input_list::{check_list, InputList, ListReport};
+use tmd_crunch::input_list::{check_list, BadLines, InputList, ListReport, SkippedLines};
 use tmd_crunch::summary::{Specials, Summary};
 use tmd_crunch::wide::{check_wide_list, WideFormat, WideTarget};
 use tmd_crunch::Target;
@@ -14,10 +14,9 @@ use tmd_crunch::Target;
 /// Runs the list and prints its failures and report; then applies `--max-ulp`.
 pub fn run(args: &CrunchArgs, target: &dyn Target, path: &std::path::Path) -> anyhow::Result<()> {
     let name = path.display().to_string();
-    let file = super::open_readable(path)
-        .map_err(|e| InputError::Usage(format!("--inputs {name}: {}", super::io_reason(&e))))?;
     let fmt = target.format();
-    let mut list = InputList::new(BufReader::new(file), &name, fmt);
+    refuse_bad_lines(args, path, fmt.core())?;
+    let mut list = InputList::new(open_list(path)?, &name, fmt).bad_lines(BadLines::Skip);
     let pool = rayon::ThreadPoolBuilder::new()
         .num_threads(args.threads.unwrap_or(0))
         .build()?;
@@ -32,7 +31,7 @@ pub fn run(args: &CrunchArgs, target: &dyn Target, path: &std::path::Path) -> an
                 err: f.err,
                 class: class_name(f.special, f.class),
             };
-            write_failure(&mut out, &text, args.json)?;
+            write_failure(&mut out, &text, args.json, args.max_ulp)?;
             Ok(())
         })
     })?;
@@ -54,14 +53,14 @@ pub fn run_wide(
         .map(|&mode| WideTarget::resolve(spec, args.function.as_deref(), format, mode))
         .collect::<Result<Vec<_>, _>>()?;
     let name = path.display().to_string();
+    refuse_bad_lines(args, path, format.core())?;
     let pool = rayon::ThreadPoolBuilder::new()
         .num_threads(args.threads.unwrap_or(0))
         .build()?;
     let mut first_failure = None;
     for target in &targets {
-        let file = super::open_readable(path)
-            .map_err(|e| InputError::Usage(format!("--inputs {name}: {}", super::io_reason(&e))))?;
-        let mut list = InputList::of_format(BufReader::new(file), &name, format.core());
+        let mut list =
+            InputList::of_format(open_list(path)?, &name, format.core()).bad_lines(BadLines::Skip);
         let report = pool.install(|| {
             let mut out = std::io::stdout().lock();
             check_wide_list(target, &mut list, &name, |f| -> anyhow::Result<()> {
@@ -73,7 +72,7 @@ pub fn run_wide(
                     err: f.err,
                     class: class_name(f.special, f.class),
                 };
-                write_failure(&mut out, &text, args.json)?;
+                write_failure(&mut out, &text, args.json, args.max_ulp)?;
                 Ok(())
             })
         })?;
@@ -87,8 +86,99 @@ pub fn run_wide(
     first_failure.map_or(Ok(()), Err)
 }
 
+/// `--inputs FILE`, opened for reading.
+fn open_list(path: &std::path::Path) -> Result<BufReader<std::fs::File>, InputError> {
+    let file = super::open_readable(path).map_err(|e| {
+        let name = path.display();
+        InputError::Usage(format!("--inputs {name}: {}", super::io_reason(&e)))
+    })?;
+    Ok(BufReader::new(file))
+}
+
+/// `--strict`: the whole list read once before the run, and refused (exit 2, before any
+/// output) when a line holds no input of `format`.
+fn refuse_bad_lines(
+    args: &CrunchArgs,
+    path: &std::path::Path,
+    format: tmd_core::Format,
+) -> Result<(), InputError> {
+    if !args.strict {
+        return Ok(());
+    }
+    let name = path.display().to_string();
+    // The check reads the list once and the run again: a pipe would be empty the second time.
+    if std::fs::metadata(path).is_ok_and(|m| !m.is_file()) {
+        return Err(InputError::Usage(format!(
+            "--strict reads --inputs {name} twice: give a regular file, not a pipe or device"
+        )));
+    }
+    let format_name = format.name().to_string();
+    let skipped = InputList::of_format(open_list(path)?, &name, format).validate()?;
+    strict_refusal(&name, &format_name, &skipped)
+}
+
+/// The refusal of `--strict` when a list has lines that hold no input: the first with its
+/// line, and how many there are.
+pub fn strict_refusal(name: &str, format: &str, skipped: &SkippedLines) -> Result<(), InputError> {
+    match skipped.first_as_error(name) {
+        None => Ok(()),
+        Some(first) => Err(InputError::Number(format!(
+            "{first} ({} of {name} without a {format} input; --strict refuses the list)",
+            lines(skipped.count)
+        ))),
+    }
+}
+
+/// The lines of a list skipped for holding no input, on stderr: how many, then the first
+/// few with their line numbers. Bad input (exit 2) when nothing else was left to run.
+pub fn note_skipped(
+    name: &str,
+    format: &str,
+    skipped: &SkippedLines,
+    inputs: u64,
+) -> Result<(), InputError> {
+    if skipped.count == 0 {
+        return Ok(());
+    }
+    if inputs == 0 {
+        return Err(InputError::Number(format!(
+            "{name} holds no {format} input: {} skipped, the first {}",
+            lines(skipped.count),
+            skipped.first_as_error(name).unwrap_or_default()
+        )));
+    }
+    eprintln!(
+        "tmd: note: {} of {name} skipped, holding no {format} input (--strict refuses such \
+         a list); the first:",
+        lines(skipped.count)
+    );
+    for s in &skipped.first {
+        eprintln!("tmd: note:   {name}:{}: {}", s.line, s.why);
+    }
+    Ok(())
+}
+
+/// "1 line" / "n lines".
+fn lines(n: u64) -> String {
+    if n == 1 {
+        "1 line".into()
+    } else {
+        format!("{n} lines")
+    }
+}
+
 /// Prints a list run's report and applies `--max-ulp` to it.
 fn finish(args: &CrunchArgs, name: &str, report: &ListReport) -> anyhow::Result<()> {
+    note_skipped(name, &report.format, &report.not_inputs, report.inputs)?;
+    if report.range_records > 0 {
+        let records = match report.range_records {
+            1 => "1 range record".to_string(),
+            n => format!("{n} range records"),
+        };
+        eprintln!(
+            "tmd: note: {records} skipped; use tmd search --expand-ranges to list their inputs"
+        );
+    }
     let mut out = std::io::stdout().lock();
     if report.skipped > 0 {
         let skipped = report.skipped;
@@ -97,7 +187,7 @@ fn finish(args: &CrunchArgs, name: &str, report: &ListReport) -> anyhow::Result<
     if args.json {
         writeln!(out, "{}", serde_json::to_string(report)?)?;
     } else {
-        write_report(&mut out, report)?;
+        write_report(&mut out, report, args.max_ulp)?;
     }
     drop(out);
     apply_gate(
@@ -105,7 +195,7 @@ fn finish(args: &CrunchArgs, name: &str, report: &ListReport) -> anyhow::Result<
         &GateInput::new(
             report.max_ulp,
             report.argmax.as_deref(),
-            (report.faithful, report.worse),
+            (report.faithful, report.worse, report.worse_below_one_ulp),
             &report.histogram,
             &report.specials,
         ),
@@ -135,8 +225,15 @@ struct FailureText {
     class: &'static str,
 }
 
-fn write_failure(out: &mut impl Write, f: &FailureText, json: bool) -> std::io::Result<()> {
-    let ulp = f.err.map_or("null".to_string(), |e| format!("{e:.6}"));
+/// One failing input: JSON with its error as the exact binary64 value, or a line with the
+/// error in the digits that keep its order against `--max-ulp` ([`ulps_text`]).
+fn write_failure(
+    out: &mut impl Write,
+    f: &FailureText,
+    json: bool,
+    limit: Option<f64>,
+) -> std::io::Result<()> {
+    let ulp = f.err.map_or("null".to_string(), json_number);
     if json {
         writeln!(
             out,
@@ -144,7 +241,9 @@ fn write_failure(out: &mut impl Write, f: &FailureText, json: bool) -> std::io::
             f.line, f.x, f.expected, f.got, f.class
         )
     } else {
-        let err = f.err.map_or(String::new(), |e| format!(", {e:.6} ulp"));
+        let err = f
+            .err
+            .map_or(String::new(), |e| format!(", {} ulp", ulps_text(e, limit)));
         writeln!(
             out,
             "x = {}: got {}, expected {}{err} ({}; line {})",
@@ -153,7 +252,7 @@ fn write_failure(out: &mut impl Write, f: &FailureText, json: bool) -> std::io::
     }
 }
 
-fn write_report(out: &mut impl Write, r: &ListReport) -> std::io::Result<()> {
+fn write_report(out: &mut impl Write, r: &ListReport, limit: Option<f64>) -> std::io::Result<()> {
     writeln!(
         out,
         "{} ({} {}), rounding {}: the {} inputs of {} in {:.2} s",
@@ -162,7 +261,8 @@ fn write_report(out: &mut impl Write, r: &ListReport) -> std::io::Result<()> {
     match (r.max_ulp, &r.argmax) {
         (Some(m), Some(x)) => writeln!(
             out,
-            "  max error {m:.6} ulp at x = {x}: result {}, correctly rounded {} (MPFR)",
+            "  max error {} ulp at x = {x}: result {}, correctly rounded {} (MPFR)",
+            ulps_text(m, limit),
             r.argmax_result.as_deref().unwrap_or("?"),
             r.argmax_expected.as_deref().unwrap_or("?"),
         )?,
@@ -192,12 +292,12 @@ pub struct GateInput<'a> {
 }
 
 impl<'a> GateInput<'a> {
-    /// The gate's view of a report: its maximum and argument, its (faithful, worse) counts,
-    /// histogram and special classes.
+    /// The gate's view of a report: its maximum and argument, its (faithful, worse, worse
+    /// below 1 ulp) counts, histogram and special classes.
     pub fn new(
         max_ulp: Option<f64>,
         argmax: Option<&'a str>,
-        (faithful, worse): (u64, u64),
+        (faithful, worse, worse_below_one_ulp): (u64, u64, u64),
         histogram: &[u64],
         specials: &'a Specials,
     ) -> GateInput<'a> {
@@ -205,7 +305,11 @@ impl<'a> GateInput<'a> {
             max_ulp,
             argmax,
             not_correctly_rounded: faithful + worse,
-            worse_without_error: Summary::worse_without_finite_error(worse, histogram),
+            worse_without_error: Summary::worse_without_finite_error(
+                worse,
+                worse_below_one_ulp,
+                histogram,
+            ),
             specials,
         }
     }
@@ -224,13 +328,17 @@ pub fn apply_gate(limit: Option<f64>, r: &GateInput) -> anyhow::Result<()> {
 /// finite number where the result overflows), and as one ulp when faithful at an overflow (the
 /// largest finite number instead of infinity).
 pub fn gate(limit: f64, r: &GateInput) -> anyhow::Result<()> {
+    let shown = limit_text(limit);
     if limit <= 0.5 {
         if r.not_correctly_rounded > 0 {
             return Err(gate_failed(format!(
-                "{} not correctly rounded{} (--max-ulp {limit})",
+                "{} not correctly rounded{} (--max-ulp {shown} asks for every result correctly \
+                 rounded)",
                 results(r.not_correctly_rounded),
                 match (r.max_ulp, r.argmax) {
-                    (Some(m), Some(x)) => format!("; max error {m:.6} ulp at x = {x}"),
+                    (Some(m), Some(x)) => {
+                        format!("; max error {} ulp at x = {x}", ulps_text(m, Some(limit)))
+                    }
                     _ => String::new(),
                 }
             )));
@@ -240,7 +348,8 @@ pub fn gate(limit: f64, r: &GateInput) -> anyhow::Result<()> {
     if let (Some(m), Some(x)) = (r.max_ulp, r.argmax) {
         if m > limit {
             return Err(gate_failed(format!(
-                "max error {m:.6} ulp at x = {x} exceeds --max-ulp {limit}"
+                "max error {} ulp at x = {x} exceeds --max-ulp {shown}",
+                ulps_text(m, Some(limit))
             )));
         }
     }
@@ -249,17 +358,48 @@ pub fn gate(limit: f64, r: &GateInput) -> anyhow::Result<()> {
     if spurious > 0 {
         return Err(gate_failed(format!(
             "{} NaN or infinite where a number is due, a number where NaN or infinity is due, \
-             or far from an overflowing result (--max-ulp {limit})",
+             or far from an overflowing result (--max-ulp {shown})",
             results(spurious)
         )));
     }
     if s.overflow_wrong > 0 && limit < 1.0 {
         return Err(gate_failed(format!(
-            "{} the largest finite number where infinity is due (--max-ulp {limit})",
+            "{} the largest finite number where infinity is due (--max-ulp {shown})",
             results(s.overflow_wrong)
         )));
     }
     Ok(())
+}
+
+/// An error in ulps as printed: six decimals, or with a threshold as many more as it takes
+/// for the printed value to compare with it as the error does (1.000000000000034 above 1 is
+/// not printed "1.000000", nor 2.999999999999988 below 3 "3.000000").
+pub fn ulps_text(err: f64, limit: Option<f64>) -> String {
+    let six = format!("{err:.6}");
+    let Some(limit) = limit else { return six };
+    let order = err.partial_cmp(&limit);
+    // 1100 decimals write any binary64 number exactly, so the loop always ends with a match.
+    (6..=1100)
+        .map(|digits| format!("{err:.digits$}"))
+        .find(|text| text.parse::<f64>().ok().and_then(|v| v.partial_cmp(&limit)) == order)
+        .unwrap_or(six)
+}
+
+/// `--max-ulp X` as echoed: the shortest decimal that reads back as X, in exponent form where
+/// the plain one is long (1e300 rather than 301 digits).
+pub fn limit_text(limit: f64) -> String {
+    let plain = format!("{limit}");
+    if plain.len() > 20 {
+        format!("{limit:e}")
+    } else {
+        plain
+    }
+}
+
+/// A finite error as a JSON number: the shortest decimal that reads back as the same binary64
+/// number, so the value is exact.
+fn json_number(err: f64) -> String {
+    serde_json::Value::from(err).to_string()
 }
 
 /// "1 result is" / "n results are".

@@ -13,6 +13,7 @@ use tmd_crunch::bivariate::pairs::{
 use tmd_crunch::bivariate::run::{PairFailure, PairsKind};
 use tmd_crunch::bivariate::target::BoxedPairTarget;
 use tmd_crunch::bivariate::{run_pairs, BiFunc, PairFormat, PairReport};
+use tmd_crunch::input_list::BadLines;
 
 /// Default size of a `--structured` sample.
 const STRUCTURED_DEFAULT: u64 = 1 << 16;
@@ -78,7 +79,13 @@ fn pair_set(
         let name = path.display().to_string();
         let file = super::open_readable(path)
             .map_err(|e| InputError::Usage(format!("--inputs {name}: {}", super::io_reason(&e))))?;
-        let pairs = read_list(BufReader::new(file), &name, fmt, func.name())?;
+        let policy = BadLines::Skip;
+        let (pairs, skipped) = read_list(BufReader::new(file), &name, (fmt, func.name()), policy)?;
+        let what = format!("{} pair", fmt.name());
+        if args.strict {
+            super::crunch_list::strict_refusal(&name, &what, &skipped)?;
+        }
+        super::crunch_list::note_skipped(&name, &what, &skipped, pairs.len() as u64)?;
         return Ok((PairSet::Listed(pairs), PairsKind::List { file: name }));
     }
     if args.sample == Some(0) {
@@ -144,7 +151,7 @@ pub fn run(args: &CrunchArgs, spec: &str) -> anyhow::Result<()> {
             &super::crunch_list::GateInput::new(
                 report.max_ulp,
                 report.argmax.as_ref().map(|p| p.join(", ")).as_deref(),
-                (report.faithful, report.worse),
+                (report.faithful, report.worse, report.worse_below_one_ulp),
                 &report.histogram,
                 &report.specials,
             ),
@@ -165,12 +172,12 @@ fn print(args: &CrunchArgs, r: &PairReport, threads: usize) -> anyhow::Result<()
     let func = BiFunc::lookup(&r.function).expect("a report names its function");
     for f in &r.failures {
         let expected = correct_rounding(func, fmt, f.a, f.b, r.rounding);
-        write_failure(&mut out, fmt, f, expected, args.json)?;
+        write_failure(&mut out, fmt, f, expected, (args.json, args.max_ulp))?;
     }
     if args.json {
         writeln!(out, "{}", serde_json::to_string(r)?)?;
     } else {
-        write_text(&mut out, r, threads)?;
+        write_text(&mut out, r, threads, args.max_ulp)?;
     }
     Ok(())
 }
@@ -180,9 +187,12 @@ fn write_failure(
     fmt: PairFormat,
     f: &PairFailure,
     expected: f64,
-    json: bool,
+    (json, limit): (bool, Option<f64>),
 ) -> std::io::Result<()> {
-    let ulp = f.err.map_or("null".to_string(), |e| format!("{e:.6}"));
+    // JSON: the exact binary64 error; text: the digits that keep its order against the gate.
+    let ulp = f.err.map_or("null".to_string(), |e| {
+        serde_json::Value::from(e).to_string()
+    });
     let (a, b, got, want) = (
         fmt.hex(f.a),
         fmt.hex(f.b),
@@ -196,7 +206,9 @@ fn write_failure(
             f.index + 1, f.class, f.special
         )
     } else {
-        let err = f.err.map_or(String::new(), |e| format!(", {e:.6} ulp"));
+        let err = f.err.map_or(String::new(), |e| {
+            format!(", {} ulp", super::crunch_list::ulps_text(e, limit))
+        });
         writeln!(
             out,
             "({a}, {b}): got {got}, expected {want}{err} ({:?}, {:?}; pair {})",
@@ -207,7 +219,12 @@ fn write_failure(
     }
 }
 
-fn write_text(out: &mut impl Write, r: &PairReport, threads: usize) -> std::io::Result<()> {
+fn write_text(
+    out: &mut impl Write,
+    r: &PairReport,
+    threads: usize,
+    limit: Option<f64>,
+) -> std::io::Result<()> {
     writeln!(
         out,
         "{} ({} {}), rounding {}: {} in {:.2} s ({:.3e} pairs/s, {threads} threads)",
@@ -222,8 +239,9 @@ fn write_text(out: &mut impl Write, r: &PairReport, threads: usize) -> std::io::
     match (r.max_ulp, &r.argmax) {
         (Some(m), Some([a, b])) => writeln!(
             out,
-            "  max error {m:.6} ulp at (x, y) = ({a}, {b}): result {}, correctly rounded {} \
+            "  max error {} ulp at (x, y) = ({a}, {b}): result {}, correctly rounded {} \
              (recomputed with MPFR)",
+            super::crunch_list::ulps_text(m, limit),
             r.argmax_result.as_deref().unwrap_or("?"),
             r.argmax_expected.as_deref().unwrap_or("?"),
         )?,
