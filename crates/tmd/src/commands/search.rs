@@ -76,7 +76,14 @@ impl Notes {
 
 /// Opens the device of `--backend opencl|cuda --device N` (a missing runtime is a run failure,
 /// exit 1, with the runner's message naming what to install).
-pub(crate) fn attach_device(plan: &mut SearchPlan, index: usize) -> anyhow::Result<()> {
+/// Opens device `requested` (or `default_index`) of the plan's backend for its filter; a
+/// device number on the CPU backend is refused rather than ignored.
+pub(crate) fn attach_device(
+    plan: &mut SearchPlan,
+    requested: Option<usize>,
+    default_index: usize,
+) -> anyhow::Result<()> {
+    let index = requested.unwrap_or(default_index);
     let device: std::sync::Arc<dyn PacketDevice> = match plan.backend {
         Backend::OpenCl => std::sync::Arc::new(
             tmd_gpu::opencl::OpenClDevice::nth(index)
@@ -86,6 +93,9 @@ pub(crate) fn attach_device(plan: &mut SearchPlan, index: usize) -> anyhow::Resu
             tmd_gpu::cuda::CudaDevice::nth(index)
                 .map_err(|e| anyhow::anyhow!("--backend cuda: {e}"))?,
         ),
+        Backend::Cpu if requested.is_some() => {
+            return Err(InputError::Usage("--device is for --backend opencl or cuda".into()).into())
+        }
         Backend::Cpu => return Ok(()),
     };
     if let Some(filter) = plan.filter.as_mut() {
@@ -329,7 +339,7 @@ pub fn run(args: &SearchArgs) -> anyhow::Result<()> {
         .num_threads(args.threads.unwrap_or(0))
         .build()
         .context("starting worker threads")?;
-    attach_device(&mut plan, args.device.unwrap_or(0))?;
+    attach_device(&mut plan, args.device, 0)?;
     if args.plan {
         notes.print();
         return pool.install(|| print_plan(&plan, args.json, pool.current_num_threads()));

@@ -39,7 +39,7 @@ pub fn run(args: &SearchArgs, cluster: &MpiCluster) -> anyhow::Result<()> {
             if root {
                 notes.print();
             }
-            attach_device(&mut p, args.device.unwrap_or_else(|| cluster.local_rank()))?;
+            attach_device(&mut p, args.device, cluster.local_rank())?;
             if args.stats.is_some() {
                 return Err(
                     InputError::Usage("--stats is not available under mpirun yet".into()).into(),
