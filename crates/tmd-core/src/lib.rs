@@ -28,6 +28,7 @@ pub mod interval;
 pub mod number;
 pub mod registry;
 pub mod run_lock;
+pub mod safe_fs;
 pub mod taylor;
 
 pub use error::InputError;

@@ -68,9 +68,9 @@ pub fn read_list(
     function: &str,
 ) -> Result<Vec<(f64, f64)>, InputError> {
     let mut out = Vec::new();
-    for (i, line) in reader.lines().enumerate() {
+    for (i, line) in tmd_core::safe_fs::BoundedLines::new(reader).enumerate() {
         let at = |why: String| InputError::Number(format!("{name}:{}: {why}", i + 1));
-        let line = line.map_err(|e| at(format!("cannot read: {e}")))?;
+        let line = line.map_err(|e| at(e.to_string()))?;
         let text = line.split('#').next().unwrap_or("");
         let tokens: Vec<&str> = text
             .split(|c: char| c.is_whitespace() || c == ',')
