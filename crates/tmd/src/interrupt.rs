@@ -15,8 +15,7 @@ static KEPT: Mutex<Option<String>> = Mutex::new(None);
 pub fn install() {
     let _ = ctrlc::set_handler(|| {
         let kept = KEPT.lock().unwrap_or_else(|e| e.into_inner()).clone();
-        crate::out_file::remove_temps();
-        tmd_core::run_lock::remove_held();
+        clean_up();
         // Not eprintln: with stderr gone (a closed pipe) it would panic this thread, and the
         // process would never exit.
         let _ = writeln!(
@@ -29,6 +28,13 @@ pub fn install() {
         );
         std::process::exit(130);
     });
+}
+
+/// Removes what an unfinished run leaves and no drop will remove when the process exits at
+/// once: the temporary files of its outputs and its lock files.
+pub fn clean_up() {
+    crate::out_file::remove_temps();
+    tmd_core::run_lock::remove_held();
 }
 
 /// Says, from now on, what an interrupted run has kept.

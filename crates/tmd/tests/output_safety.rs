@@ -420,6 +420,27 @@ fn a_full_disk_error_names_the_file_and_exits_1() {
 }
 
 #[test]
+fn a_write_error_names_the_file_and_leaves_nothing_behind() {
+    // A file size limit of 1 KiB makes the output's writes fail (EFBIG, with SIGXFSZ ignored)
+    // as a full disk would.
+    let dir = scratch("write-error");
+    let out = dir.join("big.jsonl");
+    // 840 cases, about 90 KB: every input is hard at K = 2.
+    let command = format!(
+        "trap '' XFSZ; ulimit -f 1; exec {} search sin --from 1 --to 100 --format bfloat16 \
+         --bits 2 --json -q --out {}",
+        env!("CARGO_BIN_EXE_tmd"),
+        s(&out)
+    );
+    let done = Command::new("bash")
+        .args(["-c", &command])
+        .output()
+        .unwrap();
+    exits_with(&done, 1, &format!("writing --out {}", s(&out)));
+    assert_eq!(leftovers(&dir, &[]), Vec::<String>::new());
+}
+
+#[test]
 fn an_interrupted_run_leaves_no_partial_output_nor_lock() {
     let dir = scratch("sigint");
     let out = dir.join("big.jsonl");

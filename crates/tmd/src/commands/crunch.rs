@@ -17,6 +17,7 @@ use tmd_gpu::crunch_target::{resolve_device, DeviceChoice, TargetError};
 /// checkpoint keeps every finished block).
 fn device_failure(line: &str) -> ! {
     eprintln!("tmd: {line}");
+    crate::interrupt::clean_up();
     std::process::exit(1);
 }
 
