@@ -96,14 +96,14 @@ pub fn check_link(path: &Path) -> Option<String> {
 /// may write anything, but a file made read-only, or another user's, is not tmd's to
 /// replace).
 pub fn may_write(meta: &std::fs::Metadata) -> bool {
-    // SAFETY: geteuid, getegid and getgroups have no preconditions; getgroups is given a
-    // buffer of the size it is told.
+    // SAFETY: geteuid and getegid have no preconditions and cannot fail.
     let (uid, gid) = unsafe { (libc::geteuid(), libc::getegid()) };
     let mode = meta.mode();
     if meta.uid() == uid {
         return mode & 0o200 != 0;
     }
     let mut groups = vec![0 as libc::gid_t; 256];
+    // SAFETY: getgroups writes at most the given count of ids into the buffer, of that size.
     let n = unsafe { libc::getgroups(groups.len() as libc::c_int, groups.as_mut_ptr()) };
     groups.truncate(n.max(0) as usize);
     if meta.gid() == gid || groups.contains(&meta.gid()) {
