@@ -30,6 +30,7 @@ pub mod line_check;
 pub mod number;
 pub mod registry;
 pub mod run_lock;
+pub mod safe_fs;
 pub mod taylor;
 
 pub use error::InputError;

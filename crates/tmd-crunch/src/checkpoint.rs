@@ -18,9 +18,11 @@ use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
 use std::fs::{File, OpenOptions};
 use std::io::{BufRead, BufReader, Seek, SeekFrom, Write};
+use std::os::unix::fs::OpenOptionsExt;
 use std::path::{Path, PathBuf};
 use tmd_core::line_check;
 use tmd_core::run_lock::RunLock;
+use tmd_core::safe_fs;
 
 /// What identifies a run: a checkpoint resumes only the run it belongs to.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
@@ -101,11 +103,8 @@ impl CheckpointError {
     /// Whether the user is at fault (a file of another run or of no run, a file another run
     /// holds): exit status 2.
     pub fn is_bad_input(&self) -> bool {
-        matches!(
-            self,
-            CheckpointError::Bad { .. }
-                | CheckpointError::Locked(tmd_core::run_lock::LockError::Held { .. })
-        )
+        matches!(self, CheckpointError::Bad { .. })
+            || matches!(self, CheckpointError::Locked(e) if e.is_bad_input())
     }
 }
 
@@ -117,8 +116,14 @@ fn bad(path: &Path, why: impl Into<String>) -> CheckpointError {
 }
 
 impl Checkpoint {
-    /// Reads a checkpoint; a partial last line (a kill during a write) is ignored.
+    /// Reads a checkpoint; a partial last line (a kill during a write) is ignored. Anything
+    /// but a regular file (a device, a FIFO, a directory) is refused unread.
     pub fn read(path: &Path) -> Result<Checkpoint, CheckpointError> {
+        let file = open_regular(path, OpenOptions::new().read(true))?;
+        Checkpoint::read_from(path, file)
+    }
+
+    fn read_from(path: &Path, file: File) -> Result<Checkpoint, CheckpointError> {
         // Bytes that are not UTF-8 text are a damaged or foreign file, the user's to fix,
         // not a failure to read it.
         let io = |source: std::io::Error| {
@@ -131,15 +136,18 @@ impl Checkpoint {
                 }
             }
         };
-        let mut reader = BufReader::new(File::open(path).map_err(io)?);
+        let mut reader = BufReader::new(file);
         let mut line = String::new();
         let mut offset = 0u64;
         let n = reader.read_line(&mut line).map_err(io)?;
-        if n == 0 || !line.ends_with('\n') {
+        if n == 0 {
             return Err(bad(
                 path,
-                "empty or truncated header: not a crunch checkpoint",
+                "empty: nothing done yet (no run has written its header)",
             ));
+        }
+        if !line.ends_with('\n') {
+            return Err(bad(path, "truncated header: not a crunch checkpoint"));
         }
         // Read as it stands first (the check is one more member): the version says whether
         // the lines carry checks.
@@ -197,6 +205,81 @@ impl Checkpoint {
     }
 }
 
+/// Checks that `path` can be a checkpoint: a regular file, or a name that does not exist
+/// yet (a link to a regular file counts as one, unless it is a link another user planted in a
+/// shared directory). A device, a FIFO or a directory is refused: bad input.
+pub fn check_path(path: &Path) -> Result<(), CheckpointError> {
+    if let Some(why) = safe_fs::check_link(path) {
+        return Err(bad(path, why));
+    }
+    match std::fs::metadata(path) {
+        Ok(meta) if meta.is_file() => Ok(()),
+        Ok(meta) if meta.is_dir() => Err(bad(path, "is a directory")),
+        Ok(_) => Err(bad(
+            path,
+            "is not a regular file (a device or a FIFO); a checkpoint is a file of its own",
+        )),
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => {
+            if std::fs::symlink_metadata(path).is_ok() {
+                return Err(bad(path, "is a symbolic link to nothing"));
+            }
+            Ok(())
+        }
+        Err(source) => Err(CheckpointError::Io {
+            path: path.to_path_buf(),
+            source,
+        }),
+    }
+}
+
+/// Opens `path` with `options`, never waiting on a FIFO, and refuses anything but a regular
+/// file (`/dev/zero` would never end).
+fn open_regular(path: &Path, options: &mut OpenOptions) -> Result<File, CheckpointError> {
+    let io = |source| CheckpointError::Io {
+        path: path.to_path_buf(),
+        source,
+    };
+    let file = options
+        .custom_flags(libc::O_NONBLOCK)
+        .open(path)
+        .map_err(io)?;
+    let meta = file.metadata().map_err(io)?;
+    if meta.is_dir() {
+        return Err(bad(path, "is a directory"));
+    }
+    if !meta.is_file() {
+        return Err(bad(
+            path,
+            "is not a regular file (a device or a FIFO): not a crunch checkpoint",
+        ));
+    }
+    Ok(file)
+}
+
+fn header_line(header: &Header) -> String {
+    let mut text = sealed(header);
+    text.push('\n');
+    text
+}
+
+/// Creates the checkpoint `path` holding its header line: written to an exclusive temporary
+/// file beside it and linked into place only if the name is still free, so the checkpoint
+/// never exists without its whole header and nothing planted under the name is written.
+fn create_new(path: &Path, header: &Header) -> std::io::Result<File> {
+    let (mut file, temp) = safe_fs::create_temp_beside(path)?;
+    let written = file
+        .write_all(header_line(header).as_bytes())
+        .and_then(|()| file.sync_data());
+    let placed = written.and_then(|()| match std::fs::hard_link(&temp, path) {
+        // A file system without hard links: a rename, which replaces a name rather than
+        // writing through it, is as safe but for the name's freshness.
+        Err(e) if e.kind() != std::io::ErrorKind::AlreadyExists => std::fs::rename(&temp, path),
+        linked => linked,
+    });
+    let _ = std::fs::remove_file(&temp);
+    placed.map(|()| file)
+}
+
 /// An open checkpoint that finished blocks are appended to.
 pub struct CheckpointWriter {
     file: File,
@@ -215,56 +298,61 @@ impl CheckpointWriter {
             path: path.to_path_buf(),
             source,
         };
+        // Never a lock beside a device, nor a wait on a FIFO: what the path names is
+        // checked first.
+        check_path(path)?;
         // One run per checkpoint, before it is read or cut: a lock on `PATH.lock`.
         let mut lock_path = path.as_os_str().to_owned();
         lock_path.push(".lock");
         let lock = RunLock::acquire(Path::new(&lock_path), path)?;
-        if path.exists() {
-            let existing = Checkpoint::read(path)?;
-            if existing.header.tmd_crunch_checkpoint != CHECKPOINT_VERSION {
-                return Err(bad(
-                    path,
-                    format!(
-                        "layout version {} has no line checks, and this tmd appends only to \
-                         checked files: start the crunch again with another file",
-                        existing.header.tmd_crunch_checkpoint
-                    ),
-                ));
-            }
-            if existing.header.rounding != header.rounding {
-                return Err(bad(
-                    path,
-                    format!(
-                        "written under --rounding {}, not {}; use another file",
-                        existing.header.rounding, header.rounding
-                    ),
-                ));
-            }
-            if !existing.header.same_run(header) {
-                return Err(bad(
-                    path,
-                    format!(
-                        "belongs to another run ({} {} [{}, {}) blocks of 2^{}); use another file",
-                        existing.header.target,
-                        existing.header.format,
-                        existing.header.from,
-                        existing.header.to,
-                        existing.header.block_bits
-                    ),
-                ));
-            }
-            let mut file = OpenOptions::new().write(true).open(path).map_err(io)?;
-            file.set_len(existing.complete_len).map_err(io)?;
-            file.seek(SeekFrom::End(0)).map_err(io)?;
-            Ok((CheckpointWriter { file, _lock: lock }, existing.blocks))
-        } else {
-            let mut file = File::create(path).map_err(io)?;
-            let mut text = sealed(header);
-            text.push('\n');
-            file.write_all(text.as_bytes()).map_err(io)?;
-            file.sync_data().map_err(io)?;
-            Ok((CheckpointWriter { file, _lock: lock }, BTreeMap::new()))
+        if std::fs::symlink_metadata(path).is_err() {
+            let file = create_new(path, header).map_err(io)?;
+            return Ok((CheckpointWriter { file, _lock: lock }, BTreeMap::new()));
         }
+        let mut file = open_regular(path, OpenOptions::new().read(true).write(true))?;
+        // An empty file, like an empty journal, holds nothing done yet.
+        if file.metadata().map_err(io)?.len() == 0 {
+            file.write_all(header_line(header).as_bytes())
+                .and_then(|()| file.sync_data())
+                .map_err(io)?;
+            return Ok((CheckpointWriter { file, _lock: lock }, BTreeMap::new()));
+        }
+        let existing = Checkpoint::read_from(path, file.try_clone().map_err(io)?)?;
+        if existing.header.tmd_crunch_checkpoint != CHECKPOINT_VERSION {
+            return Err(bad(
+                path,
+                format!(
+                    "layout version {} has no line checks, and this tmd appends only to \
+                     checked files: start the crunch again with another file",
+                    existing.header.tmd_crunch_checkpoint
+                ),
+            ));
+        }
+        if existing.header.rounding != header.rounding {
+            return Err(bad(
+                path,
+                format!(
+                    "written under --rounding {}, not {}; use another file",
+                    existing.header.rounding, header.rounding
+                ),
+            ));
+        }
+        if !existing.header.same_run(header) {
+            return Err(bad(
+                path,
+                format!(
+                    "belongs to another run ({} {} [{}, {}) blocks of 2^{}); use another file",
+                    existing.header.target,
+                    existing.header.format,
+                    existing.header.from,
+                    existing.header.to,
+                    existing.header.block_bits
+                ),
+            ));
+        }
+        file.set_len(existing.complete_len).map_err(io)?;
+        file.seek(SeekFrom::End(0)).map_err(io)?;
+        Ok((CheckpointWriter { file, _lock: lock }, existing.blocks))
     }
 
     /// Appends one finished block (one write of one line, then a flush to the OS).

@@ -37,6 +37,7 @@ use std::io::BufRead;
 use std::time::Instant;
 use tmd_core::format::FormatNumber;
 use tmd_core::number::parse_exact;
+use tmd_core::safe_fs::BoundedLines;
 use tmd_core::InputError;
 
 /// Inputs judged per batch: large enough to keep the threads busy, small enough that a
@@ -105,7 +106,7 @@ impl SkippedLines {
 
 /// The inputs of a list, streamed from a reader.
 pub struct InputList<R> {
-    lines: std::io::Lines<R>,
+    lines: BoundedLines<R>,
     name: String,
     line_no: usize,
     format: tmd_core::Format,
@@ -124,7 +125,7 @@ impl<R: BufRead> InputList<R> {
     /// Reads inputs of any format of tmd-core (binary80 and binary128 lists included).
     pub fn of_format(reader: R, name: &str, format: tmd_core::Format) -> Self {
         InputList {
-            lines: reader.lines(),
+            lines: BoundedLines::new(reader),
             name: name.to_string(),
             line_no: 0,
             format,
@@ -220,7 +221,7 @@ impl<R: BufRead> InputList<R> {
                 Ok(line) => line,
                 Err(e) => {
                     self.line_no += 1;
-                    return Some(Err(self.error(format!("cannot read: {e}"))));
+                    return Some(Err(self.error(e)));
                 }
             };
             self.line_no += 1;
@@ -459,6 +460,15 @@ mod tests {
         let got: Vec<_> = list.by_ref().map(Result::unwrap).collect();
         assert_eq!(got, vec![(2, 1.0), (4, 1.0)]);
         assert_eq!(list.skipped(), 2);
+    }
+
+    #[test]
+    fn a_line_without_end_is_refused_by_its_number_without_echoing_it() {
+        let text = format!("1\n{}", "7".repeat(10_000_000));
+        let e = read(&text, CrunchFormat::Binary64).unwrap_err().to_string();
+        assert!(e.contains("list:2:"), "{e}");
+        assert!(e.contains("longer than"), "{e}");
+        assert!(e.len() < 200, "{e}");
     }
 
     #[test]

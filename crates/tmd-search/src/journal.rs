@@ -97,6 +97,12 @@ pub const FILE_NAME: &str = "journal.tmd";
 const NEW_FILE_NAME: &str = "journal.tmd.new";
 /// The lock file of [`tmd_core::run_lock`], beside the journal.
 const LOCK_FILE_NAME: &str = "journal.lock";
+/// The files a journal in `dir` occupies: the journal, its lock, and the file its first line
+/// is written to before being renamed into place.
+pub fn files(dir: &Path) -> [PathBuf; 3] {
+    [FILE_NAME, LOCK_FILE_NAME, NEW_FILE_NAME].map(|name| dir.join(name))
+}
+
 /// First word of the first line: says what the file is.
 const MAGIC: &str = "tmd-journal";
 /// Format version, second word of the first line.
@@ -180,8 +186,7 @@ impl JournalError {
                 | JournalError::MalformedHeader { .. }
                 | JournalError::Version { .. }
                 | JournalError::Corrupt { .. }
-                | JournalError::Locked(tmd_core::run_lock::LockError::Held { .. })
-        )
+        ) || matches!(self, JournalError::Locked(e) if e.is_bad_input())
     }
 }
 

@@ -1,7 +1,9 @@
 //! Ctrl-C, SIGTERM and SIGHUP end a run with one line saying what was kept and how to go on,
 //! and exit status 130. Finished work is already safe when the signal comes: a search journal
 //! and a crunch checkpoint are appended and flushed as each chunk or block finishes (which is
-//! also what makes them survive kill -9), so the handler only has to say so.
+//! also what makes them survive kill -9), so the handler only has to say so. It removes the
+//! temporary files of unfinished outputs (an output is complete or absent, never partial) and
+//! this run's lock files.
 
 use std::io::Write;
 use std::sync::Mutex;
@@ -13,6 +15,7 @@ static KEPT: Mutex<Option<String>> = Mutex::new(None);
 pub fn install() {
     let _ = ctrlc::set_handler(|| {
         let kept = KEPT.lock().unwrap_or_else(|e| e.into_inner()).clone();
+        clean_up();
         // Not eprintln: with stderr gone (a closed pipe) it would panic this thread, and the
         // process would never exit.
         let _ = writeln!(
@@ -25,6 +28,13 @@ pub fn install() {
         );
         std::process::exit(130);
     });
+}
+
+/// Removes what an unfinished run leaves and no drop will remove when the process exits at
+/// once: the temporary files of its outputs and its lock files.
+pub fn clean_up() {
+    crate::out_file::remove_temps();
+    tmd_core::run_lock::remove_held();
 }
 
 /// Says, from now on, what an interrupted run has kept.

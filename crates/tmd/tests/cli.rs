@@ -347,7 +347,7 @@ fn search_wc_output_is_core_math_format() {
 }
 
 #[test]
-fn interrupted_search_leaves_only_a_partial_file() {
+fn a_killed_search_leaves_only_a_partial_file() {
     let dir = scratch("kill");
     let out = dir.join("big.jsonl");
     let mut child = Command::new(env!("CARGO_BIN_EXE_tmd"))
@@ -374,7 +374,14 @@ fn interrupted_search_leaves_only_a_partial_file() {
         !out.exists(),
         "an interrupted run must not leave a file that looks complete"
     );
-    assert!(dir.join("big.jsonl.partial").exists());
+    let partial = std::fs::read_dir(&dir).unwrap().any(|e| {
+        let name = e.unwrap().file_name().to_string_lossy().into_owned();
+        name.starts_with("big.jsonl.") && name.ends_with(".partial")
+    });
+    assert!(
+        partial,
+        "a kill -9 leaves the temporary file big.jsonl.*.partial"
+    );
 }
 
 /// A reader that has all it wanted (`| head -1`) ends the search: the write fails with a

@@ -89,9 +89,9 @@ pub fn read_list(
 ) -> Result<(Vec<(f64, f64)>, SkippedLines), InputError> {
     let mut out = Vec::new();
     let mut skipped = SkippedLines::default();
-    for (i, line) in reader.lines().enumerate() {
+    for (i, line) in tmd_core::safe_fs::BoundedLines::new(reader).enumerate() {
         let at = |why: String| InputError::Number(format!("{name}:{}: {why}", i + 1));
-        let line = line.map_err(|e| at(format!("cannot read: {e}")))?;
+        let line = line.map_err(|e| at(e.to_string()))?;
         match (pair_of_line(&line, fmt, function), policy) {
             (Ok(pair), _) => out.extend(pair),
             (Err(why), BadLines::Refuse) => return Err(at(why)),

@@ -2,11 +2,12 @@
 //! implementation (tmd-crunch), its checkpoints and plots.
 
 use crate::cli::CrunchArgs;
+use crate::out_file::{Claim, OutFile};
 use anyhow::Context;
 use std::io::Write;
 use std::path::{Path, PathBuf};
 use tmd_core::{number::parse_rounded, InputError};
-use tmd_crunch::checkpoint::Checkpoint;
+use tmd_crunch::checkpoint::{Checkpoint, CheckpointError};
 use tmd_crunch::driver::{reference_name, CrunchError};
 use tmd_crunch::summary::Summary;
 use tmd_crunch::{CrunchFormat, Plan, Report};
@@ -16,6 +17,7 @@ use tmd_gpu::crunch_target::{resolve_device, DeviceChoice, TargetError};
 /// checkpoint keeps every finished block).
 fn device_failure(line: &str) -> ! {
     eprintln!("tmd: {line}");
+    crate::interrupt::clean_up();
     std::process::exit(1);
 }
 
@@ -100,7 +102,17 @@ pub fn run(args: &CrunchArgs) -> anyhow::Result<()> {
             Ok((target, paths, plan))
         })
         .collect::<anyhow::Result<Vec<_>>>()?;
-    for (index, (target, paths, plan)) in runs.iter().enumerate() {
+    refuse_collisions(runs.iter().map(|(_, paths, _)| paths))?;
+    // Every plot exists, as a temporary file, before the first run: one that cannot be
+    // written costs nothing.
+    let plots = runs
+        .iter()
+        .map(|(_, paths, _)| {
+            let plot = paths.plot.as_deref();
+            plot.map(|path| OutFile::create("--plot", path)).transpose()
+        })
+        .collect::<anyhow::Result<Vec<_>>>()?;
+    for (index, ((target, paths, plan), plot)) in runs.iter().zip(plots).enumerate() {
         if let Some(path) = &paths.checkpoint {
             crate::interrupt::kept(format!(
                 "{} holds every finished block: the same command goes on from there",
@@ -109,14 +121,30 @@ pub fn run(args: &CrunchArgs) -> anyhow::Result<()> {
         }
         #[cfg(feature = "mpi")]
         if let Some(cluster) = &cluster {
-            run_on_cluster(args, target.as_ref(), paths, plan, cluster, index == 0)?;
+            run_on_cluster(args, target.as_ref(), plan, plot, cluster, index == 0)?;
             continue;
         }
         #[cfg(not(feature = "mpi"))]
         let _ = index;
-        run_one(args, target.as_ref(), paths, plan)?;
+        run_one(args, target.as_ref(), plan, plot)?;
     }
     Ok(())
+}
+
+/// Refuses outputs of the runs that are one file: the plots, the checkpoints and their locks.
+fn refuse_collisions<'a>(runs: impl Iterator<Item = &'a ModePaths>) -> Result<(), InputError> {
+    let mut claims = Vec::new();
+    for paths in runs {
+        if let Some(path) = &paths.plot {
+            claims.push(Claim::output("--plot", path));
+        }
+        if let Some(path) = &paths.checkpoint {
+            let mut lock = path.as_os_str().to_owned();
+            lock.push(".lock");
+            claims.push(Claim::new("--checkpoint", vec![path.clone(), lock.into()]));
+        }
+    }
+    crate::out_file::refuse_collisions(&claims)
 }
 
 /// The target `spec` for `mode`: built-in targets on the cores, device targets on their
@@ -244,9 +272,10 @@ fn plan_for(
     };
     let mut plan = Plan::new(fmt, from, to, args.block_bits.unwrap_or(default_bits))?;
     if let Some(path) = &paths.checkpoint {
-        // Where an output could never be written (a directory, no such directory): bad
-        // input before any work, as for --out.
+        // Where a checkpoint could never be (a device, a FIFO, a directory, no such
+        // directory): bad input before any work, as for --out.
         crate::out_file::check("--checkpoint", path)?;
+        tmd_crunch::checkpoint::check_path(path).map_err(|e| InputError::Usage(e.to_string()))?;
     }
     plan.checkpoint = paths.checkpoint.clone();
     plan.sample_windows = args.sample;
@@ -268,8 +297,8 @@ fn plan_for(
 fn run_one(
     args: &CrunchArgs,
     target: &dyn tmd_crunch::Target,
-    paths: &ModePaths,
     plan: &Plan,
+    plot: Option<OutFile>,
 ) -> anyhow::Result<()> {
     let pool = rayon::ThreadPoolBuilder::new()
         .num_threads(args.threads.unwrap_or(0))
@@ -302,7 +331,7 @@ fn run_one(
     let (report, blocks) = result.map_err(map_error)?;
     finish(
         args,
-        paths,
+        plot,
         plan.format,
         &report,
         &blocks,
@@ -316,8 +345,8 @@ fn run_one(
 fn run_on_cluster(
     args: &CrunchArgs,
     target: &dyn tmd_crunch::Target,
-    paths: &ModePaths,
     plan: &Plan,
+    plot: Option<OutFile>,
     cluster: &crate::cluster::MpiCluster,
     first: bool,
 ) -> anyhow::Result<()> {
@@ -339,7 +368,7 @@ fn run_on_cluster(
     let root = cluster.rank() == 0;
     let result = tmd_crunch::driver::run_cluster(target, plan, cluster, |_, _| {});
     match result {
-        Ok(Some((report, blocks))) => finish(args, paths, plan.format, &report, &blocks, threads),
+        Ok(Some((report, blocks))) => finish(args, plot, plan.format, &report, &blocks, threads),
         Ok(None) => Ok(()),
         Err(CrunchError::OtherRank) if !root => cluster.fail_together(None),
         // Bad input or checkpoint: found before any work, every rank is waiting.
@@ -354,14 +383,14 @@ fn run_on_cluster(
 /// Writes the plot and prints the report.
 fn finish(
     args: &CrunchArgs,
-    paths: &ModePaths,
+    plot: Option<OutFile>,
     fmt: CrunchFormat,
     report: &Report,
     blocks: &std::collections::BTreeMap<i64, tmd_crunch::checkpoint::BlockRecord>,
     threads: usize,
 ) -> anyhow::Result<()> {
-    if let Some(path) = &paths.plot {
-        write_plot("--plot", path, fmt, report, blocks)?;
+    if let Some(plot) = plot {
+        write_plot(plot, fmt, report, blocks)?;
     }
     let mut stdout = std::io::stdout().lock();
     if args.json {
@@ -382,11 +411,10 @@ fn finish(
     )
 }
 
-/// Writes the SVG plot of a finished run's blocks to `path` (named by `flag` in errors),
-/// titled with the target, range and mode.
+/// Writes the SVG plot of a finished run's blocks to `out`, titled with the target, range and
+/// mode.
 pub(crate) fn write_plot(
-    flag: &str,
-    path: &Path,
+    out: OutFile,
     fmt: CrunchFormat,
     report: &Report,
     blocks: &std::collections::BTreeMap<i64, tmd_crunch::checkpoint::BlockRecord>,
@@ -397,7 +425,8 @@ pub(crate) fn write_plot(
         report.target, report.format, report.from, report.to, report.rounding
     );
     let svg = tmd_crunch::plot::svg(&title, fmt, &records);
-    crate::out_file::write_whole(flag, path, svg.as_bytes())
+    out.write_whole(svg.as_bytes())?;
+    Ok(())
 }
 
 /// A binary80 or binary128 target: input lists only, since neither format can be crunched
@@ -679,13 +708,23 @@ fn list() -> anyhow::Result<()> {
 }
 
 fn read_checkpoint(file: &Path) -> anyhow::Result<Checkpoint> {
-    // A checkpoint that is missing or a directory is the user's to fix, like a bad one.
-    if let Err(e) = super::open_readable(file) {
-        let why = super::io_reason(&e);
-        return Err(InputError::Usage(format!("checkpoint {}: {why}", file.display())).into());
-    }
+    // A checkpoint that is missing, unreadable or no regular file is the user's to fix, like
+    // a bad one.
     Checkpoint::read(file).map_err(|e| match e {
         e if e.is_bad_input() => InputError::Usage(e.to_string()).into(),
+        CheckpointError::Io { source, .. }
+            if matches!(
+                source.kind(),
+                std::io::ErrorKind::NotFound | std::io::ErrorKind::PermissionDenied
+            ) =>
+        {
+            InputError::Usage(format!(
+                "checkpoint {}: {}",
+                file.display(),
+                super::io_reason(&source)
+            ))
+            .into()
+        }
         other => anyhow::Error::new(other),
     })
 }

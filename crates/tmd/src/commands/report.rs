@@ -337,7 +337,8 @@ fn finished_cells(cells: &[Cell], lists: &[PathBuf]) -> anyhow::Result<Vec<Optio
             continue;
         }
         let checkpoint = cell.file("ckpt");
-        if checkpoint.exists() {
+        // An empty checkpoint holds nothing done yet (docs/definitions.md).
+        if std::fs::metadata(&checkpoint).is_ok_and(|m| m.len() > 0) {
             let existing =
                 Checkpoint::read(&checkpoint).map_err(|e| super::crunch::map_error(e.into()))?;
             if !existing.header.same_run(&expected) {
@@ -382,8 +383,7 @@ fn run_cell(cell: &Cell, lists: &[PathBuf], progress: impl Fn(u64)) -> anyhow::R
         list_reports.push(run_list(target, path)?);
     }
     super::crunch::write_plot(
-        "--out",
-        &cell.file("svg"),
+        crate::out_file::OutFile::create("--out", &cell.file("svg"))?,
         cell.plan.format,
         &report,
         &blocks,

@@ -1,9 +1,8 @@
 //! `tmd search FUNC --from A --to B ...`: list the hard-to-round cases of a range.
 //!
-//! Output goes to stdout or, with `--out FILE`, to `FILE.partial`, renamed to FILE only when
-//! the search has finished: an interrupted run leaves a file that says it is partial, holding
-//! every case of the finished prefix of the range (cases arrive in x order). A FILE that is a
-//! device, a FIFO or a link is written in place (`crate::out_file`).
+//! Output goes to stdout or, with `--out FILE`, to a temporary file renamed to FILE only when
+//! the search has finished, so FILE is never incomplete; a FILE that is a device or a FIFO is
+//! written in place (`crate::out_file`).
 
 use crate::cli::SearchArgs;
 use crate::out_file::{self, OutFile};
@@ -113,17 +112,19 @@ pub(crate) struct Output {
 }
 
 impl Output {
-    pub(crate) fn open(args: &SearchArgs, plan: &SearchPlan) -> anyhow::Result<Output> {
+    /// The output to `file` (opened from `--out`), or to stdout.
+    pub(crate) fn start(
+        args: &SearchArgs,
+        plan: &SearchPlan,
+        file: Option<OutFile>,
+    ) -> anyhow::Result<Output> {
         let wc = args
             .out
             .as_deref()
             .is_some_and(|p| p.extension().is_some_and(|e| e == "wc"));
-        let (writer, file): (Box<dyn Write + Send>, _) = match &args.out {
-            Some(path) => {
-                let file = OutFile::create("--out", path)?;
-                (Box::new(BufWriter::new(file.handle()?)), Some(file))
-            }
-            None => (Box::new(BufWriter::new(std::io::stdout())), None),
+        let writer: Box<dyn Write + Send> = match &file {
+            Some(file) => Box::new(BufWriter::new(file.handle()?)),
+            None => Box::new(BufWriter::new(std::io::stdout())),
         };
         let mut out = Output {
             writer,
@@ -213,7 +214,7 @@ impl Output {
         self.writer.flush()?;
         drop(self.writer);
         if let Some(file) = self.file {
-            file.finish().context("finishing --out")?;
+            file.finish()?;
         }
         Ok(())
     }
@@ -333,6 +334,7 @@ pub fn run(args: &SearchArgs) -> anyhow::Result<()> {
     if let Some(path) = &args.stats {
         out_file::check("--stats", path)?;
     }
+    refuse_collisions(args)?;
     // The workers start while the device opens (the search's jobs run on this pool: the
     // filtered and reference searches start them from the thread that installs it).
     let pool = rayon::ThreadPoolBuilder::new()
@@ -344,6 +346,10 @@ pub fn run(args: &SearchArgs) -> anyhow::Result<()> {
         notes.print();
         return pool.install(|| print_plan(&plan, args.json, pool.current_num_threads()));
     }
+    // Every output exists, as a temporary file, before the work: one that cannot be written
+    // costs nothing.
+    let out_file = open_output("--out", args.out.as_deref())?;
+    let stats_file = open_output("--stats", args.stats.as_deref())?;
     let mut journal = None;
     let mut recovered = Recovered::default();
     if let Some(dir) = &args.resume {
@@ -370,7 +376,7 @@ pub fn run(args: &SearchArgs) -> anyhow::Result<()> {
         recovered = r;
     }
     notes.print();
-    let mut out = Output::open(args, &plan)?;
+    let mut out = Output::start(args, &plan, out_file)?;
     replay(&plan, &recovered, &mut out, args.resume.as_deref())?;
     let mut range = plan.range.clone();
     if let Some(next) = recovered.resume_from {
@@ -458,12 +464,12 @@ pub fn run(args: &SearchArgs) -> anyhow::Result<()> {
         journal.finish(&counts)?;
     }
     report(
-        args,
         &plan,
         &total,
         summary.inputs,
         stats.as_ref(),
         pool.current_num_threads(),
+        stats_file,
     )?;
     if ranges.0 > 0 {
         eprintln!(
@@ -533,12 +539,12 @@ fn show_progress(progress: &AtomicU64, done: &AtomicBool, total: u128) {
 /// The report of a search: `s` counts every input of the range, `searched` those this run
 /// searched (fewer when it resumed a journal), which the rate is of.
 pub(crate) fn report(
-    args: &SearchArgs,
     plan: &SearchPlan,
     s: &Summary,
     searched: u64,
     filter: Option<&FilterStats>,
     threads: usize,
+    stats_file: Option<OutFile>,
 ) -> anyhow::Result<()> {
     let secs = s.elapsed.as_secs_f64();
     let rate = searched as f64 / secs.max(1e-9);
@@ -550,7 +556,7 @@ pub(crate) fn report(
     if s.unresolved > 0 {
         eprintln!("tmd: warning: {} inputs could not be decided within {} bits; they are listed with kind \"unresolved\" (raise --max-precision)", s.unresolved, plan.params.max_precision);
     }
-    if let Some(path) = &args.stats {
+    if let Some(stats_file) = stats_file {
         let stats = serde_json::json!({
             "function": plan.target.name,
             "format": plan.range.format.name(),
@@ -573,9 +579,33 @@ pub(crate) fn report(
             "inputs_per_second": rate,
             "filter": filter.map(|f| filter_json(plan, f)),
         });
-        out_file::write_whole("--stats", path, format!("{stats:#}\n").as_bytes())?;
+        stats_file.write_whole(format!("{stats:#}\n").as_bytes())?;
     }
     Ok(())
+}
+
+/// `path` (the value of `flag`) opened for output, if given.
+pub(crate) fn open_output(
+    flag: &str,
+    path: Option<&std::path::Path>,
+) -> anyhow::Result<Option<OutFile>> {
+    path.map(|path| OutFile::create(flag, path)).transpose()
+}
+
+/// Refuses outputs that are one file: `--out` and `--stats`, and the journal's files.
+fn refuse_collisions(args: &SearchArgs) -> Result<(), InputError> {
+    let mut claims = Vec::new();
+    if let Some(path) = &args.out {
+        claims.push(out_file::Claim::output("--out", path));
+    }
+    if let Some(path) = &args.stats {
+        claims.push(out_file::Claim::output("--stats", path));
+    }
+    if let Some(dir) = &args.resume {
+        let files = tmd_search::journal::files(dir).to_vec();
+        claims.push(out_file::Claim::new("--resume", files));
+    }
+    out_file::refuse_collisions(&claims)
 }
 
 /// The per-phase statistics (compare Fortin, Gouicem and Graillat, "GPU-Accelerated Generation

@@ -163,7 +163,8 @@ fn write_output(
     searched: u64,
 ) -> anyhow::Result<()> {
     let format = &plan.range.format;
-    let mut out = Output::open(args, plan)?;
+    let out_file = super::search::open_output("--out", args.out.as_deref())?;
+    let mut out = Output::start(args, plan, out_file)?;
     let records: Vec<&SegmentRecord> = prefix.into_iter().chain(journal.records()).collect();
     for item in decide_items(plan, &records) {
         match item {
@@ -176,5 +177,5 @@ fn write_output(
         counts: merge_counts(records.iter().copied()),
         elapsed: started.elapsed(),
     };
-    report(args, plan, &total, searched, None, threads)
+    report(plan, &total, searched, None, threads, None)
 }
