@@ -398,9 +398,12 @@ pub fn run() -> anyhow::Result<()> {
     };
     if matches!(
         cli.command,
-        Command::Search(_) | Command::Crunch(_) | Command::Report(_)
+        Command::Search(_) | Command::Crunch(_) | Command::Report(_) | Command::Hardness(_)
     ) {
         crate::interrupt::install();
+    }
+    if matches!(cli.command, Command::Hardness(_)) {
+        crate::interrupt::kept("every line printed so far is complete".into());
     }
     match cli.command {
         Command::Functions => commands::functions::run(),

@@ -20,3 +20,62 @@ fn a_device_number_on_the_cpu_backend_is_refused() {
     assert!(stderr.contains("--device is for --backend opencl or cuda"), "{stderr}");
     assert!(out.stdout.is_empty());
 }
+
+/// Starts a long search, sends `signal`, and returns its exit status and stderr.
+fn stopped_by(signal: &str, args: &[&str]) -> (Option<i32>, String) {
+    let child = Command::new(env!("CARGO_BIN_EXE_tmd"))
+        .args(args)
+        .stdout(std::process::Stdio::null())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    std::thread::sleep(std::time::Duration::from_millis(700));
+    let sent = Command::new("kill")
+        .args([&format!("-{signal}"), &child.id().to_string()])
+        .status()
+        .unwrap();
+    assert!(sent.success());
+    let out = child.wait_with_output().unwrap();
+    (
+        out.status.code(),
+        String::from_utf8_lossy(&out.stderr).into_owned(),
+    )
+}
+
+#[test]
+fn each_signal_ends_a_run_with_its_own_exit_status_and_a_line() {
+    let search = ["search", "exp", "--from", "1", "--to", "2", "--bits", "40", "-q"];
+    for (signal, code) in [("INT", 130), ("TERM", 143), ("HUP", 129)] {
+        let (status, stderr) = stopped_by(signal, &search);
+        assert_eq!(status, Some(code), "SIG{signal}: {stderr}");
+        assert!(stderr.contains("tmd: interrupted;"), "SIG{signal}: {stderr}");
+    }
+}
+
+#[test]
+fn an_interrupted_hardness_list_says_so() {
+    // A list that never ends: the inputs of a pipe that stays open.
+    let child = Command::new("bash")
+        .args([
+            "-c",
+            &format!(
+                "(echo 0x1p+0; sleep 3) | {} hardness exp --file /dev/stdin",
+                env!("CARGO_BIN_EXE_tmd")
+            ),
+        ])
+        .stdout(std::process::Stdio::null())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    std::thread::sleep(std::time::Duration::from_millis(700));
+    // The signal to tmd alone, as Ctrl-C would send it to the whole pipeline.
+    let pid = child.id();
+    let killed = Command::new("pkill")
+        .args(["-INT", "-P", &pid.to_string(), "-x", "tmd"])
+        .status()
+        .unwrap();
+    assert!(killed.success());
+    let out = child.wait_with_output().unwrap();
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(stderr.contains("tmd: interrupted; every line printed so far is complete"), "{stderr}");
+}
