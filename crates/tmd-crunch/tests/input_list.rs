@@ -27,7 +27,7 @@ fn check_against_oracle(target: &dyn Target, text: &str) -> Vec<Failure> {
     let mut failures = Vec::new();
     let report = check_list(target, &mut list, "list", |f| {
         failures.push(*f);
-        Ok::<(), InputError>(())
+        Ok::<(), tmd_crunch::CrunchError>(())
     })
     .unwrap();
     let inputs: Vec<f64> = InputList::new(Cursor::new(text.to_string()), "list", fmt)
