@@ -35,7 +35,7 @@ use crate::target::{BoxedTarget, Target};
 use naming::SymbolName;
 use std::ffi::c_int;
 use tmd_core::InputError;
-use worker::{Kind, Workers};
+use worker::{bytes_of, bytes_of_mut, Kind, Workers};
 
 extern "C" {
     fn tmd_current_rounding() -> c_int;
@@ -298,35 +298,23 @@ impl Target for ForeignTarget {
     }
     fn eval_f32(&self, xs: &[f32], out: &mut [f32]) {
         let n = xs.len().min(out.len());
-        let input: Vec<u8> = xs[..n].iter().flat_map(|x| x.to_ne_bytes()).collect();
-        let mut bytes = vec![0u8; 4 * n];
-        let at = |i| {
-            self.at(
-                &xs[..n].iter().map(|&x| f64::from(x)).collect::<Vec<_>>(),
-                i,
-            )
-        };
-        if self.workers.eval_or_fail(&input, n, &mut bytes, at) {
-            for (o, b) in out.iter_mut().zip(bytes.chunks_exact(4)) {
-                *o = f32::from_ne_bytes(b.try_into().expect("4 bytes"));
-            }
-        } else {
-            out[..n].fill(f32::NAN);
+        let (xs, out) = (&xs[..n], &mut out[..n]);
+        let at = |i| self.at(&xs.iter().map(|&x| f64::from(x)).collect::<Vec<_>>(), i);
+        if !self
+            .workers
+            .eval_or_fail(bytes_of(xs), n, bytes_of_mut(out), at)
+        {
+            out.fill(f32::NAN);
         }
     }
     fn eval_f64(&self, xs: &[f64], out: &mut [f64]) {
         let n = xs.len().min(out.len());
-        let input: Vec<u8> = xs[..n].iter().flat_map(|x| x.to_ne_bytes()).collect();
-        let mut bytes = vec![0u8; 8 * n];
-        if self
+        let (xs, out) = (&xs[..n], &mut out[..n]);
+        if !self
             .workers
-            .eval_or_fail(&input, n, &mut bytes, |i| self.at(&xs[..n], i))
+            .eval_or_fail(bytes_of(xs), n, bytes_of_mut(out), |i| self.at(xs, i))
         {
-            for (o, b) in out.iter_mut().zip(bytes.chunks_exact(8)) {
-                *o = f64::from_ne_bytes(b.try_into().expect("8 bytes"));
-            }
-        } else {
-            out[..n].fill(f64::NAN);
+            out.fill(f64::NAN);
         }
     }
     fn note(&self) -> Option<String> {

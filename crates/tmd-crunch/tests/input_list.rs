@@ -4,7 +4,6 @@
 
 use std::io::Cursor;
 use std::path::PathBuf;
-use tmd_core::InputError;
 use tmd_crunch::analysis::Class;
 use tmd_crunch::input_list::{check_list, Failure, InputList};
 use tmd_crunch::oracle::judge;

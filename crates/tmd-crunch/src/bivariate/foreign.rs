@@ -10,7 +10,7 @@ use super::format::PairFormat;
 use super::target::{function_of_name, BoxedPairTarget, PairTarget};
 use super::BiFunc;
 use crate::foreign::libraries::{musl_wrapper, LIBM, LIBSLEEF};
-use crate::foreign::worker::{Kind, Workers};
+use crate::foreign::worker::{bytes_of, bytes_of_mut, Kind, Workers};
 use crate::foreign::{naming, path_and_symbol, split_source, usage, Loadable};
 use crate::rounding::Rounding;
 use crate::target::TargetFailure;
@@ -57,31 +57,28 @@ impl PairTarget for ForeignPairTarget {
     fn eval(&self, a: &[f64], b: &[f64], out: &mut [f64]) {
         let n = a.len().min(b.len()).min(out.len());
         let (a, b) = (&a[..n], &b[..n]);
-        let narrow = self.format == PairFormat::Binary32;
         // The first arguments, then the second ones (the worker's layout for pairs).
-        let input: Vec<u8> = if narrow {
-            a.iter()
-                .chain(b)
-                .flat_map(|&v| (v as f32).to_ne_bytes())
-                .collect()
+        let ok = if self.format == PairFormat::Binary32 {
+            let input: Vec<f32> = a.iter().chain(b).map(|&v| v as f32).collect();
+            let mut narrow = vec![0f32; n];
+            let ok =
+                self.workers
+                    .eval_or_fail(bytes_of(&input), n, bytes_of_mut(&mut narrow), |i| {
+                        self.at(a, b, i)
+                    });
+            for (o, r) in out.iter_mut().zip(narrow) {
+                *o = f64::from(r);
+            }
+            ok
         } else {
-            a.iter().chain(b).flat_map(|&v| v.to_ne_bytes()).collect()
+            let input: Vec<f64> = a.iter().chain(b).copied().collect();
+            self.workers
+                .eval_or_fail(bytes_of(&input), n, bytes_of_mut(&mut out[..n]), |i| {
+                    self.at(a, b, i)
+                })
         };
-        let size = if narrow { 4 } else { 8 };
-        let mut bytes = vec![0u8; size * n];
-        if !self
-            .workers
-            .eval_or_fail(&input, n, &mut bytes, |i| self.at(a, b, i))
-        {
+        if !ok {
             out[..n].fill(f64::NAN);
-            return;
-        }
-        for (o, r) in out.iter_mut().zip(bytes.chunks_exact(size)) {
-            *o = if narrow {
-                f64::from(f32::from_ne_bytes(r.try_into().expect("4 bytes")))
-            } else {
-                f64::from_ne_bytes(r.try_into().expect("8 bytes"))
-            };
         }
     }
     fn rounding(&self) -> Rounding {

@@ -113,6 +113,32 @@ impl Kind {
     }
 }
 
+/// Numbers that cross the pipes as their bytes: no padding, and every bit pattern is one of
+/// them.
+pub trait Plain: Copy + private::Sealed {}
+impl Plain for f32 {}
+impl Plain for f64 {}
+impl Plain for [u8; 16] {}
+mod private {
+    pub trait Sealed {}
+    impl Sealed for f32 {}
+    impl Sealed for f64 {}
+    impl Sealed for [u8; 16] {}
+}
+
+/// The bytes of `v`, without a copy.
+pub fn bytes_of<T: Plain>(v: &[T]) -> &[u8] {
+    // SAFETY: `Plain` types have no padding, so every byte is initialised; u8 needs no
+    // alignment; the length is the slice's size in bytes.
+    unsafe { std::slice::from_raw_parts(v.as_ptr().cast::<u8>(), std::mem::size_of_val(v)) }
+}
+
+/// The bytes of `v`, to be written.
+pub fn bytes_of_mut<T: Plain>(v: &mut [T]) -> &mut [u8] {
+    // SAFETY: as in `bytes_of`; any bytes written make a valid `T` (`Plain`).
+    unsafe { std::slice::from_raw_parts_mut(v.as_mut_ptr().cast::<u8>(), std::mem::size_of_val(v)) }
+}
+
 /// How a worker ended in the middle of a batch.
 #[derive(Clone, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 pub enum Death {
@@ -198,12 +224,8 @@ fn read_record(r: &mut impl Read) -> Option<Record> {
 impl Worker {
     /// Evaluates a batch; on a death, reaps the worker and says how it ended.
     fn batch(mut self, input: &[u8], n: usize, out: &mut [u8], limit: u32) -> Result<Self, Died> {
-        let mut message = Vec::with_capacity(8 + input.len());
-        message.extend_from_slice(&(n as u64).to_ne_bytes());
-        message.extend_from_slice(input);
-        let sent = self
-            .stdin
-            .write_all(&message)
+        let sent = (self.stdin.write_all(&(n as u64).to_ne_bytes()))
+            .and_then(|_| self.stdin.write_all(input))
             .and_then(|_| self.stdin.flush());
         let record = match read_word(&mut self.stdout) {
             Ok(TAG_OK) if sent.is_ok() => match self.stdout.read_exact(out) {

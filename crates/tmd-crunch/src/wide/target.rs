@@ -11,7 +11,7 @@
 
 use super::encoding::{Slot, WideFormat};
 use crate::foreign::naming::function_of_stem;
-use crate::foreign::worker::{Kind, Workers};
+use crate::foreign::worker::{bytes_of, bytes_of_mut, Kind, Workers};
 use crate::foreign::{
     libraries::{LIBM, LIBQUADMATH},
     path_and_symbol, split_source, usage, Loadable,
@@ -160,8 +160,6 @@ impl WideTarget {
     /// the target has failed ([`WideTarget::failure`]).
     pub fn eval(&self, xs: &[Slot], out: &mut [Slot]) {
         let n = xs.len().min(out.len());
-        let input: Vec<u8> = xs[..n].iter().flatten().copied().collect();
-        let mut bytes = vec![0u8; 16 * n];
         let at = |i: Option<usize>| match i {
             Some(i) => format!("x = {}", self.format.decode(&xs[i]).to_hex()),
             None => format!(
@@ -170,11 +168,11 @@ impl WideTarget {
                 self.format.decode(&xs[n - 1]).to_hex()
             ),
         };
-        if self.workers.eval_or_fail(&input, n, &mut bytes, at) {
-            for (o, r) in out.iter_mut().zip(bytes.chunks_exact(16)) {
-                o.copy_from_slice(r);
-            }
-        } else {
+        let (input, results) = (&xs[..n], &mut out[..n]);
+        if !self
+            .workers
+            .eval_or_fail(bytes_of(input), n, bytes_of_mut(results), at)
+        {
             // A quiet NaN of the format.
             let nan: u128 = match self.format {
                 WideFormat::Binary80 => (0x7fff << 64) | (3 << 62),
