@@ -272,15 +272,19 @@ pub struct ForeignTarget {
 }
 
 impl ForeignTarget {
-    /// Where input `i` of `xs` is, for a failure's message; `None`: somewhere in the batch.
-    fn at(&self, xs: &[f64], i: Option<usize>) -> String {
+    /// Where input `i` of `xs` is, for a failure's message, and its value (the run's order);
+    /// `None`: somewhere in the batch.
+    fn at(&self, xs: &[f64], i: Option<usize>) -> (String, f64) {
         let hex = |x: f64| self.format.hex(x);
         match i {
-            Some(i) => format!("x = {}", hex(xs[i])),
-            None => format!(
-                "one of x = {} to {} (not again when run one at a time)",
-                hex(xs[0]),
-                hex(xs[xs.len() - 1])
+            Some(i) => (format!("x = {}", hex(xs[i])), xs[i]),
+            None => (
+                format!(
+                    "one of x = {} to {} (not again when run one at a time)",
+                    hex(xs[0]),
+                    hex(xs[xs.len() - 1])
+                ),
+                xs[0],
             ),
         }
     }

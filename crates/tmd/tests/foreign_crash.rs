@@ -108,7 +108,7 @@ fn a_target_that_calls_exit_0_fails_the_gate() {
             "0.5",
             "-q",
         ],
-        &["the target exited (status", "at x = 0x1p+0"],
+        &["the target exited (status", "at x = 0x1"],
     );
 }
 

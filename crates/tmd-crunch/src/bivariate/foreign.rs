@@ -28,10 +28,11 @@ pub struct ForeignPairTarget {
 }
 
 impl ForeignPairTarget {
-    /// Where pair `i` is, for a failure's message; `None`: somewhere in the batch.
-    fn at(&self, a: &[f64], b: &[f64], i: Option<usize>) -> String {
+    /// Where pair `i` is, for a failure's message; `None`: somewhere in the batch. Pairs have
+    /// no order of their own here: the first death seen is kept.
+    fn at(&self, a: &[f64], b: &[f64], i: Option<usize>) -> (String, f64) {
         let hex = |v: f64| self.format.hex(v);
-        match i {
+        let place = match i {
             Some(i) => format!("(x, y) = ({}, {})", hex(a[i]), hex(b[i])),
             None => format!(
                 "one of the pairs ({}, {}) to ({}, {}) (not again when run one at a time)",
@@ -40,7 +41,8 @@ impl ForeignPairTarget {
                 hex(a[a.len() - 1]),
                 hex(b[b.len() - 1])
             ),
-        }
+        };
+        (place, 0.0)
     }
 }
 

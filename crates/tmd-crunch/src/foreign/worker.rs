@@ -311,8 +311,9 @@ pub struct Workers {
     mode: Rounding,
     limit: u32,
     idle: Mutex<Vec<Worker>>,
-    /// The first death, after which the target evaluates nothing more.
-    failure: Mutex<Option<TargetFailure>>,
+    /// The death kept ([`Workers::eval_or_fail`]) and its place in the run's order; the
+    /// target evaluates nothing more after one.
+    failure: Mutex<Option<(f64, TargetFailure)>>,
 }
 
 impl Workers {
@@ -418,21 +419,22 @@ impl Workers {
 
     /// The first batch that killed a worker, if any.
     pub fn failure(&self) -> Option<TargetFailure> {
-        self.failure
-            .lock()
-            .unwrap_or_else(|e| e.into_inner())
-            .clone()
+        let slot = self.failure.lock().unwrap_or_else(|e| e.into_inner());
+        slot.as_ref().map(|(_, f)| f.clone())
     }
 
-    /// [`Workers::eval`], keeping the first death as the target's failure with the input
-    /// `at` describes (`None`: the batch's); false when `out` holds no results (this batch or
-    /// an earlier one failed).
+    /// [`Workers::eval`], keeping a death as the target's failure; `at` describes the input
+    /// it happened at (`None`: somewhere in the batch) and gives its place in the run's order.
+    /// Of the deaths of batches evaluated at once, the one earliest in that order is kept,
+    /// so that a target that dies at every input is reported at the first one whichever
+    /// thread saw its death first. False when `out` holds no results (this batch or an
+    /// earlier one failed).
     pub fn eval_or_fail(
         &self,
         input: &[u8],
         n: usize,
         out: &mut [u8],
-        at: impl Fn(Option<usize>) -> String,
+        at: impl Fn(Option<usize>) -> (String, f64),
     ) -> bool {
         if self.failure().is_some() {
             return false;
@@ -440,13 +442,15 @@ impl Workers {
         let Err(died) = self.eval(input, n, out) else {
             return true;
         };
+        let (place, order) = at(died.index);
         let mut slot = self.failure.lock().unwrap_or_else(|e| e.into_inner());
-        if slot.is_none() {
-            *slot = Some(TargetFailure {
+        if slot.as_ref().is_none_or(|(kept, _)| order < *kept) {
+            let failure = TargetFailure {
                 target: self.spec.clone(),
                 death: died.death,
-                at: at(died.index),
-            });
+                at: place,
+            };
+            *slot = Some((order, failure));
         }
         false
     }

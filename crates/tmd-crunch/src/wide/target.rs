@@ -160,13 +160,17 @@ impl WideTarget {
     /// the target has failed ([`WideTarget::failure`]).
     pub fn eval(&self, xs: &[Slot], out: &mut [Slot]) {
         let n = xs.len().min(out.len());
-        let at = |i: Option<usize>| match i {
-            Some(i) => format!("x = {}", self.format.decode(&xs[i]).to_hex()),
-            None => format!(
-                "one of x = {} to {} (not again when run one at a time)",
-                self.format.decode(&xs[0]).to_hex(),
-                self.format.decode(&xs[n - 1]).to_hex()
-            ),
+        // No order of its own here: the first death seen is kept.
+        let at = |i: Option<usize>| {
+            let place = match i {
+                Some(i) => format!("x = {}", self.format.decode(&xs[i]).to_hex()),
+                None => format!(
+                    "one of x = {} to {} (not again when run one at a time)",
+                    self.format.decode(&xs[0]).to_hex(),
+                    self.format.decode(&xs[n - 1]).to_hex()
+                ),
+            };
+            (place, 0.0)
         };
         let (input, results) = (&xs[..n], &mut out[..n]);
         if !self
