@@ -46,6 +46,10 @@ pub enum CrunchError {
     Checkpoint(#[from] CheckpointError),
     #[error("writing the checkpoint: {0}")]
     Io(#[from] std::io::Error),
+    /// A foreign target crashed, exited or hung at an input; the blocks finished before are
+    /// in the checkpoint.
+    #[error(transparent)]
+    Target(#[from] crate::target::TargetFailure),
     /// On a rank other than the root: the root could not start the run and says why.
     #[error("rank 0 could not start the run")]
     OtherRank,
@@ -202,6 +206,10 @@ pub fn reference_name(func: RefFunc, format: CrunchFormat) -> String {
 /// Crunches ordinals `[lo, hi)` (a chunk) of the target, judged in its mode
 /// ([`Target::rounding`]).
 pub fn crunch_chunk(target: &dyn Target, lo: i64, hi: i64) -> Summary {
+    // A target that has failed evaluates nothing more; the run stops after the block.
+    if target.failure().is_some() {
+        return Summary::default();
+    }
     let fmt = target.format();
     let func = target.function();
     let mode = target.rounding();
@@ -453,6 +461,7 @@ pub fn run(
     progress(finished, total);
     for (index, lo, hi) in plan.remaining(|i| done.contains_key(&i)) {
         let record = crunch_block(target, index, lo, hi);
+        working(target)?;
         if let Some(w) = writer.as_mut() {
             w.append(&record)?;
         }
@@ -461,9 +470,18 @@ pub fn run(
         done.insert(index, record);
     }
     let mut report = report_from_blocks(target, plan, &done);
+    working(target)?;
     report.blocks_resumed = resumed;
     report.seconds = start.elapsed().as_secs_f64();
     Ok((report, done))
+}
+
+/// The target's failure, if it has stopped working ([`Target::failure`]).
+pub fn working(target: &dyn Target) -> Result<(), CrunchError> {
+    match target.failure() {
+        Some(f) => Err(CrunchError::Target(f)),
+        None => Ok(()),
+    }
 }
 
 /// [`run`] across the ranks of a cluster ([`crate::cluster::deal_out`]): the root opens the
@@ -502,7 +520,12 @@ pub fn run_cluster(
     let finished: BTreeSet<i64> = serde_json::from_slice(&payload).expect("root sent indices");
     let remaining = plan.remaining(|i| finished.contains(&i));
     let work = |&(index, lo, hi): &(i64, i64, i64)| {
-        serde_json::to_vec(&crunch_block(target, index, lo, hi)).expect("record serialises")
+        let record = crunch_block(target, index, lo, hi);
+        let dealt = match target.failure() {
+            Some(failure) => Dealt::Failed(failure),
+            None => Dealt::Block(record),
+        };
+        serde_json::to_vec(&dealt).expect("record serialises")
     };
     if !root {
         deal_out(cluster, &remaining, work, |_| Ok::<(), CrunchError>(()))?;
@@ -514,8 +537,10 @@ pub fn run_cluster(
     let mut finished_inputs: u64 = done.values().map(|r| (r.end - r.first) as u64).sum();
     progress(finished_inputs, total);
     deal_out(cluster, &remaining, work, |bytes| {
-        let record: BlockRecord =
-            serde_json::from_slice(&bytes).expect("a rank sent a block record");
+        let record = match serde_json::from_slice(&bytes).expect("a rank sent a block record") {
+            Dealt::Block(record) => record,
+            Dealt::Failed(failure) => return Err(CrunchError::Target(failure)),
+        };
         if let Some(w) = writer.as_mut() {
             w.append(&record)?;
         }
@@ -528,6 +553,13 @@ pub fn run_cluster(
     report.blocks_resumed = resumed;
     report.seconds = start.elapsed().as_secs_f64();
     Ok(Some((report, done)))
+}
+
+/// What a rank sends the root for a block: its record, or the failure of the target.
+#[derive(Serialize, serde::Deserialize)]
+enum Dealt {
+    Block(BlockRecord),
+    Failed(crate::target::TargetFailure),
 }
 
 /// Merges finished blocks (in order) and recomputes the maximum exactly.

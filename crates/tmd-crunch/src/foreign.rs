@@ -9,63 +9,36 @@
 //! * `glibc:`, `glibc-mvec[-ISA]:`, `sleef[-ISA][-uNN]:`, `musl:` + a C name — the libraries
 //!   of [`libraries`].
 //!
-//! Every call runs under the rounding mode the target was made with: the batch loop is C
-//! (`foreign/eval_under.c`, compiled by build.rs), which sets the mode with `fesetround` in
-//! the calling thread, calls the function on every input, and restores the mode; no Rust
-//! floating-point code runs in between. Vector entry points ([`vector`]) are called with
-//! consecutive inputs in their lanes.
+//! Foreign code never runs in tmd's process: a worker process ([`worker`]) loads the library
+//! and evaluates batches of inputs, so a target that crashes, exits or hangs ends the worker,
+//! and the run stops with one line naming the input ([`crate::target::TargetFailure`]).
+//! Every call runs under the rounding mode the target was made with: the worker's batch loop
+//! is C (`foreign/eval_under.c`, compiled by build.rs), which sets the mode with `fesetround`,
+//! calls the function on every input, and restores the mode; no Rust floating-point code runs
+//! in between. Vector entry points ([`vector`]) are called with consecutive inputs in their
+//! lanes.
 //!
-//! Loading a library runs its initialisers and calling its functions trusts that the symbol
-//! has the signature its name says: a foreign target is as safe as the code it names.
+//! Calling a function trusts that the symbol has the signature its name says; a wrong one
+//! gives wrong results or a crash of the worker, never of tmd.
 
 pub mod compile;
 pub mod libraries;
 pub mod naming;
 pub mod vector;
+pub mod worker;
 
 use crate::format::CrunchFormat;
 use crate::function::RefFunc;
 use crate::rounding::Rounding;
+use crate::target::TargetFailure;
 use crate::target::{BoxedTarget, Target};
-use libloading::Library;
 use naming::SymbolName;
 use std::ffi::c_int;
-use std::sync::Arc;
 use tmd_core::InputError;
-use vector::{OpaqueFn, VectorFn};
+use worker::{bytes_of, bytes_of_mut, Kind, Workers};
 
 extern "C" {
-    fn tmd_eval_f32_under(
-        mode: c_int,
-        f: unsafe extern "C" fn(f32) -> f32,
-        x: *const f32,
-        y: *mut f32,
-        n: usize,
-    );
-    fn tmd_eval_f64_under(
-        mode: c_int,
-        f: unsafe extern "C" fn(f64) -> f64,
-        x: *const f64,
-        y: *mut f64,
-        n: usize,
-    );
     fn tmd_current_rounding() -> c_int;
-    pub(crate) fn tmd_eval2_f32_under(
-        mode: c_int,
-        f: unsafe extern "C" fn(f32, f32) -> f32,
-        a: *const f32,
-        b: *const f32,
-        out: *mut f32,
-        n: usize,
-    );
-    pub(crate) fn tmd_eval2_f64_under(
-        mode: c_int,
-        f: unsafe extern "C" fn(f64, f64) -> f64,
-        a: *const f64,
-        b: *const f64,
-        out: *mut f64,
-        n: usize,
-    );
 }
 
 /// The mode's number in `eval_under.c`.
@@ -199,25 +172,6 @@ impl Loadable {
             note: Some(format!("{file} compiled by {}", compiler_text())),
         })
     }
-
-    pub(crate) fn open(&self, spec: &str) -> Result<Library, InputError> {
-        // SAFETY: loading runs the library's initialisers; naming a library is trusting it.
-        unsafe { Library::new(&self.path) }.map_err(|e| {
-            let hint = match self.package {
-                Some(p) => format!("; install the Debian package {p}"),
-                None => String::new(),
-            };
-            usage(spec, &format!("cannot load {} ({e}){hint}", self.path))
-        })
-    }
-}
-
-/// The function a foreign target computes.
-#[derive(Clone, Copy)]
-enum Call {
-    Binary32(unsafe extern "C" fn(f32) -> f32),
-    Binary64(unsafe extern "C" fn(f64) -> f64),
-    Vector(VectorFn),
 }
 
 /// What the name and the overrides decide: function, format, lanes.
@@ -272,24 +226,21 @@ pub fn load(
             ));
         }
     }
-    let lib = library.open(spec)?;
-    let missing = |e: libloading::Error| {
-        usage(
-            spec,
-            &format!("no symbol {symbol} in {} ({e})", library.path),
-        )
+    let kind = match (name.vector, format) {
+        (Some(shape), CrunchFormat::Binary32) => match shape.lanes {
+            4 => Kind::F32x4,
+            8 => Kind::F32x8,
+            _ => Kind::F32x16,
+        },
+        (Some(shape), CrunchFormat::Binary64) => match shape.lanes {
+            2 => Kind::F64x2,
+            4 => Kind::F64x4,
+            _ => Kind::F64x8,
+        },
+        (None, CrunchFormat::Binary32) => Kind::Binary32,
+        (None, CrunchFormat::Binary64) => Kind::Binary64,
     };
-    // SAFETY: the symbol is taken to have the signature its name says (see the module doc).
-    let call = unsafe {
-        match (name.vector, format) {
-            (Some(shape), _) => Call::Vector(VectorFn {
-                f: *lib.get::<OpaqueFn>(symbol).map_err(missing)?,
-                shape,
-            }),
-            (None, CrunchFormat::Binary32) => Call::Binary32(*lib.get(symbol).map_err(missing)?),
-            (None, CrunchFormat::Binary64) => Call::Binary64(*lib.get(symbol).map_err(missing)?),
-        }
-    };
+    let workers = Workers::start(spec, library, symbol, kind, ov.mode)?;
     let mut note = library.note.clone().unwrap_or_else(|| library.path.clone());
     if let Some(shape) = name.vector {
         note.push_str(&format!(
@@ -303,23 +254,40 @@ pub fn load(
         name: spec.to_string(),
         function,
         format,
-        call,
         mode: ov.mode,
         note,
-        _library: Arc::new(lib),
+        workers,
     }))
 }
 
-/// A function of a loaded library, called under a rounding mode.
+/// A function of a shared library, called under a rounding mode in worker processes
+/// ([`worker`]).
 pub struct ForeignTarget {
     name: String,
     function: RefFunc,
     format: CrunchFormat,
-    call: Call,
     mode: Rounding,
     note: String,
-    /// Keeps the code `call` points into mapped.
-    _library: Arc<Library>,
+    workers: Workers,
+}
+
+impl ForeignTarget {
+    /// Where input `i` of `xs` is, for a failure's message, and its value (the run's order);
+    /// `None`: somewhere in the batch.
+    fn at(&self, xs: &[f64], i: Option<usize>) -> (String, f64) {
+        let hex = |x: f64| self.format.hex(x);
+        match i {
+            Some(i) => (format!("x = {}", hex(xs[i])), xs[i]),
+            None => (
+                format!(
+                    "one of x = {} to {} (not again when run one at a time)",
+                    hex(xs[0]),
+                    hex(xs[xs.len() - 1])
+                ),
+                xs[0],
+            ),
+        }
+    }
 }
 
 impl Target for ForeignTarget {
@@ -333,25 +301,24 @@ impl Target for ForeignTarget {
         self.format
     }
     fn eval_f32(&self, xs: &[f32], out: &mut [f32]) {
-        let (mode, n) = (mode_number(self.mode), xs.len().min(out.len()));
-        match self.call {
-            // SAFETY: n elements are read and written; the symbol's signature is trusted.
-            Call::Binary32(f) => unsafe {
-                tmd_eval_f32_under(mode, f, xs.as_ptr(), out.as_mut_ptr(), n)
-            },
-            Call::Vector(v) => v.eval_f32(mode, xs, out),
-            Call::Binary64(_) => unreachable!("eval_f32 on a binary64 target"),
+        let n = xs.len().min(out.len());
+        let (xs, out) = (&xs[..n], &mut out[..n]);
+        let at = |i| self.at(&xs.iter().map(|&x| f64::from(x)).collect::<Vec<_>>(), i);
+        if !self
+            .workers
+            .eval_or_fail(bytes_of(xs), n, bytes_of_mut(out), at)
+        {
+            out.fill(f32::NAN);
         }
     }
     fn eval_f64(&self, xs: &[f64], out: &mut [f64]) {
-        let (mode, n) = (mode_number(self.mode), xs.len().min(out.len()));
-        match self.call {
-            // SAFETY: as in eval_f32.
-            Call::Binary64(f) => unsafe {
-                tmd_eval_f64_under(mode, f, xs.as_ptr(), out.as_mut_ptr(), n)
-            },
-            Call::Vector(v) => v.eval_f64(mode, xs, out),
-            Call::Binary32(_) => unreachable!("eval_f64 on a binary32 target"),
+        let n = xs.len().min(out.len());
+        let (xs, out) = (&xs[..n], &mut out[..n]);
+        if !self
+            .workers
+            .eval_or_fail(bytes_of(xs), n, bytes_of_mut(out), |i| self.at(xs, i))
+        {
+            out.fill(f64::NAN);
         }
     }
     fn note(&self) -> Option<String> {
@@ -359,5 +326,8 @@ impl Target for ForeignTarget {
     }
     fn rounding(&self) -> Rounding {
         self.mode
+    }
+    fn failure(&self) -> Option<TargetFailure> {
+        self.workers.failure()
     }
 }

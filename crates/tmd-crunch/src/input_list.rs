@@ -334,7 +334,7 @@ fn evaluate(target: &dyn Target, xs: &[f64]) -> Vec<f64> {
 /// Evaluates the target on every input of `list`, calls `on_failure` for each input whose
 /// result is not correctly rounded (in the list's order), and returns the report. An error of
 /// `on_failure` (a closed output) stops the run.
-pub fn check_list<R: BufRead, E: From<InputError>>(
+pub fn check_list<R: BufRead, E: From<InputError> + From<crate::target::TargetFailure>>(
     target: &dyn Target,
     list: &mut InputList<R>,
     name: &str,
@@ -354,6 +354,9 @@ pub fn check_list<R: BufRead, E: From<InputError>>(
         }
         let xs: Vec<f64> = batch.iter().map(|&(_, x)| x).collect();
         let results = evaluate(target, &xs);
+        if let Some(failure) = target.failure() {
+            return Err(failure.into());
+        }
         let verdicts: Vec<_> = xs
             .par_iter()
             .zip(&results)

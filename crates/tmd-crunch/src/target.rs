@@ -42,11 +42,32 @@ pub trait Target: Send + Sync {
     fn rounding(&self) -> crate::Rounding {
         crate::Rounding::Nearest
     }
+    /// Why the target stopped evaluating (a foreign target whose worker crashed, exited or
+    /// hung, [`crate::foreign::worker`]): its results since are NaN and not its own, so a run
+    /// stops with this error before it records the batch. `None` (the default) while it works.
+    fn failure(&self) -> Option<TargetFailure> {
+        None
+    }
     /// The summary of ordinals `[lo, hi)` when the target evaluates AND analyses on a device
     /// ([`crate::device::summary_from_device`]); `None` (the default) to analyse on the cores.
     fn crunch_on_device(&self, _lo: i64, _hi: i64) -> Option<crate::summary::Summary> {
         None
     }
+}
+
+/// A foreign target that stopped working in the middle of a run: the code it calls crashed,
+/// exited or did not return at one input.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error, serde::Serialize, serde::Deserialize)]
+#[error(
+    "target `{target}`: the target {death} at {at}; leave that input out of the run, or fix the \
+     target"
+)]
+pub struct TargetFailure {
+    /// The target's name.
+    pub target: String,
+    pub death: crate::foreign::worker::Death,
+    /// The input, as `x = 0x1.8p+0` (or a pair, or a range where it could not be found).
+    pub at: String,
 }
 
 /// A target from plain functions.

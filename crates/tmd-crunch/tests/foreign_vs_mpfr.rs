@@ -212,3 +212,38 @@ fn bad_foreign_specs_are_input_errors() {
         .to_string()
         .contains("does not fit"));
 }
+
+#[test]
+fn a_foreign_target_that_crashes_stops_the_run_with_its_input_and_returns_nan() {
+    let dir = std::env::temp_dir().join(format!("tmd-foreign-crash-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let source = dir.join("segv.c");
+    std::fs::write(
+        &source,
+        "#include <math.h>\n\
+         double segv_exp(double x) { if (x == 1.5) *(volatile int *)0 = 0; return exp(x); }\n",
+    )
+    .unwrap();
+    let spec = format!("c:{}:segv_exp", source.display());
+    let t = resolve_foreign(&spec, None, None, Rounding::Down).unwrap();
+    let y = eval_one(t.as_ref(), 1.25);
+    assert!((y - 1.25f64.exp()).abs() < 1e-14, "{y}");
+    assert!(t.failure().is_none());
+    let mut out = [0.0; 3];
+    t.eval_f64(&[1.25, 1.5, 1.75], &mut out);
+    assert!(out.iter().all(|y| y.is_nan()), "{out:?}");
+    let failure = t.failure().expect("the crash is kept");
+    assert_eq!(failure.at, "x = 0x1.8p+0");
+    assert!(
+        failure
+            .to_string()
+            .contains("crashed (SIGSEGV) at x = 0x1.8p+0"),
+        "{failure}"
+    );
+    // Nothing more is evaluated, and a run stops with the failure.
+    assert!(eval_one(t.as_ref(), 1.25).is_nan());
+    let plan =
+        tmd_crunch::Plan::new(CrunchFormat::Binary64, 1.0, 1.0 + 1024.0 * f64::EPSILON, 8).unwrap();
+    let err = tmd_crunch::run(t.as_ref(), &plan, |_, _| {}).unwrap_err();
+    assert!(matches!(err, tmd_crunch::CrunchError::Target(_)), "{err}");
+}

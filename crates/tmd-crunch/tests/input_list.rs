@@ -4,7 +4,6 @@
 
 use std::io::Cursor;
 use std::path::PathBuf;
-use tmd_core::InputError;
 use tmd_crunch::analysis::Class;
 use tmd_crunch::input_list::{check_list, BadLines, Failure, InputList};
 use tmd_crunch::oracle::judge;
@@ -27,7 +26,7 @@ fn check_against_oracle(target: &dyn Target, text: &str) -> Vec<Failure> {
     let mut failures = Vec::new();
     let report = check_list(target, &mut list, "list", |f| {
         failures.push(*f);
-        Ok::<(), InputError>(())
+        Ok::<(), tmd_crunch::CrunchError>(())
     })
     .unwrap();
     let inputs: Vec<f64> = InputList::new(Cursor::new(text.to_string()), "list", fmt)

@@ -221,7 +221,7 @@ fn planted_failures(fmt: WideFormat, xs: &[FormatNumber], mode: Rounding) -> Vec
     let mut failures = Vec::new();
     let report = check_wide_list(&target, &mut list, "list", |f| {
         failures.push(f.clone());
-        Ok::<_, tmd_core::InputError>(())
+        Ok::<_, tmd_crunch::CrunchError>(())
     })
     .unwrap();
     assert_eq!(report.inputs, xs.len() as u64);

@@ -156,6 +156,10 @@ pub struct CrunchArgs {
     /// Measure a sample and project the time of the whole range instead of running it.
     #[arg(long)]
     pub estimate: bool,
+    /// Foreign targets (dl:, c:, glibc:, ...) run in worker processes: stop the run when one
+    /// batch of inputs has not returned after SECONDS (0: no limit), naming the input.
+    #[arg(long, value_name = "SECONDS", default_value_t = tmd_crunch::foreign::worker::DEFAULT_TIMEOUT_SECONDS)]
+    pub target_timeout: u32,
     /// Worker threads, 1 to 1024 (default: all cores).
     #[arg(long, value_parser = parse_threads)]
     pub threads: Option<usize>,

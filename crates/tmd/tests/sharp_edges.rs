@@ -17,7 +17,10 @@ fn a_device_number_on_the_cpu_backend_is_refused() {
     let stderr = String::from_utf8_lossy(&out.stderr);
     assert_eq!(out.status.code(), Some(2), "{stderr}");
     assert_eq!(stderr.lines().count(), 1, "{stderr}");
-    assert!(stderr.contains("--device is for --backend opencl or cuda"), "{stderr}");
+    assert!(
+        stderr.contains("--device is for --backend opencl or cuda"),
+        "{stderr}"
+    );
     assert!(out.stdout.is_empty());
 }
 
@@ -44,11 +47,16 @@ fn stopped_by(signal: &str, args: &[&str]) -> (Option<i32>, String) {
 
 #[test]
 fn each_signal_ends_a_run_with_its_own_exit_status_and_a_line() {
-    let search = ["search", "exp", "--from", "1", "--to", "2", "--bits", "40", "-q"];
+    let search = [
+        "search", "exp", "--from", "1", "--to", "2", "--bits", "40", "-q",
+    ];
     for (signal, code) in [("INT", 130), ("TERM", 143), ("HUP", 129)] {
         let (status, stderr) = stopped_by(signal, &search);
         assert_eq!(status, Some(code), "SIG{signal}: {stderr}");
-        assert!(stderr.contains("tmd: interrupted;"), "SIG{signal}: {stderr}");
+        assert!(
+            stderr.contains("tmd: interrupted;"),
+            "SIG{signal}: {stderr}"
+        );
     }
 }
 
@@ -77,5 +85,8 @@ fn an_interrupted_hardness_list_says_so() {
     assert!(killed.success());
     let out = child.wait_with_output().unwrap();
     let stderr = String::from_utf8_lossy(&out.stderr);
-    assert!(stderr.contains("tmd: interrupted; every line printed so far is complete"), "{stderr}");
+    assert!(
+        stderr.contains("tmd: interrupted; every line printed so far is complete"),
+        "{stderr}"
+    );
 }

@@ -2,38 +2,48 @@
 //! libraries `glibc:` (libm.so.6), `musl:` (a wrapper linked with musl's static libc) and
 //! `sleef:` (scalar `Sleef_NAME_uNN`, the most accurate variant unless `sleef-uNN:` says
 //! otherwise). The signature called is `float f(float, float)` or `double f(double, double)`,
-//! as the name's format says; every batch runs under the target's rounding mode in the C
-//! loops of `foreign/eval_under.c`, as univariate foreign targets do ([`crate::foreign`]).
+//! as the name's format says; every batch runs in a worker process under the target's
+//! rounding mode in the C loops of `foreign/eval_under.c`, as univariate foreign targets do
+//! ([`crate::foreign`], [`crate::foreign::worker`]).
 
 use super::format::PairFormat;
 use super::target::{function_of_name, BoxedPairTarget, PairTarget};
 use super::BiFunc;
 use crate::foreign::libraries::{musl_wrapper, LIBM, LIBSLEEF};
-use crate::foreign::{
-    mode_number, naming, path_and_symbol, split_source, tmd_eval2_f32_under, tmd_eval2_f64_under,
-    usage, Loadable,
-};
+use crate::foreign::worker::{bytes_of, bytes_of_mut, Kind, Workers};
+use crate::foreign::{naming, path_and_symbol, split_source, usage, Loadable};
 use crate::rounding::Rounding;
-use libloading::Library;
-use std::sync::Arc;
+use crate::target::TargetFailure;
 use tmd_core::InputError;
 
-#[derive(Clone, Copy)]
-enum Call {
-    Binary32(unsafe extern "C" fn(f32, f32) -> f32),
-    Binary64(unsafe extern "C" fn(f64, f64) -> f64),
-}
-
-/// A two-argument function of a loaded library, called under a rounding mode.
+/// A two-argument function of a shared library, called under a rounding mode in worker
+/// processes ([`crate::foreign::worker`]).
 pub struct ForeignPairTarget {
     name: String,
     func: BiFunc,
     format: PairFormat,
-    call: Call,
     mode: Rounding,
     note: String,
-    /// Keeps the code `call` points into mapped.
-    _library: Arc<Library>,
+    workers: Workers,
+}
+
+impl ForeignPairTarget {
+    /// Where pair `i` is, for a failure's message; `None`: somewhere in the batch. Pairs have
+    /// no order of their own here: the first death seen is kept.
+    fn at(&self, a: &[f64], b: &[f64], i: Option<usize>) -> (String, f64) {
+        let hex = |v: f64| self.format.hex(v);
+        let place = match i {
+            Some(i) => format!("(x, y) = ({}, {})", hex(a[i]), hex(b[i])),
+            None => format!(
+                "one of the pairs ({}, {}) to ({}, {}) (not again when run one at a time)",
+                hex(a[0]),
+                hex(b[0]),
+                hex(a[a.len() - 1]),
+                hex(b[b.len() - 1])
+            ),
+        };
+        (place, 0.0)
+    }
 }
 
 impl PairTarget for ForeignPairTarget {
@@ -47,24 +57,30 @@ impl PairTarget for ForeignPairTarget {
         self.format
     }
     fn eval(&self, a: &[f64], b: &[f64], out: &mut [f64]) {
-        let (mode, n) = (mode_number(self.mode), a.len().min(b.len()).min(out.len()));
-        match self.call {
-            Call::Binary32(f) => {
-                let a32: Vec<f32> = a[..n].iter().map(|&v| v as f32).collect();
-                let b32: Vec<f32> = b[..n].iter().map(|&v| v as f32).collect();
-                let mut o32 = vec![0f32; n];
-                // SAFETY: n elements are read and written; the symbol's signature is trusted.
-                unsafe {
-                    tmd_eval2_f32_under(mode, f, a32.as_ptr(), b32.as_ptr(), o32.as_mut_ptr(), n)
-                };
-                for (o, v) in out.iter_mut().zip(o32) {
-                    *o = f64::from(v);
-                }
+        let n = a.len().min(b.len()).min(out.len());
+        let (a, b) = (&a[..n], &b[..n]);
+        // The first arguments, then the second ones (the worker's layout for pairs).
+        let ok = if self.format == PairFormat::Binary32 {
+            let input: Vec<f32> = a.iter().chain(b).map(|&v| v as f32).collect();
+            let mut narrow = vec![0f32; n];
+            let ok =
+                self.workers
+                    .eval_or_fail(bytes_of(&input), n, bytes_of_mut(&mut narrow), |i| {
+                        self.at(a, b, i)
+                    });
+            for (o, r) in out.iter_mut().zip(narrow) {
+                *o = f64::from(r);
             }
-            // SAFETY: as above.
-            Call::Binary64(f) => unsafe {
-                tmd_eval2_f64_under(mode, f, a.as_ptr(), b.as_ptr(), out.as_mut_ptr(), n)
-            },
+            ok
+        } else {
+            let input: Vec<f64> = a.iter().chain(b).copied().collect();
+            self.workers
+                .eval_or_fail(bytes_of(&input), n, bytes_of_mut(&mut out[..n]), |i| {
+                    self.at(a, b, i)
+                })
+        };
+        if !ok {
+            out[..n].fill(f64::NAN);
         }
     }
     fn rounding(&self) -> Rounding {
@@ -72,6 +88,9 @@ impl PairTarget for ForeignPairTarget {
     }
     fn note(&self) -> Option<String> {
         Some(self.note.clone())
+    }
+    fn failure(&self) -> Option<TargetFailure> {
+        self.workers.failure()
     }
 }
 
@@ -177,30 +196,20 @@ fn load(
     format: PairFormat,
     mode: Rounding,
 ) -> Result<BoxedPairTarget, InputError> {
-    let lib = library.open(spec)?;
-    let missing = |e: libloading::Error| {
-        usage(
-            spec,
-            &format!("no symbol {symbol} in {} ({e})", library.path),
-        )
-    };
-    // SAFETY: the symbol is taken to have the signature its name says (see the module doc).
-    let call = unsafe {
-        match format {
-            PairFormat::Binary32 => Call::Binary32(*lib.get(symbol).map_err(missing)?),
-            PairFormat::Binary64 => Call::Binary64(*lib.get(symbol).map_err(missing)?),
-            PairFormat::Binary16 => {
-                return Err(usage(spec, "foreign binary16 functions are not supported: --format binary16 rounds a binary32 target's results"))
-            }
+    let kind = match format {
+        PairFormat::Binary32 => Kind::Pair32,
+        PairFormat::Binary64 => Kind::Pair64,
+        PairFormat::Binary16 => {
+            return Err(usage(spec, "foreign binary16 functions are not supported: --format binary16 rounds a binary32 target's results"))
         }
     };
+    let workers = Workers::start(spec, library, symbol, kind, mode)?;
     Ok(Box::new(ForeignPairTarget {
         name: spec.to_string(),
         func,
         format,
-        call,
         mode,
         note: library.note.clone().unwrap_or_else(|| library.path.clone()),
-        _library: Arc::new(lib),
+        workers,
     }))
 }

@@ -109,9 +109,13 @@ pub fn crunch_chunk(
     keep: bool,
 ) -> (Summary, Vec<PairFailure>) {
     let (func, fmt, mode) = (target.function(), target.format(), target.rounding());
-    let (a, b, out) = evaluate(target, set, lo, hi);
     let mut summary = Summary::default();
     let mut failures = Vec::new();
+    // A target that has failed evaluates nothing more; the caller reports its failure.
+    if target.failure().is_some() {
+        return (summary, failures);
+    }
+    let (a, b, out) = evaluate(target, set, lo, hi);
     for (i, ((&x, &y), &r)) in a.iter().zip(&b).zip(&out).enumerate() {
         let index = lo + i as u64;
         let (v, mpfr) = verdict(func, fmt, x, y, r, mode);

@@ -31,6 +31,10 @@ pub trait PairTarget: Send + Sync {
     fn note(&self) -> Option<String> {
         None
     }
+    /// Why the target stopped evaluating ([`crate::Target::failure`]).
+    fn failure(&self) -> Option<crate::target::TargetFailure> {
+        None
+    }
 }
 
 /// A boxed two-argument target.

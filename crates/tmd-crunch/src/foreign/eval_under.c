@@ -21,6 +21,10 @@
 #pragma STDC FENV_ACCESS ON
 #endif
 
+/* The index of the input being evaluated, read by the worker's signal handlers (worker.c) to
+ * name the input at which a target crashed or hung. */
+volatile size_t tmd_eval_at;
+
 static int fe_mode(int mode) {
     switch (mode) {
     case 1: return FE_UPWARD;
@@ -33,16 +37,20 @@ static int fe_mode(int mode) {
 void tmd_eval_f32_under(int mode, float (*f)(float), const float *x, float *y, size_t n) {
     int saved = fegetround();
     fesetround(fe_mode(mode));
-    for (size_t i = 0; i < n; i++)
+    for (size_t i = 0; i < n; i++) {
+        tmd_eval_at = i;
         y[i] = f(x[i]);
+    }
     fesetround(saved);
 }
 
 void tmd_eval_f64_under(int mode, double (*f)(double), const double *x, double *y, size_t n) {
     int saved = fegetround();
     fesetround(fe_mode(mode));
-    for (size_t i = 0; i < n; i++)
+    for (size_t i = 0; i < n; i++) {
+        tmd_eval_at = i;
         y[i] = f(x[i]);
+    }
     fesetround(saved);
 }
 
@@ -51,8 +59,10 @@ void tmd_eval2_f32_under(int mode, float (*f)(float, float), const float *a, con
                          float *out, size_t n) {
     int saved = fegetround();
     fesetround(fe_mode(mode));
-    for (size_t i = 0; i < n; i++)
+    for (size_t i = 0; i < n; i++) {
+        tmd_eval_at = i;
         out[i] = f(a[i], b[i]);
+    }
     fesetround(saved);
 }
 
@@ -60,8 +70,10 @@ void tmd_eval2_f64_under(int mode, double (*f)(double, double), const double *a,
                          const double *b, double *out, size_t n) {
     int saved = fegetround();
     fesetround(fe_mode(mode));
-    for (size_t i = 0; i < n; i++)
+    for (size_t i = 0; i < n; i++) {
+        tmd_eval_at = i;
         out[i] = f(a[i], b[i]);
+    }
     fesetround(saved);
 }
 
@@ -85,9 +97,12 @@ int tmd_current_rounding(void) {
         int saved = fegetround();                                                            \
         fesetround(fe_mode(mode));                                                           \
         size_t i = 0;                                                                        \
-        for (; i + L <= n; i += L)                                                           \
+        for (; i + L <= n; i += L) {                                                         \
+            tmd_eval_at = i;                                                                 \
             STOREU(y + i, f(LOADU(x + i)));                                                  \
+        }                                                                                    \
         if (i < n) {                                                                         \
+            tmd_eval_at = i;                                                                 \
             ET in[L], out[L];                                                                \
             size_t rest = n - i;                                                             \
             for (size_t k = 0; k < L; k++)                                                   \

@@ -18,6 +18,9 @@
 #pragma STDC FENV_ACCESS ON
 #endif
 
+/* The index of the input being evaluated (eval_under.c). */
+extern volatile size_t tmd_eval_at;
+
 static int wide_fe_mode(int mode) {
     switch (mode) {
     case 1: return FE_UPWARD;
@@ -37,6 +40,7 @@ void tmd_eval_f80_under(int mode, long double (*f)(long double), const unsigned 
     int saved = fegetround();
     fesetround(wide_fe_mode(mode));
     for (size_t i = 0; i < n; i++) {
+        tmd_eval_at = i;
         long double a = 0, r;
         memcpy(&a, x + 16 * i, 10);
         r = f(a);
@@ -53,6 +57,7 @@ void tmd_eval_f128_under(int mode, __float128 (*f)(__float128), const unsigned c
     int saved = fegetround();
     fesetround(wide_fe_mode(mode));
     for (size_t i = 0; i < n; i++) {
+        tmd_eval_at = i;
         __float128 a, r;
         memcpy(&a, x + 16 * i, 16);
         r = f(a);
@@ -67,6 +72,7 @@ void tmd_eval_f128_under(int mode, long double (*f)(long double), const unsigned
     int saved = fegetround();
     fesetround(wide_fe_mode(mode));
     for (size_t i = 0; i < n; i++) {
+        tmd_eval_at = i;
         long double a, r;
         memcpy(&a, x + 16 * i, 16);
         r = f(a);

@@ -46,7 +46,7 @@ fn evaluate(target: &WideTarget, xs: &[FormatNumber]) -> Vec<WideValue> {
 
 /// Evaluates the target on every input of `list`, calls `on_failure` for each input whose
 /// result is not correctly rounded (in the list's order), and returns the report.
-pub fn check_wide_list<R: BufRead, E: From<InputError>>(
+pub fn check_wide_list<R: BufRead, E: From<InputError> + From<crate::target::TargetFailure>>(
     target: &WideTarget,
     list: &mut InputList<R>,
     name: &str,
@@ -72,6 +72,9 @@ pub fn check_wide_list<R: BufRead, E: From<InputError>>(
         }
         let xs: Vec<FormatNumber> = batch.iter().map(|&(_, x)| x).collect();
         let results = evaluate(target, &xs);
+        if let Some(failure) = target.failure() {
+            return Err(failure.into());
+        }
         let verdicts: Vec<_> = xs
             .par_iter()
             .zip(&results)

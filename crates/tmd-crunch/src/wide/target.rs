@@ -11,26 +11,19 @@
 
 use super::encoding::{Slot, WideFormat};
 use crate::foreign::naming::function_of_stem;
+use crate::foreign::worker::{bytes_of, bytes_of_mut, Kind, Workers};
 use crate::foreign::{
     libraries::{LIBM, LIBQUADMATH},
-    mode_number, path_and_symbol, split_source, usage, Loadable,
+    path_and_symbol, split_source, usage, Loadable,
 };
 use crate::function::RefFunc;
 use crate::rounding::Rounding;
-use libloading::Library;
-use std::ffi::{c_int, c_void};
+use crate::target::TargetFailure;
+use std::ffi::c_int;
 use tmd_core::InputError;
 
 extern "C" {
     fn tmd_long_double_digits() -> c_int;
-}
-#[cfg(any(target_arch = "x86_64", target_arch = "x86"))]
-extern "C" {
-    fn tmd_eval_f80_under(mode: c_int, f: *const c_void, x: *const u8, y: *mut u8, n: usize);
-}
-#[cfg(any(target_arch = "x86_64", target_arch = "aarch64"))]
-extern "C" {
-    fn tmd_eval_f128_under(mode: c_int, f: *const c_void, x: *const u8, y: *mut u8, n: usize);
 }
 
 /// The format of `long double` on this platform, if it is one of the wide ones.
@@ -87,22 +80,16 @@ pub fn format_of(spec: &str, format_flag: Option<&str>) -> Result<Option<WideFor
     }
 }
 
-/// A binary80 or binary128 function of a loaded library, called under a rounding mode.
+/// A binary80 or binary128 function of a shared library, called under a rounding mode in
+/// worker processes ([`crate::foreign::worker`]).
 pub struct WideTarget {
     name: String,
     function: RefFunc,
     format: WideFormat,
     mode: Rounding,
-    f: *const c_void,
     note: String,
-    /// Keeps the code `f` points into mapped.
-    _library: Library,
+    workers: Workers,
 }
-
-// SAFETY: `f` points to code in `_library`, which lives as long as the target; calling it
-// from several threads is as safe as the library's function is (see tmd_crunch::foreign).
-unsafe impl Send for WideTarget {}
-unsafe impl Sync for WideTarget {}
 
 impl WideTarget {
     /// Resolves `spec` as a function of `format` that runs under `mode`; `function` is
@@ -137,24 +124,18 @@ impl WideTarget {
         };
         let func = decide_function(spec, symbol, format, function)?;
         supported(spec, format)?;
-        let lib = library.open(spec)?;
-        // SAFETY: the symbol is taken to have the signature its name says.
-        let f = unsafe { lib.get::<*const c_void>(symbol.as_bytes()) }
-            .map(|s| *s)
-            .map_err(|e| {
-                usage(
-                    spec,
-                    &format!("no symbol {symbol} in {} ({e})", library.path),
-                )
-            })?;
+        let kind = match format {
+            WideFormat::Binary80 => Kind::Binary80,
+            WideFormat::Binary128 => Kind::Binary128,
+        };
+        let workers = Workers::start(spec, &library, symbol, kind, mode)?;
         Ok(WideTarget {
             name: spec.to_string(),
             function: func,
             format,
             mode,
-            f,
             note: library.note.clone().unwrap_or(library.path.clone()),
-            _library: lib,
+            workers,
         })
     }
 
@@ -175,21 +156,39 @@ impl WideTarget {
         &self.note
     }
 
-    /// The results at `xs` (encodings), computed under the target's mode.
+    /// The results at `xs` (encodings), computed under the target's mode; NaN encodings once
+    /// the target has failed ([`WideTarget::failure`]).
     pub fn eval(&self, xs: &[Slot], out: &mut [Slot]) {
         let n = xs.len().min(out.len());
-        let mode = mode_number(self.mode);
-        let (x, y) = (xs.as_ptr().cast::<u8>(), out.as_mut_ptr().cast::<u8>());
-        match self.format {
-            // SAFETY: n slots of 16 bytes are read and written; the signature is trusted, and
-            // `supported` refused the formats this platform cannot call.
-            #[cfg(any(target_arch = "x86_64", target_arch = "x86"))]
-            WideFormat::Binary80 => unsafe { tmd_eval_f80_under(mode, self.f, x, y, n) },
-            #[cfg(any(target_arch = "x86_64", target_arch = "aarch64"))]
-            WideFormat::Binary128 => unsafe { tmd_eval_f128_under(mode, self.f, x, y, n) },
-            #[allow(unreachable_patterns)]
-            _ => unreachable!("refused by `supported`"),
+        // No order of its own here: the first death seen is kept.
+        let at = |i: Option<usize>| {
+            let place = match i {
+                Some(i) => format!("x = {}", self.format.decode(&xs[i]).to_hex()),
+                None => format!(
+                    "one of x = {} to {} (not again when run one at a time)",
+                    self.format.decode(&xs[0]).to_hex(),
+                    self.format.decode(&xs[n - 1]).to_hex()
+                ),
+            };
+            (place, 0.0)
+        };
+        let (input, results) = (&xs[..n], &mut out[..n]);
+        if !self
+            .workers
+            .eval_or_fail(bytes_of(input), n, bytes_of_mut(results), at)
+        {
+            // A quiet NaN of the format.
+            let nan: u128 = match self.format {
+                WideFormat::Binary80 => (0x7fff << 64) | (3 << 62),
+                WideFormat::Binary128 => (0x7fff << 112) | (1 << 111),
+            };
+            out[..n].fill(nan.to_le_bytes());
         }
+    }
+
+    /// Why the target stopped evaluating ([`crate::Target::failure`]).
+    pub fn failure(&self) -> Option<TargetFailure> {
+        self.workers.failure()
     }
 }
 

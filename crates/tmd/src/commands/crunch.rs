@@ -30,6 +30,18 @@ pub(crate) fn map_error(e: CrunchError) -> anyhow::Error {
     }
 }
 
+/// [`map_error`], and for a target that failed in the middle of the run, where the finished
+/// blocks are (exit 1).
+fn map_failure(e: CrunchError, paths: &ModePaths) -> anyhow::Error {
+    match (e, &paths.checkpoint) {
+        (CrunchError::Target(f), Some(path)) => anyhow::anyhow!(
+            "{f}; {} holds every finished block: the same command goes on from there",
+            path.display()
+        ),
+        (e, _) => map_error(e),
+    }
+}
+
 /// A range end: a number of the format (decimals rounded), or `inf` / `-inf` for the ends of
 /// the finite numbers.
 pub(crate) fn parse_bound(text: &str, what: &str, fmt: CrunchFormat) -> Result<f64, InputError> {
@@ -65,6 +77,7 @@ pub fn run(args: &CrunchArgs) -> anyhow::Result<()> {
     if args.strict && args.inputs.is_none() {
         return Err(InputError::Usage("--strict is for --inputs FILE".into()).into());
     }
+    tmd_crunch::foreign::worker::set_timeout(args.target_timeout);
     if tmd_crunch::bivariate::target::is_bivariate(spec, args.function.as_deref()) {
         return super::crunch_pairs::run(args, spec);
     }
@@ -126,7 +139,7 @@ pub fn run(args: &CrunchArgs) -> anyhow::Result<()> {
         }
         #[cfg(not(feature = "mpi"))]
         let _ = index;
-        run_one(args, target.as_ref(), plan, plot)?;
+        run_one(args, target.as_ref(), paths, plan, plot)?;
     }
     Ok(())
 }
@@ -297,6 +310,7 @@ fn plan_for(
 fn run_one(
     args: &CrunchArgs,
     target: &dyn tmd_crunch::Target,
+    paths: &ModePaths,
     plan: &Plan,
     plot: Option<OutFile>,
 ) -> anyhow::Result<()> {
@@ -313,6 +327,7 @@ fn run_one(
             (1 << 20, 1 << 28)
         };
         let est = pool.install(|| tmd_crunch::estimate_adaptive(target, plan, 64, first, max, 1.0));
+        tmd_crunch::driver::working(target).map_err(map_error)?;
         if args.json {
             println!("{}", serde_json::to_string(&est)?);
         } else {
@@ -328,7 +343,7 @@ fn run_one(
     let bar = crate::progress::Progress::new(plan.inputs(), args.quiet);
     let result = pool.install(|| tmd_crunch::run(target, plan, |done, _| bar.set(done)));
     bar.finish();
-    let (report, blocks) = result.map_err(map_error)?;
+    let (report, blocks) = result.map_err(|e| map_failure(e, paths))?;
     finish(
         args,
         plot,

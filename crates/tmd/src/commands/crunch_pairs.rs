@@ -145,6 +145,9 @@ pub fn run(args: &CrunchArgs, spec: &str) -> anyhow::Result<()> {
         let bar = crate::progress::Progress::new(set.len(), args.quiet);
         let report = pool.install(|| run_pairs(target.as_ref(), &set, &kind, |d, _| bar.set(d)));
         bar.finish();
+        if let Some(failure) = target.failure() {
+            return Err(failure.into());
+        }
         print(args, &report, pool.current_num_threads())?;
         let gate = super::crunch_list::apply_gate(
             args.max_ulp,

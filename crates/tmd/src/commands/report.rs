@@ -403,9 +403,7 @@ fn run_list(target: &dyn tmd_crunch::Target, path: &Path) -> anyhow::Result<List
     let file = super::open_readable(path)
         .map_err(|e| InputError::Usage(format!("--inputs {name}: {}", super::io_reason(&e))))?;
     let mut list = InputList::new(BufReader::new(file), &name, target.format());
-    Ok(check_list(target, &mut list, &name, |_| {
-        Ok::<(), InputError>(())
-    })?)
+    check_list(target, &mut list, &name, |_| Ok::<(), anyhow::Error>(()))
 }
 
 /// The cell's result: the range's report, and a list's maximum where it is larger (the
