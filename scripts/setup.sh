@@ -16,6 +16,8 @@
 # - binary80 and binary128 crunch targets: glibc's long double and _Float128 functions come with
 #   libc6, libquadmath's __float128 ones with libquadmath0 (gcc links C sources with it); the
 #   tests build a reference library with MPFR's C interface (libmpfr-dev).
+# - `tmd report`'s HTML page is checked in headless Chromium (crates/tmd/tests/report_page.rs):
+#   chromium.
 set -euo pipefail
 fix_dev_null="$(dirname "$0")/fix-dev-null.sh"
 bash "$fix_dev_null"
@@ -40,6 +42,7 @@ compgen -G '/usr/lib/*/libfplll.a' >/dev/null || need+=(libfplll-dev)
 [ -e /usr/include/mpfr.h ] || need+=(libmpfr-dev)
 compgen -G '/usr/lib/*/libquadmath.so.0' >/dev/null || need+=(libquadmath0)
 compgen -G '/usr/include/*/gmp.h' >/dev/null || [ -e /usr/include/gmp.h ] || need+=(libgmp-dev)
+command -v chromium >/dev/null || need+=(chromium)
 if [ ${#need[@]} -gt 0 ]; then
   SUDO=""
   [ "$(id -u)" -eq 0 ] || SUDO="sudo"

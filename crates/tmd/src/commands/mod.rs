@@ -7,6 +7,10 @@ pub mod functions;
 pub mod hardness;
 pub mod reference;
 pub mod report;
+pub mod report_doc;
+pub mod report_html;
+pub mod report_plot;
+pub mod report_sections;
 pub mod report_table;
 pub mod search;
 #[cfg(feature = "mpi")]

@@ -15,7 +15,7 @@
 //! temporary file and a rename ([`crate::out_file`]), so a reader never sees half a table.
 //! The tables themselves are rendered by [`super::report_table`].
 
-use super::report_table::{self, CellResult, Heading, TableCell};
+use super::report_table::{self, CellResult, Heading, Provenance, TableCell};
 use crate::cli::ReportArgs;
 use anyhow::Context;
 use std::io::BufReader;
@@ -432,6 +432,7 @@ fn combine(
         seconds: block_seconds,
         crunch: serde_json::to_value(report).expect("a report serialises"),
         lists: Vec::new(),
+        computed: Some(Provenance::here()),
     };
     for list in lists {
         result.inputs += list.inputs;
@@ -460,12 +461,11 @@ fn combine(
 
 /// The heading's facts: version, command line, date, machine, and what every cell covers.
 fn heading(plan: &Plan, lists: &[PathBuf], threads: usize) -> Heading {
-    let cores = std::thread::available_parallelism().map_or(1, |n| n.get());
     Heading {
         version: env!("TMD_VERSION").to_string(),
         command: command_line(),
         date: utc_now(),
-        machine: format!("{cores} cores ({})", tmd_crunch::emul::cpu_model()),
+        machine: report_table::machine(),
         threads,
         coverage: coverage(plan, lists),
     }
@@ -554,7 +554,7 @@ fn civil_from_days(days: i64) -> (i64, u32, u32) {
 }
 
 /// Rewrites `report.md`, `report.csv` and `report.html`, each through a temporary file and a
-/// rename.
+/// rename, after drawing again any finished cell's missing plot.
 fn write_tables(
     out: &Path,
     heading: &Heading,
@@ -571,6 +571,9 @@ fn write_tables(
             mode: c.mode,
             stem: &c.stem,
             result: r.as_ref(),
+            plot: r
+                .as_ref()
+                .is_some_and(|r| super::report_plot::ensure(&c.file("svg"), &c.file("ckpt"), r)),
         })
         .collect();
     let files = [

@@ -1,4 +1,6 @@
-//! The tables of `tmd report` (Markdown, CSV, HTML) from its cells' results.
+//! The data of `tmd report`'s tables (each cell's result, its place in the matrix, the
+//! heading), the rounding of its figures, and the CSV; the Markdown and HTML pages are built
+//! in [`super::report_sections`].
 //!
 //! The layout follows Gladman, Innocente, Mather and Zimmermann, "Accuracy of Mathematical
 //! Functions in Single, Double, Double Extended, and Quadruple Precision" (2024): one row per
@@ -10,9 +12,10 @@
 //! and the timings section differ between runs.
 
 use serde::{Deserialize, Serialize};
-use std::fmt::Write;
 use tmd_crunch::checkpoint::Header;
 use tmd_crunch::Rounding;
+
+pub use super::report_sections::{html, markdown};
 
 /// One finished cell, as `DIR/cells/NAME.json` holds it.
 #[derive(Clone, Debug, Serialize, Deserialize)]
@@ -45,6 +48,39 @@ pub struct CellResult {
     pub crunch: serde_json::Value,
     /// Each list's report, as `tmd crunch --inputs FILE --json` prints it.
     pub lists: Vec<serde_json::Value>,
+    /// When, where and by which tmd the cell was computed; `None` in a cell's JSON that does
+    /// not record it, which the pages print as `unknown`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub computed: Option<Provenance>,
+}
+
+/// Where a cell's figures come from, recorded when it finishes: a report rebuilt later from
+/// its cells (on another day, machine or version) still says how each was computed.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct Provenance {
+    /// `2026-11-24 09:41 UTC`.
+    pub date: String,
+    /// Cores and CPU model: `2 cores (AMD EPYC)`.
+    pub machine: String,
+    /// As `tmd --version` prints it: `tmd 0.1.0 (commit 1a2b3c4d5e6f)`.
+    pub tmd: String,
+}
+
+impl Provenance {
+    /// This process, now.
+    pub fn here() -> Provenance {
+        Provenance {
+            date: super::report::utc_now(),
+            machine: machine(),
+            tmd: format!("tmd {}", env!("TMD_VERSION")),
+        }
+    }
+}
+
+/// This machine in words: `2 cores (AMD EPYC)`.
+pub fn machine() -> String {
+    let cores = std::thread::available_parallelism().map_or(1, |n| n.get());
+    format!("{cores} cores ({})", tmd_crunch::emul::cpu_model())
 }
 
 /// One cell of the matrix: where it goes, and its result once finished.
@@ -58,6 +94,8 @@ pub struct TableCell<'a> {
     /// The cell's file stem under `cells/` (its plot is `cells/STEM.svg`).
     pub stem: &'a str,
     pub result: Option<&'a CellResult>,
+    /// Whether `cells/STEM.svg` exists: the HTML page links and shows only plots that do.
+    pub plot: bool,
 }
 
 /// What the heading of the Markdown and HTML reports says.
@@ -113,153 +151,6 @@ pub fn ulps_rounded_up(x: f64) -> String {
     }
 }
 
-/// The table's text for a cell: `0.500 (0x1.62e43p+6)`, with `*` when the maximum is only
-/// known to lie in an interval; `pending` before it is crunched, `none` when no input has
-/// a finite error.
-fn cell_text(result: Option<&CellResult>) -> String {
-    match result {
-        None => "pending".into(),
-        Some(r) => match (r.max_ulp, &r.argmax) {
-            (Some(m), Some(x)) => format!(
-                "{}{} ({x})",
-                ulps_rounded_up(m),
-                if r.max_verified { "" } else { "*" }
-            ),
-            _ => "none".into(),
-        },
-    }
-}
-
-/// Rows and columns in order of first appearance, and the cell at each place.
-struct Grid<'a, 'c> {
-    rows: Vec<&'a str>,
-    columns: Vec<&'a str>,
-    cells: &'c [TableCell<'a>],
-}
-
-impl<'a, 'c> Grid<'a, 'c> {
-    fn new(cells: &'c [TableCell<'a>]) -> Self {
-        let mut rows: Vec<&str> = Vec::new();
-        let mut columns: Vec<&str> = Vec::new();
-        for c in cells {
-            if !rows.contains(&c.row) {
-                rows.push(c.row);
-            }
-            if !columns.contains(&c.column) {
-                columns.push(c.column);
-            }
-        }
-        Grid {
-            rows,
-            columns,
-            cells,
-        }
-    }
-
-    fn at(&self, row: &str, column: &str) -> Option<&'c TableCell<'a>> {
-        self.cells
-            .iter()
-            .find(|c| c.row == row && c.column == column)
-    }
-
-    /// The table's text at a place: a cell's text, or empty where no cell is.
-    fn text(&self, row: &str, column: &str) -> String {
-        self.at(row, column)
-            .map_or(String::new(), |c| cell_text(c.result))
-    }
-}
-
-const MATRIX_CAPTION: &str = "Largest error in ulps, rounded upwards to three significant \
-    digits, and the first argument where it occurs.";
-
-const FOOTNOTE: &str = "`*`: more inputs lay near the maximum than a summary keeps; the \
-    maximum lies between the value shown and the bound in the CSV (`max_ulp_bound`).";
-
-/// The Markdown report: heading, the matrix, per-cell details, timings.
-pub fn markdown(heading: &Heading, cells: &[TableCell]) -> String {
-    let mut md = String::new();
-    let done = cells.iter().filter(|c| c.result.is_some()).count();
-    let _ = writeln!(md, "# Accuracy report\n");
-    let _ = writeln!(
-        md,
-        "tmd {}, `{}`, {}; {}, {} worker threads. {} of {} cells done.\n",
-        heading.version,
-        heading.command,
-        heading.date,
-        heading.machine,
-        heading.threads,
-        done,
-        cells.len()
-    );
-    let _ = writeln!(md, "Inputs: {}.\n", heading.coverage);
-    markdown_matrix(&mut md, cells);
-    markdown_details(&mut md, cells);
-    md
-}
-
-/// `## Maximum known error`: the functions x columns table.
-fn markdown_matrix(md: &mut String, cells: &[TableCell]) {
-    let grid = Grid::new(cells);
-    let _ = writeln!(md, "## Maximum known error\n\n{MATRIX_CAPTION}\n");
-    let _ = writeln!(md, "| function | {} |", grid.columns.join(" | "));
-    let _ = writeln!(md, "| --- |{}", " --- |".repeat(grid.columns.len()));
-    for row in &grid.rows {
-        let texts: Vec<String> = grid.columns.iter().map(|c| grid.text(row, c)).collect();
-        let _ = writeln!(md, "| {row} | {} |", texts.join(" | "));
-    }
-    if cells
-        .iter()
-        .any(|c| c.result.is_some_and(|r| !r.max_verified))
-    {
-        let _ = writeln!(md, "\n{FOOTNOTE}");
-    }
-}
-
-/// `## Cells` (what each cell found, the same in every run) and `## Timings` (which differ).
-fn markdown_details(md: &mut String, cells: &[TableCell]) {
-    let _ = writeln!(md, "\n## Cells\n");
-    let _ = writeln!(
-        md,
-        "| function | target | rounding | inputs | max error (ulp) | argument | result | \
-         correctly rounded result | correctly rounded | faithful | worse |"
-    );
-    let _ = writeln!(md, "|{}", " --- |".repeat(11));
-    for c in cells {
-        let _ = writeln!(md, "| {} |", detail_fields(c).join(" | "));
-    }
-    let _ = writeln!(md, "\n## Timings\n");
-    let _ = writeln!(md, "| function | target | rounding | seconds |");
-    let _ = writeln!(md, "| --- | --- | --- | --- |");
-    for c in cells {
-        let seconds = c
-            .result
-            .map_or("pending".into(), |r| format!("{:.2}", r.seconds));
-        let _ = writeln!(md, "| {} | {} | {} | {seconds} |", c.row, c.target, c.mode);
-    }
-}
-
-/// A cell's row of the details table.
-fn detail_fields(c: &TableCell) -> Vec<String> {
-    let mut fields = vec![c.row.to_string(), c.target.to_string(), c.mode.to_string()];
-    match c.result {
-        None => fields.extend(std::iter::repeat_n("pending".to_string(), 8)),
-        Some(r) => {
-            let or_dash = |s: &Option<String>| s.clone().unwrap_or_else(|| "-".into());
-            fields.extend([
-                r.inputs.to_string(),
-                r.max_ulp.map_or("-".into(), |m| format!("{m:.6}")),
-                or_dash(&r.argmax),
-                or_dash(&r.argmax_result),
-                or_dash(&r.argmax_expected),
-                r.correctly_rounded.to_string(),
-                r.faithful.to_string(),
-                r.worse.to_string(),
-            ]);
-        }
-    }
-    fields
-}
-
 /// The columns of the CSV report.
 pub const CSV_HEADER: &str = "function,target,rounding,format,status,inputs,sampled,\
     max_ulp_rounded_up,max_ulp,max_ulp_bound,argument,result,correctly_rounded_result,\
@@ -311,78 +202,6 @@ fn csv_field(text: &str) -> String {
     } else {
         text.to_string()
     }
-}
-
-fn html_escape(text: &str) -> String {
-    text.replace('&', "&amp;")
-        .replace('<', "&lt;")
-        .replace('>', "&gt;")
-        .replace('"', "&quot;")
-}
-
-/// The HTML page: heading, the matrix (each finished cell links its plot), and the plots.
-pub fn html(heading: &Heading, cells: &[TableCell]) -> String {
-    let mut page = String::from(
-        "<!DOCTYPE html>\n<html><head><meta charset=\"utf-8\"><title>Accuracy report</title>\n\
-         <style>body{font-family:sans-serif;margin:2em}table{border-collapse:collapse}\
-         td,th{border:1px solid #999;padding:.3em .6em;text-align:right}\
-         td:first-child{text-align:left}code{font-size:90%}</style></head><body>\n\
-         <h1>Accuracy report</h1>\n",
-    );
-    let done = cells.iter().filter(|c| c.result.is_some()).count();
-    let _ = writeln!(
-        page,
-        "<p>tmd {}, <code>{}</code>, {}; {}, {} worker threads. {done} of {} cells done.</p>\n\
-         <p>Inputs: {}.</p>\n<p>{MATRIX_CAPTION}</p>",
-        html_escape(&heading.version),
-        html_escape(&heading.command),
-        html_escape(&heading.date),
-        html_escape(&heading.machine),
-        heading.threads,
-        cells.len(),
-        html_escape(&heading.coverage)
-    );
-    html_matrix(&mut page, cells);
-    page.push_str("<h2>Plots</h2>\n");
-    for c in cells.iter().filter(|c| c.result.is_some()) {
-        let _ = writeln!(
-            page,
-            "<figure><img src=\"cells/{0}.svg\" alt=\"{1}, rounding {2}\" width=\"900\">\
-             <figcaption>{1}, rounding {2}</figcaption></figure>",
-            html_escape(c.stem),
-            html_escape(c.target),
-            c.mode
-        );
-    }
-    page.push_str("</body></html>\n");
-    page
-}
-
-/// The matrix as an HTML table; a finished cell links its plot.
-fn html_matrix(page: &mut String, cells: &[TableCell]) {
-    let grid = Grid::new(cells);
-    page.push_str("<table>\n<tr><th>function</th>");
-    for column in &grid.columns {
-        let _ = write!(page, "<th>{}</th>", html_escape(column));
-    }
-    page.push_str("</tr>\n");
-    for row in &grid.rows {
-        let _ = write!(page, "<tr><td>{}</td>", html_escape(row));
-        for column in &grid.columns {
-            let text = html_escape(&grid.text(row, column));
-            match grid.at(row, column) {
-                Some(c) if c.result.is_some() => {
-                    let stem = html_escape(c.stem);
-                    let _ = write!(page, "<td><a href=\"cells/{stem}.svg\">{text}</a></td>");
-                }
-                _ => {
-                    let _ = write!(page, "<td>{text}</td>");
-                }
-            }
-        }
-        page.push_str("</tr>\n");
-    }
-    page.push_str("</table>\n");
 }
 
 #[cfg(test)]
