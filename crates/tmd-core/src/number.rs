@@ -15,9 +15,20 @@ use rug::{Integer, Rational};
 /// format's range, small enough that the exact rational stays cheap.
 const MAX_LITERAL_EXPONENT: i64 = 100_000;
 
+/// `text` as an error message shows it: whole when short, else its start and its length, so
+/// that a number of a million digits is not echoed whole.
+pub fn shown(text: &str) -> String {
+    const LONGEST: usize = 64;
+    if text.chars().count() <= LONGEST {
+        return text.to_string();
+    }
+    let start: String = text.chars().take(40).collect();
+    format!("{start}... ({} characters)", text.chars().count())
+}
+
 /// Parses a hex float or a decimal into its exact rational value.
 pub fn parse_number(text: &str) -> Result<Rational, InputError> {
-    let bad = |why: &str| InputError::Number(format!("'{text}': {why}"));
+    let bad = |why: &str| InputError::Number(format!("'{}': {why}", shown(text)));
     let t = text.trim();
     let (neg, body) = match t.as_bytes().first() {
         Some(b'-') => (true, &t[1..]),
@@ -55,10 +66,12 @@ fn parse_digits(s: &str, radix: u32, marker: char, base: u32) -> Result<Rational
     }
     // Each fraction digit scales by 1/radix: 4 binary places for hex, one decimal place.
     let frac_scale = if radix == 16 { 4 } else { 1 } * frac_part.len() as i64;
-    let exponent = exponent
-        .checked_sub(frac_scale)
-        .filter(|e| e.abs() <= MAX_LITERAL_EXPONENT)
-        .ok_or_else(|| "exponent out of range".to_string())?;
+    // The written exponent is bounded; the digits may move the scale beyond it (a decimal of
+    // 100,000 fraction digits is a valid number), as far as they are many.
+    if exponent.abs() > MAX_LITERAL_EXPONENT {
+        return Err("exponent out of range".to_string());
+    }
+    let exponent = exponent - frac_scale;
     let n = Integer::from_str_radix(&all, radix as i32).map_err(|e| e.to_string())?;
     let scale = Integer::from(base).pow(exponent.unsigned_abs() as u32);
     Ok(if exponent >= 0 {
@@ -143,7 +156,8 @@ pub fn parse_exact(text: &str, format: &Format) -> Result<FormatNumber, InputErr
     let x = with_sign_of_zero(x, text);
     if !exact {
         return Err(InputError::Number(format!(
-            "'{text}' is not a {} number (the nearest one is {})",
+            "'{}' is not a {} number (the nearest one is {})",
+            shown(text),
             format.name(),
             x.to_hex()
         )));

@@ -155,7 +155,8 @@ impl SearchPlan {
             let (x, exact) = RangeEnd::parse(text, &format)?;
             if !exact {
                 note(&format!(
-                    "--{flag} {text} is not a {} number; rounded to nearest: {}",
+                    "--{flag} {} is not a {} number; rounded to nearest: {}",
+                    tmd_core::number::shown(text),
                     format.name(),
                     x.to_hex()
                 ));

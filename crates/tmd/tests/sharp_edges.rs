@@ -90,3 +90,43 @@ fn an_interrupted_hardness_list_says_so() {
         "{stderr}"
     );
 }
+
+#[test]
+fn a_device_number_on_the_cpu_backend_is_refused_by_crunch_too() {
+    let out = tmd(&[
+        "crunch", "std:expf", "--from", "1", "--to", "2", "--device", "1",
+    ]);
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(2), "{stderr}");
+    assert!(
+        stderr.contains("--device is for --backend opencl or cuda"),
+        "{stderr}"
+    );
+}
+
+#[test]
+fn a_decimal_of_a_hundred_thousand_digits_is_a_number_and_is_not_echoed_whole() {
+    // 10^-100002: valid, below every binary64 number: rounded to 0 as a range bound.
+    let tiny = format!("0.{}1", "0".repeat(100_001));
+    let out = tmd(&[
+        "search",
+        "exp",
+        "--from",
+        &tiny,
+        "--to",
+        "0x1p-1074",
+        "--bits",
+        "30",
+        "-q",
+    ]);
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(0), "{stderr}");
+    assert!(stderr.contains("(100004 characters)"), "{stderr}");
+    assert!(stderr.len() < 1000, "echoed whole: {} bytes", stderr.len());
+    // Not a binary64 number: refused as an input of hardness, in one short line.
+    let out = tmd(&["hardness", "exp", &tiny]);
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(2));
+    assert_eq!(stderr.lines().count(), 1);
+    assert!(stderr.len() < 300, "echoed whole: {} bytes", stderr.len());
+}

@@ -50,12 +50,13 @@ pub(crate) fn parse_bound(text: &str, what: &str, fmt: CrunchFormat) -> Result<f
         "-inf" => return Ok(f64::NEG_INFINITY),
         _ => {}
     }
+    let shown = tmd_core::number::shown(text);
     let (number, _) = parse_rounded(text, &fmt.core())
-        .map_err(|e| InputError::Range(format!("{what} {text}: {e}")))?;
+        .map_err(|e| InputError::Range(format!("{what} {shown}: {e}")))?;
     let v = number.to_float().to_f64();
     if !v.is_finite() {
         return Err(InputError::Range(format!(
-            "{what} {text} is outside the finite {} numbers",
+            "{what} {shown} is outside the finite {} numbers",
             fmt.name()
         )));
     }
@@ -76,6 +77,9 @@ pub fn run(args: &CrunchArgs) -> anyhow::Result<()> {
     let spec = args.target.as_deref().expect("clap requires it");
     if args.strict && args.inputs.is_none() {
         return Err(InputError::Usage("--strict is for --inputs FILE".into()).into());
+    }
+    if args.backend == "cpu" && args.device.is_some() {
+        return Err(InputError::Usage("--device is for --backend opencl or cuda".into()).into());
     }
     tmd_crunch::foreign::worker::set_timeout(args.target_timeout);
     if tmd_crunch::bivariate::target::is_bivariate(spec, args.function.as_deref()) {
