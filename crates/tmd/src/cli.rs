@@ -228,9 +228,14 @@ pub struct HardnessArgs {
     #[arg(required_unless_present = "file", allow_hyphen_values = true)]
     pub inputs: Vec<String>,
     /// Also classify every input of a worst-case file (CORE-MATH's `.wc` format: one number
-    /// per line, first token, `#` comments; nan and inf entries are skipped and counted).
+    /// per line, first token, `#` comments; nan and inf entries are skipped and counted, and
+    /// so are lines without a number of the format, with a note on stderr).
     #[arg(long)]
     pub file: Option<std::path::PathBuf>,
+    /// With --file: refuse the file (exit 2, before any output for a regular file) when a
+    /// line holds no number of the format, instead of skipping it with a note.
+    #[arg(long, requires = "file")]
+    pub strict: bool,
     /// binary16, bfloat16, binary32, binary64, binary80, binary128 or pN (N <= 64).
     #[arg(long, default_value = "binary64")]
     pub format: String,

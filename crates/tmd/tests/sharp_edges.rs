@@ -130,3 +130,29 @@ fn a_decimal_of_a_hundred_thousand_digits_is_a_number_and_is_not_echoed_whole() 
     assert_eq!(stderr.lines().count(), 1);
     assert!(stderr.len() < 300, "echoed whole: {} bytes", stderr.len());
 }
+
+#[test]
+fn a_list_line_without_a_number_of_the_format_is_skipped_with_a_note_or_refused_by_strict() {
+    let dir = std::env::temp_dir().join(format!("tmd-sharp-{}-wc", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let list = dir.join("erf.wc");
+    // Line 2 is a threshold with more bits than binary64 has; line 4 is a tool's error text.
+    std::fs::write(
+        &list,
+        "0x1.8p+0\n0x1.00000000000001p+0 # a threshold\n-0x1p-3\nError 10290\n",
+    )
+    .unwrap();
+    let path = list.to_str().unwrap();
+    let out = tmd(&["hardness", "erf", "--file", path, "--json"]);
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(0), "{stderr}");
+    assert_eq!(String::from_utf8_lossy(&out.stdout).lines().count(), 2);
+    assert!(stderr.contains("2 lines"), "{stderr}");
+    assert!(stderr.contains("erf.wc:2:"), "{stderr}");
+    let strict = tmd(&["hardness", "erf", "--file", path, "--strict"]);
+    let stderr = String::from_utf8_lossy(&strict.stderr);
+    assert_eq!(strict.status.code(), Some(2), "{stderr}");
+    assert!(strict.stdout.is_empty());
+    assert!(stderr.contains("erf.wc:2:"), "{stderr}");
+    std::fs::remove_dir_all(&dir).ok();
+}

@@ -8,6 +8,7 @@ use std::fs::File;
 use std::io::{BufRead, BufReader, Write};
 use tmd_core::number::parse_exact;
 use tmd_core::{hardness, Format, FormatNumber, InputError, Outcome};
+use tmd_crunch::input_list::SkippedLines;
 use tmd_search::Target;
 
 /// Inputs of a `--file` decided (in parallel) and printed at a time: the file is streamed,
@@ -44,14 +45,16 @@ pub fn run(args: &HardnessArgs) -> anyhow::Result<()> {
     // then to decide and print. A pipe can be read once only: its lines are checked as they
     // come, and a bad one ends the run after the lines before it.
     let regular = std::fs::metadata(path).is_ok_and(|m| m.is_file());
-    if regular {
-        for_each_wc_input(open_file(path)?, &format, &name, |_| Ok(()))?;
+    let mut not_inputs = SkippedLines::default();
+    if regular && args.strict {
+        for_each_wc_input(open_file(path)?, &format, (&name, None), |_| Ok(()))?;
     }
     let mut out = std::io::stdout().lock();
     let mut tally = Tally::default();
     print_batch(args, &target, &format, &inputs, &mut out, &mut tally)?;
     let mut batch = Vec::with_capacity(FILE_BATCH);
-    let skipped = for_each_wc_input(open_file(path)?, &format, &name, |x| {
+    let keep_going = (!args.strict).then_some(&mut not_inputs);
+    let skipped = for_each_wc_input(open_file(path)?, &format, (&name, keep_going), |x| {
         batch.push(x);
         if batch.len() == FILE_BATCH {
             print_batch(args, &target, &format, &batch, &mut out, &mut tally)?;
@@ -63,6 +66,8 @@ pub fn run(args: &HardnessArgs) -> anyhow::Result<()> {
     if skipped > 0 {
         eprintln!("tmd: note: {skipped} special entries (nan, inf) of {name} skipped");
     }
+    let read = tally.inputs + skipped;
+    super::crunch_list::note_skipped(&name, format.name(), &not_inputs, read)?;
     tally.print();
     Ok(())
 }
@@ -105,11 +110,12 @@ fn print_batch(
 /// Calls `f` on the inputs of a worst-case file in order: the first token of each line, `#`
 /// starting a comment. Special values (nan, inf, as libm test lists carry) are skipped and
 /// counted (the count is returned); anything else that is not a number of the format, or a
-/// line that is not UTF-8 text, is an error naming the line.
+/// line that is not UTF-8 text, is noted in `not_inputs` and skipped when it is given, an
+/// error naming the line otherwise (`--strict`).
 fn for_each_wc_input(
     mut reader: impl BufRead,
     format: &Format,
-    name: &str,
+    (name, mut not_inputs): (&str, Option<&mut SkippedLines>),
     mut f: impl FnMut(FormatNumber) -> anyhow::Result<()>,
 ) -> anyhow::Result<u64> {
     let mut skipped = 0;
@@ -122,8 +128,19 @@ fn for_each_wc_input(
         if n == 0 {
             break;
         }
-        let line = std::str::from_utf8(&bytes)
-            .map_err(|_| InputError::Number(format!("{name}:{line_no}: not UTF-8 text")))?;
+        let line = match std::str::from_utf8(&bytes) {
+            Ok(line) => line,
+            Err(_) => match not_inputs.as_deref_mut() {
+                Some(noted) => {
+                    noted.note(line_no, "not UTF-8 text");
+                    continue;
+                }
+                None => {
+                    let why = format!("{name}:{line_no}: not UTF-8 text");
+                    return Err(InputError::Number(why).into());
+                }
+            },
+        };
         let Some(token) = line
             .split('#')
             .next()
@@ -136,9 +153,13 @@ fn for_each_wc_input(
             skipped += 1;
             continue;
         }
-        let x = parse_exact(token, format)
-            .map_err(|e| InputError::Number(format!("{name}:{line_no}: {e}")))?;
-        f(x)?;
+        match (parse_exact(token, format), not_inputs.as_deref_mut()) {
+            (Ok(x), _) => f(x)?,
+            (Err(e), Some(noted)) => noted.note(line_no, e.to_string()),
+            (Err(e), None) => {
+                return Err(InputError::Number(format!("{name}:{line_no}: {e}")).into())
+            }
+        }
     }
     Ok(skipped)
 }
@@ -151,7 +172,7 @@ fn read_worst_case_file(
     name: &str,
 ) -> Result<Vec<FormatNumber>, InputError> {
     let mut inputs = Vec::new();
-    let read = for_each_wc_input(text.as_bytes(), format, name, |x| {
+    let read = for_each_wc_input(text.as_bytes(), format, (name, None), |x| {
         inputs.push(x);
         Ok(())
     });
