@@ -29,7 +29,7 @@ fn main() {
         .args(LOOPS)
         .arg("-o")
         .arg(&worker)
-        .args(["-ldl", "-lm"])
+        .args(["-ldl", "-lm", "-pthread"])
         .status()
         .expect("the C compiler runs");
     assert!(status.success(), "compiling the evaluation worker failed");

@@ -168,6 +168,10 @@ impl Outcome {
 /// Default cap of the Ziv loop, in bits.
 pub const DEFAULT_MAX_PRECISION: u32 = 8192;
 
+/// The largest `--max-precision` taken: far beyond any hardness met in practice (erfc(-100)
+/// needs 14,000 bits), far below MPFR's own limit, and a Ziv loop there still ends.
+pub const MAX_PRECISION_CAP: u32 = 1 << 24;
+
 /// Where an enclosure lies on the half-ulp grid.
 #[derive(Debug)]
 enum Location {

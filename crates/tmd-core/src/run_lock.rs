@@ -48,7 +48,10 @@ impl LockError {
     /// Whether the user is at fault (exit status 2): another run, or a lock path that is no
     /// regular file.
     pub fn is_bad_input(&self) -> bool {
+        // A directory the user may not write is a path to fix, found before any work.
+        let denied = |e: &io::Error| e.kind() == io::ErrorKind::PermissionDenied;
         matches!(self, LockError::Held { .. } | LockError::NotAFile { .. })
+            || matches!(self, LockError::Io { source, .. } if denied(source))
     }
 }
 

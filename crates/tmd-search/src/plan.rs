@@ -197,6 +197,13 @@ impl SearchPlan {
                 p + bits + 64
             )));
         }
+        if request.max_precision > tmd_core::hardness::MAX_PRECISION_CAP {
+            return Err(InputError::Bits(format!(
+                "--max-precision {} is beyond {} bits",
+                request.max_precision,
+                tmd_core::hardness::MAX_PRECISION_CAP
+            )));
+        }
         let breakpoints = Breakpoints::parse(&request.breakpoints).ok_or_else(|| {
             InputError::Usage(format!(
                 "unknown --breakpoints '{}' (expected all, directed or nearest)",

@@ -377,13 +377,20 @@ pub fn run() -> anyhow::Result<()> {
         Ok(cli) => cli,
         Err(e) => {
             use clap::error::ErrorKind;
-            if matches!(
-                e.kind(),
-                ErrorKind::DisplayHelp
-                    | ErrorKind::DisplayVersion
-                    | ErrorKind::DisplayHelpOnMissingArgumentOrSubcommand
-            ) {
-                e.exit();
+            if matches!(e.kind(), ErrorKind::DisplayHelp | ErrorKind::DisplayVersion) {
+                // Written here rather than by clap, which ignores a failed write.
+                use std::io::Write;
+                let text = e.render().to_string();
+                let mut out = std::io::stdout().lock();
+                let written = out.write_all(text.as_bytes()).and_then(|()| out.flush());
+                std::process::exit(if written.is_ok() { 0 } else { 1 });
+            }
+            if e.kind() == ErrorKind::DisplayHelpOnMissingArgumentOrSubcommand {
+                eprintln!(
+                    "tmd: a command is needed: functions, hardness, search, crunch, report, \
+                     crunch-status, crunch-format, completions or man (see tmd --help)"
+                );
+                std::process::exit(2);
             }
             // clap's message, up to its usage block, on one line.
             let text = e.to_string();

@@ -15,6 +15,13 @@ use std::process::ExitCode;
 use tmd_core::InputError;
 
 fn main() -> ExitCode {
+    // A write past the file-size limit (`ulimit -f`) then fails with EFBIG, which the run
+    // reports like a full disk (exit 1, the file named, no partial output left), instead of
+    // SIGXFSZ killing the process mid-write.
+    // SAFETY: called before any other thread exists; SIG_IGN installs no handler code.
+    unsafe {
+        libc::signal(libc::SIGXFSZ, libc::SIG_IGN);
+    }
     match cli::run() {
         Ok(()) => ExitCode::SUCCESS,
         Err(err) => {

@@ -481,7 +481,13 @@ fn hardness_file_classifies_a_published_list() {
     assert!(stderr.contains("2 inputs"), "{stderr}");
     std::fs::write(&wc, "0x1p+0\n0.1\n").unwrap();
     assert_bad_input(
-        &["hardness", "exp", "--file", wc.to_str().unwrap()],
+        &[
+            "hardness",
+            "exp",
+            "--file",
+            wc.to_str().unwrap(),
+            "--strict",
+        ],
         "some.wc:2",
     );
 }

@@ -22,6 +22,7 @@
 #define _GNU_SOURCE
 #include <dlfcn.h>
 #include <errno.h>
+#include <pthread.h>
 #include <signal.h>
 #include <stdint.h>
 #include <stdlib.h>
@@ -173,9 +174,38 @@ static void evaluate(int kind, int mode, void *f, unsigned char *in, unsigned ch
     }
 }
 
+/* The worker must not outlive tmd, however tmd ends (Ctrl-C, kill -9): a target that never
+   returns would go on computing, orphaned. tmd's end closes the requests pipe, which an idle
+   worker sees, but a worker inside the target reads nothing; so a thread of its own watches
+   the parent's process id and ends the worker once it has been re-parented. The thread
+   blocks every signal, so that alarms and the target's crashes are met by the main thread. */
+static pid_t parent;
+
+static void *watch_parent(void *unused) {
+    (void)unused;
+    for (;;) {
+        if (getppid() != parent)
+            _exit(0);
+        usleep(100 * 1000);
+    }
+    return NULL;
+}
+
+static void start_watching_parent(void) {
+    parent = getppid();
+    sigset_t all, previous;
+    sigfillset(&all);
+    pthread_sigmask(SIG_SETMASK, &all, &previous);
+    pthread_t watcher;
+    if (pthread_create(&watcher, NULL, watch_parent, NULL) == 0)
+        pthread_detach(watcher);
+    pthread_sigmask(SIG_SETMASK, &previous, NULL);
+}
+
 int main(int argc, char **argv) {
     if (argc != 6)
         return 2;
+    start_watching_parent();
     results_fd = dup(1);
     if (results_fd < 0 || dup2(2, 1) < 0)
         return 2;

@@ -78,8 +78,11 @@ pub fn run(args: &CrunchArgs) -> anyhow::Result<()> {
     if args.strict && args.inputs.is_none() {
         return Err(InputError::Usage("--strict is for --inputs FILE".into()).into());
     }
-    if args.backend == "cpu" && args.device.is_some() {
-        return Err(InputError::Usage("--device is for --backend opencl or cuda".into()).into());
+    if args.backend == "cpu" && (args.device.is_some() || args.host_analysis) {
+        return Err(InputError::Usage(
+            "--device and --host-analysis are for --backend opencl or cuda".into(),
+        )
+        .into());
     }
     tmd_crunch::foreign::worker::set_timeout(args.target_timeout);
     if tmd_crunch::bivariate::target::is_bivariate(spec, args.function.as_deref()) {

@@ -130,22 +130,25 @@ pub fn strict_refusal(name: &str, format: &str, skipped: &SkippedLines) -> Resul
 }
 
 /// The lines of a list skipped for holding no input, on stderr: how many, then the first
-/// few with their line numbers. Bad input (exit 2) when nothing else was left to run.
+/// few with their line numbers. Bad input (exit 2) when the list holds no input at all.
 pub fn note_skipped(
     name: &str,
     format: &str,
     skipped: &SkippedLines,
     inputs: u64,
 ) -> Result<(), InputError> {
+    // An empty list checks nothing: refused, so that a gate never passes on it.
+    if inputs == 0 {
+        let first = skipped
+            .first_as_error(name)
+            .map(|first| format!(": {} skipped, the first {first}", lines(skipped.count)))
+            .unwrap_or_default();
+        return Err(InputError::Number(format!(
+            "{name} holds no {format} input{first}"
+        )));
+    }
     if skipped.count == 0 {
         return Ok(());
-    }
-    if inputs == 0 {
-        return Err(InputError::Number(format!(
-            "{name} holds no {format} input: {} skipped, the first {}",
-            lines(skipped.count),
-            skipped.first_as_error(name).unwrap_or_default()
-        )));
     }
     eprintln!(
         "tmd: note: {} of {name} skipped, holding no {format} input (--strict refuses such \

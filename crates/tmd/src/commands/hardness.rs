@@ -5,7 +5,7 @@ use crate::output::{hardness_json, hardness_text};
 use rayon::prelude::*;
 use std::collections::BTreeMap;
 use std::fs::File;
-use std::io::{BufRead, BufReader, Write};
+use std::io::{BufRead, BufReader, Read, Write};
 use tmd_core::number::parse_exact;
 use tmd_core::{hardness, Format, FormatNumber, InputError, Outcome};
 use tmd_crunch::input_list::SkippedLines;
@@ -15,9 +15,22 @@ use tmd_search::Target;
 /// so memory does not grow with its length.
 const FILE_BATCH: usize = 1 << 12;
 
+/// The longest line of a `--file` read: a worst-case line is a number and a comment, and a
+/// file without line ends (`/dev/zero`) must not be read whole.
+const LONGEST_LINE: usize = 1 << 16;
+
 pub fn run(args: &HardnessArgs) -> anyhow::Result<()> {
     let format = Format::parse(&args.format)?;
     let target = Target::parse(&args.function)?;
+    let least = format.precision() + 64;
+    if !(least..=tmd_core::hardness::MAX_PRECISION_CAP).contains(&args.max_precision) {
+        return Err(InputError::Usage(format!(
+            "--max-precision {}: expected {least} (p + 64) to {}",
+            args.max_precision,
+            tmd_core::hardness::MAX_PRECISION_CAP
+        ))
+        .into());
+    }
     // Every input is checked before anything is printed.
     let inputs = args
         .inputs
@@ -122,11 +135,18 @@ fn for_each_wc_input(
     let mut bytes = Vec::new();
     for line_no in 1.. {
         bytes.clear();
-        let n = reader.read_until(b'\n', &mut bytes).map_err(|e| {
-            InputError::Usage(format!("{name}:{line_no}: {}", super::io_reason(&e)))
-        })?;
+        let n = (&mut reader)
+            .take(LONGEST_LINE as u64 + 1)
+            .read_until(b'\n', &mut bytes)
+            .map_err(|e| {
+                InputError::Usage(format!("{name}:{line_no}: {}", super::io_reason(&e)))
+            })?;
         if n == 0 {
             break;
+        }
+        if n > LONGEST_LINE && !bytes.ends_with(b"\n") {
+            let why = format!("{name}:{line_no}: a line longer than {LONGEST_LINE} bytes");
+            return Err(InputError::Number(why).into());
         }
         let line = match std::str::from_utf8(&bytes) {
             Ok(line) => line,
@@ -149,7 +169,8 @@ fn for_each_wc_input(
             continue;
         };
         let lower = token.to_ascii_lowercase();
-        if lower.contains("nan") || lower.contains("inf") {
+        let unsigned = lower.trim_start_matches(['+', '-']);
+        if matches!(unsigned, "nan" | "inf" | "infinity") || unsigned.starts_with("nan(") {
             skipped += 1;
             continue;
         }

@@ -5,7 +5,11 @@
 use std::io::Write;
 
 pub fn completions(mut cmd: clap::Command, shell: clap_complete::Shell) -> anyhow::Result<()> {
-    clap_complete::generate(shell, &mut cmd, "tmd", &mut std::io::stdout().lock());
+    // Generated into memory: clap_complete panics on a failed write, which a full disk or a
+    // closed pipe must not turn into a crash.
+    let mut script = Vec::new();
+    clap_complete::generate(shell, &mut cmd, "tmd", &mut script);
+    std::io::stdout().lock().write_all(&script)?;
     Ok(())
 }
 
