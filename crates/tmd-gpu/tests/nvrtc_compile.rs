@@ -6,41 +6,62 @@
 use tmd_gpu::cuda::{compile_cubin, compile_source_cubin, load_nvrtc, nvrtc_version};
 use tmd_kernels::Id;
 
+/// Runs `compile` on every item on threads of its own: NVRTC builds programs independently,
+/// and each of these takes seconds.
+fn compile_all<T: Sync>(items: &[T], compile: impl Fn(&T) + Sync) {
+    std::thread::scope(|scope| {
+        for item in items {
+            let compile = &compile;
+            scope.spawn(move || compile(item));
+        }
+    });
+}
+
+/// sm_90 in the fast tier; sm_80 too in the large one (the sources are the same, only the
+/// code generation differs).
 #[test]
 fn every_program_compiles_under_nvrtc_for_sm90_and_sm80() {
     let found = load_nvrtc().unwrap_or_else(|e| panic!("{e}"));
     let (major, minor) = nvrtc_version().unwrap();
     println!("NVRTC {major}.{minor} from {found}");
-    for id in Id::ALL {
-        for (arch_major, arch_minor) in [(9, 0), (8, 0)] {
-            let cubin = compile_cubin(id, arch_major, arch_minor).unwrap_or_else(|e| panic!("{e}"));
-            // An ELF image.
-            assert_eq!(&cubin[..4], b"\x7fELF", "{}: not a cubin", id.name());
-            println!(
-                "{} sm_{arch_major}{arch_minor}: {} bytes",
-                id.name(),
-                cubin.len()
-            );
-        }
-    }
+    let archs: &[(u32, u32)] = tmd_test_tier::pick(&[(9, 0)], &[(9, 0), (8, 0)]);
+    let builds: Vec<(Id, (u32, u32))> = Id::ALL
+        .iter()
+        .flat_map(|&id| archs.iter().map(move |&arch| (id, arch)))
+        .collect();
+    compile_all(&builds, |&(id, (arch_major, arch_minor))| {
+        let cubin = compile_cubin(id, arch_major, arch_minor).unwrap_or_else(|e| panic!("{e}"));
+        // An ELF image.
+        assert_eq!(&cubin[..4], b"\x7fELF", "{}: not a cubin", id.name());
+        println!(
+            "{} sm_{arch_major}{arch_minor}: {} bytes",
+            id.name(),
+            cubin.len()
+        );
+    });
 }
 
 /// The crunch kernel (with the VRECPE emulation and a math-library call as targets,
-/// in float and double) compiles under NVRTC too, for the CUDA crunch backend to come.
+/// in float and double; all four pairs in the large tier) compiles under NVRTC too.
 #[test]
 fn crunch_kernel_compiles_under_nvrtc() {
     load_nvrtc().unwrap_or_else(|e| panic!("{e}"));
-    for real in ["float", "double"] {
-        for target in [
-            tmd_kernels::crunch_vrecpe_target(real, 3),
-            tmd_kernels::crunch_call_target(real, "exp(x)"),
-        ] {
-            let source = tmd_kernels::crunch_source(real, &target);
-            let cubin =
-                compile_source_cubin("crunch", &source, 9, 0).unwrap_or_else(|e| panic!("{e}"));
-            assert_eq!(&cubin[..4], b"\x7fELF", "crunch {real}: not a cubin");
-        }
+    let mut programs = vec![
+        ("float", tmd_kernels::crunch_vrecpe_target("float", 3)),
+        (
+            "double",
+            tmd_kernels::crunch_call_target("double", "exp(x)"),
+        ),
+    ];
+    if tmd_test_tier::extensive() {
+        programs.push(("double", tmd_kernels::crunch_vrecpe_target("double", 3)));
+        programs.push(("float", tmd_kernels::crunch_call_target("float", "exp(x)")));
     }
+    compile_all(&programs, |(real, target)| {
+        let source = tmd_kernels::crunch_source(real, target);
+        let cubin = compile_source_cubin("crunch", &source, 9, 0).unwrap_or_else(|e| panic!("{e}"));
+        assert_eq!(&cubin[..4], b"\x7fELF", "crunch {real}: not a cubin");
+    });
 }
 
 /// The crunch program that analyses on the device (kernels/crunch_analyse.cl, with
@@ -49,31 +70,34 @@ fn crunch_kernel_compiles_under_nvrtc() {
 #[test]
 fn crunch_analyse_compiles_under_nvrtc() {
     load_nvrtc().unwrap_or_else(|e| panic!("{e}"));
-    let mut programs = vec![
-        (
-            "exp",
-            "double",
-            tmd_kernels::crunch_call_target("double", "exp(x)"),
-        ),
-        (
+    // The fast tier builds one program per format; the programs of one format differ only in
+    // their reference function, and the large tier builds them all.
+    let mut programs = vec![(
+        "exp",
+        "double",
+        tmd_kernels::crunch_call_target("double", "exp(x)"),
+    )];
+    if tmd_test_tier::extensive() {
+        programs.push((
             "recip",
             "double",
             tmd_kernels::crunch_vrecpe_target("double", 3),
-        ),
-        (
+        ));
+        programs.push((
             "sqrt",
             "double",
             tmd_kernels::crunch_call_target("double", "sqrt(x)"),
-        ),
-        (
+        ));
+        programs.push((
             "recip",
             "float",
             tmd_kernels::crunch_vrecpe_target("float", 3),
-        ),
-    ];
-    for name in [
+        ));
+    }
+    let all = [
         "exp", "log", "sin", "cos", "tan", "sqrt", "expm1", "log1p", "atan", "tanh",
-    ] {
+    ];
+    for &name in tmd_test_tier::pick(&all[..1], &all[..]) {
         let call = format!("{name}f(x)");
         programs.push((
             name,
@@ -81,8 +105,8 @@ fn crunch_analyse_compiles_under_nvrtc() {
             tmd_kernels::crunch_call_target("float", &call),
         ));
     }
-    for (function, real, target) in programs {
-        let source = tmd_kernels::crunch_analyse_source(function, &target, real).unwrap();
+    compile_all(&programs, |(function, real, target)| {
+        let source = tmd_kernels::crunch_analyse_source(function, target, real).unwrap();
         let cubin = compile_source_cubin("crunch_analyse", &source, 9, 0)
             .unwrap_or_else(|e| panic!("{function}: {e}"));
         assert_eq!(
@@ -90,7 +114,7 @@ fn crunch_analyse_compiles_under_nvrtc() {
             b"\x7fELF",
             "crunch_analyse {function}: not a cubin"
         );
-    }
+    });
     assert!(tmd_kernels::crunch_analyse_source("cbrt", "", "double").is_none());
     assert!(tmd_kernels::crunch_analyse_source("cbrt", "", "float").is_none());
 }
