@@ -169,8 +169,9 @@ impl<R: BufRead> Iterator for BoundedLines<R> {
             }
             Err(e) => Err(e.into()),
         };
-        // After an error the reader's position is not a line start: stop there.
-        self.failed = result.is_err();
+        // After a long line or a read error the reader's position is not a line start: stop
+        // there. A line that is not UTF-8 was read whole, and the next one starts after it.
+        self.failed = matches!(result, Err(LineError::TooLong { .. } | LineError::Io(_)));
         Some(result)
     }
 }

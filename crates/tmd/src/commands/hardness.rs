@@ -5,8 +5,9 @@ use crate::output::{hardness_json, hardness_text};
 use rayon::prelude::*;
 use std::collections::BTreeMap;
 use std::fs::File;
-use std::io::{BufRead, BufReader, Read, Write};
+use std::io::{BufRead, BufReader, Write};
 use tmd_core::number::parse_exact;
+use tmd_core::safe_fs::LineError;
 use tmd_core::{hardness, Format, FormatNumber, InputError, Outcome};
 use tmd_crunch::input_list::SkippedLines;
 use tmd_search::Target;
@@ -14,10 +15,6 @@ use tmd_search::Target;
 /// Inputs of a `--file` decided (in parallel) and printed at a time: the file is streamed,
 /// so memory does not grow with its length.
 const FILE_BATCH: usize = 1 << 12;
-
-/// The longest line of a `--file` read: a worst-case line is a number and a comment, and a
-/// file without line ends (`/dev/zero`) must not be read whole.
-const LONGEST_LINE: usize = 1 << 16;
 
 pub fn run(args: &HardnessArgs) -> anyhow::Result<()> {
     let format = Format::parse(&args.format)?;
@@ -126,40 +123,25 @@ fn print_batch(
 /// line that is not UTF-8 text, is noted in `not_inputs` and skipped when it is given, an
 /// error naming the line otherwise (`--strict`).
 fn for_each_wc_input(
-    mut reader: impl BufRead,
+    reader: impl BufRead,
     format: &Format,
     (name, mut not_inputs): (&str, Option<&mut SkippedLines>),
     mut f: impl FnMut(FormatNumber) -> anyhow::Result<()>,
 ) -> anyhow::Result<u64> {
     let mut skipped = 0;
-    let mut bytes = Vec::new();
-    for line_no in 1.. {
-        bytes.clear();
-        let n = (&mut reader)
-            .take(LONGEST_LINE as u64 + 1)
-            .read_until(b'\n', &mut bytes)
-            .map_err(|e| {
-                InputError::Usage(format!("{name}:{line_no}: {}", super::io_reason(&e)))
-            })?;
-        if n == 0 {
-            break;
-        }
-        if n > LONGEST_LINE && !bytes.ends_with(b"\n") {
-            let why = format!("{name}:{line_no}: a line longer than {LONGEST_LINE} bytes");
-            return Err(InputError::Number(why).into());
-        }
-        let line = match std::str::from_utf8(&bytes) {
-            Ok(line) => line,
-            Err(_) => match not_inputs.as_deref_mut() {
-                Some(noted) => {
-                    noted.note(line_no, "not UTF-8 text");
-                    continue;
-                }
-                None => {
-                    let why = format!("{name}:{line_no}: not UTF-8 text");
-                    return Err(InputError::Number(why).into());
-                }
-            },
+    for (i, line) in tmd_core::safe_fs::BoundedLines::new(reader).enumerate() {
+        let line_no = i + 1;
+        let line = match (line, not_inputs.as_deref_mut()) {
+            (Ok(line), _) => line,
+            (Err(LineError::NotUtf8), Some(noted)) => {
+                noted.note(line_no, "not UTF-8 text");
+                continue;
+            }
+            (Err(LineError::Io(e)), _) => {
+                let why = format!("{name}:{line_no}: {}", super::io_reason(&e));
+                return Err(InputError::Usage(why).into());
+            }
+            (Err(e), _) => return Err(InputError::Number(format!("{name}:{line_no}: {e}")).into()),
         };
         let Some(token) = line
             .split('#')
