@@ -22,6 +22,7 @@ targets=(
   "-p tmd-gpu --test xfloat_opencl"
   "-p tmd-gpu --test xfloat_quad_opencl"
   "-p tmd-gpu --test fft_opencl"
+  "-p tmd-gpu --test nvrtc_compile"
 )
 # The order: the targets sorted by a hash of the seed and their text.
 mapfile -t order < <(for t in "${targets[@]}"; do

@@ -18,6 +18,9 @@
 #   tests build a reference library with MPFR's C interface (libmpfr-dev).
 # - `tmd report`'s HTML page is checked in headless Chromium (crates/tmd/tests/report_page.rs):
 #   chromium.
+# - The Python module (crates/tmd-py) is built by maturin and tested by pytest (with mpmath for
+#   its exact conversions), all three installed from PyPI into the virtual environment .venv at
+#   the repository's root (python3-venv on Debian); scripts/test.sh builds the module into it.
 set -euo pipefail
 fix_dev_null="$(dirname "$0")/fix-dev-null.sh"
 bash "$fix_dev_null"
@@ -43,6 +46,7 @@ compgen -G '/usr/lib/*/libfplll.a' >/dev/null || need+=(libfplll-dev)
 compgen -G '/usr/lib/*/libquadmath.so.0' >/dev/null || need+=(libquadmath0)
 compgen -G '/usr/include/*/gmp.h' >/dev/null || [ -e /usr/include/gmp.h ] || need+=(libgmp-dev)
 command -v chromium >/dev/null || need+=(chromium)
+python3 -c 'import ensurepip, venv' >/dev/null 2>&1 || need+=(python3-venv)
 if [ ${#need[@]} -gt 0 ]; then
   SUDO=""
   [ "$(id -u)" -eq 0 ] || SUDO="sudo"
@@ -67,6 +71,13 @@ if ! has_nvrtc_wheel &&
   echo "setup: installing the pip wheel nvidia-cuda-nvrtc-cu12" >&2
   python3 -m pip install --quiet --disable-pip-version-check nvidia-cuda-nvrtc-cu12 2>/dev/null ||
     python3 -m pip install --quiet --disable-pip-version-check --break-system-packages nvidia-cuda-nvrtc-cu12
+fi
+root="$(cd "$(dirname "$0")/.." && pwd)"
+if ! "$root/.venv/bin/python" -c 'import pytest, mpmath' >/dev/null 2>&1 ||
+  ! [ -x "$root/.venv/bin/maturin" ]; then
+  echo "setup: making $root/.venv with maturin and pytest" >&2
+  python3 -m venv "$root/.venv"
+  "$root/.venv/bin/python" -m pip install --quiet --disable-pip-version-check maturin pytest mpmath
 fi
 # Last: commands above wrote to /dev/null; where it could not be made a device, empty it.
 bash "$fix_dev_null"

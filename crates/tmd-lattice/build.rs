@@ -3,6 +3,12 @@
 //! MPFR that rug links (gmp-mpfr-sys), so the process holds one copy of each. Only libfplll.a
 //! is put on the search path (copied into OUT_DIR): the system directory itself would offer
 //! the system's libgmp.a to gmp-mpfr-sys's `-l static=gmp`.
+//!
+//! With the feature `shared-fplll` (the Python module's shared object, which cannot hold
+//! Debian's libfplll.a: its code is not position-independent) the system's libfplll.so is
+//! linked instead; fplll's own GMP and MPFR calls then go to the system's shared GMP and MPFR,
+//! which agree with rug's on the layout of every value the shim hands over (hex strings and
+//! `mpz_t`, whose memory both allocate with malloc).
 
 use std::path::{Path, PathBuf};
 
@@ -20,6 +26,16 @@ fn find_libfplll() -> Option<PathBuf> {
 
 fn main() {
     println!("cargo:rerun-if-changed=shim/fplll_shim.cpp");
+    if std::env::var_os("CARGO_FEATURE_SHARED_FPLLL").is_some() {
+        cc::Build::new()
+            .cpp(true)
+            .std("c++14")
+            .pic(true)
+            .file("shim/fplll_shim.cpp")
+            .compile("tmd_fplll_shim");
+        println!("cargo:rustc-link-lib=dylib=fplll");
+        return;
+    }
     let Some(lib) = find_libfplll() else {
         panic!("libfplll.a not found: install libfplll-dev (bash scripts/setup.sh)");
     };

@@ -12,7 +12,7 @@
 //! the evaluation is [`Eval::Undecided`] and the caller raises the precision (Ziv's strategy):
 //! arguments then narrow, and become exact once the precision holds them.
 
-use crate::registry::{eval_rounded, exact_value, Dir, Exact, Func, Shape};
+use crate::registry::{eval_rounded, exact_value, Dir, Exact, Func, Model, Shape, SpecialModel};
 use rug::float::{Constant, Round};
 use rug::ops::Pow;
 use rug::{Float, Rational};
@@ -259,12 +259,10 @@ impl Interval {
             Shape::LipschitzOne => self.lipschitz(func, prec, 1),
             Shape::LipschitzPi => self.lipschitz(func, prec, 4),
             Shape::TanLike => {
-                let cos = if func == Func::Tan {
-                    Func::Cos
-                } else {
-                    Func::Cospi
+                let Some(Model::Tan(trig)) = func.model() else {
+                    return Eval::Undecided;
                 };
-                match self.lipschitz(cos, prec, 4) {
+                match self.lipschitz(trig.pair().1, prec, 4) {
                     Eval::Value(c) if c.lo > 0 || c.hi < 0 => self.monotone(func, prec, true),
                     _ => Eval::Undecided,
                 }
@@ -313,9 +311,13 @@ impl Interval {
         if first_int <= self.hi && first_int <= 0 {
             return Eval::Undecided;
         }
-        if func == Func::Digamma {
-            return self.monotone(func, prec, true);
-        }
+        // Gamma's sign flips the direction; log |Gamma| has none.
+        let signed = match func.model() {
+            Some(Model::Special(SpecialModel::Digamma)) => return self.monotone(func, prec, true),
+            Some(Model::Special(SpecialModel::Gamma)) => true,
+            Some(Model::Special(SpecialModel::Lgamma)) => false,
+            _ => return Eval::Undecided,
+        };
         let dlo = eval_rounded(Func::Digamma, &self.lo, prec, Dir::Down).0;
         let dhi = eval_rounded(Func::Digamma, &self.hi, prec, Dir::Up).0;
         let digamma_sign = if dlo > 0 {
@@ -325,7 +327,7 @@ impl Interval {
         } else {
             return Eval::Undecided;
         };
-        let gamma_sign = if func == Func::Gamma {
+        let gamma_sign = if signed {
             if eval_rounded(Func::Gamma, &self.lo, prec, Dir::Down).0 > 0 {
                 1
             } else {

@@ -9,6 +9,7 @@
 //!   detection, plus function-specific exact-value rules.
 //! - [`expr`] and [`interval`]: user expressions in x over the registry, evaluated in rigorous
 //!   interval arithmetic on MPFR.
+//! - [`clock`]: the UTC date in the headers of outputs.
 //! - [`run_lock`]: one run per journal or checkpoint (an advisory lock naming its holder).
 //! - [`line_check`]: the CRC-32 every line of a journal or checkpoint carries.
 //! - [`hardness`]: the Ziv loop that places f(x) among the breakpoints of a format and reports
@@ -21,6 +22,7 @@
 //! here than obviousness: this crate is the oracle the fast searches are tested against. Errors
 //! are typed ([`InputError`]); the CLI maps them to exit code 2.
 
+pub mod clock;
 pub mod error;
 pub mod expr;
 pub mod format;
@@ -28,6 +30,7 @@ pub mod hardness;
 pub mod interval;
 pub mod line_check;
 pub mod number;
+pub mod out_file;
 pub mod registry;
 pub mod run_lock;
 pub mod safe_fs;

@@ -4,8 +4,9 @@
 //! The table [`FUNCTIONS`] holds, per function, its names, domain and shape (interval
 //! evaluation), its MPFR call, its Taylor model (the automatic-differentiation recurrence
 //! `taylor.rs` runs) and its crunch facts ([`Crunch`]: the reference of binary32 and binary64
-//! targets and its bound, where binary64 saturates, the device-side reference the kernels have,
-//! and the device math-library names that compute it). Every other crate keys off it: the CLI
+//! targets and its bound, where binary64 saturates, which device-side reference the kernels
+//! have (by name: tmd-kernels holds their C source), and the device math-library names that
+//! compute it). Every other crate keys off it: the CLI
 //! (`tmd functions`, name lookup), `taylor.rs`, tmd-crunch's references and saturation
 //! thresholds, tmd-kernels' device references, the device targets' names, the tests (loops
 //! over every entry) and the benchmarks, in the manner of rust-lang/libm's
@@ -59,12 +60,12 @@ macro_rules! registry {
 // binary64 saturates, the device reference, and the device math-library names.
 registry! {
     Exp => "exp" [] All Increasing "e^x", mpfr::exp, Some(Model::Exp(Base::E)),
-        Some(Crunch::new(LibmBound::Libm, Binary64Reference::FastThenDoubleDouble)
-            .saturates(Saturates::OverflowAndTiny).device(&DD_EXP).device32(&DD32_EXP)
+        Some(Crunch::new(LibmBound::Libm, Binary64Reference::FastThenDoubleDouble(FastReference::Exp))
+            .saturates(Saturates::OverflowAndTiny).device(DeviceReference::Exp).device32(Binary32DeviceReference::TableExp)
             .builtin("exp").native("exp").intrinsic("exp"));
     Expm1 => "expm1" [] All Increasing "e^x - 1", mpfr::expm1, Some(Model::Expm1(Base::E)),
         Some(Crunch::new(LibmBound::Libm, Binary64Reference::DoubleDouble)
-            .saturates(Saturates::Overflow).device32(&DD32_EXPM1).builtin("expm1"));
+            .saturates(Saturates::Overflow).device32(Binary32DeviceReference::Expm1).builtin("expm1"));
     Exp2 => "exp2" [] All Increasing "2^x", mpfr::exp2, Some(Model::Exp(Base::Two)),
         Some(Crunch::new(LibmBound::Libm, Binary64Reference::DoubleDouble)
             .saturates(Saturates::OverflowAndTiny).builtin("exp2").native("exp2"));
@@ -75,10 +76,10 @@ registry! {
             .builtin("exp10").native("exp10").intrinsic("exp10"));
     Exp10m1 => "exp10m1" [] All Increasing "10^x - 1", mpfr::exp10m1, Some(Model::Expm1(Base::Ten)), None;
     Log => "log" ["ln"] Positive Increasing "natural logarithm", mpfr::log, Some(Model::Log(Base::E)),
-        Some(Crunch::new(LibmBound::Libm, Binary64Reference::DoubleDouble).device32(&DD32_LOG)
+        Some(Crunch::new(LibmBound::Libm, Binary64Reference::DoubleDouble).device32(Binary32DeviceReference::TableLog)
             .builtin("log").native("log").intrinsic("log"));
     Log1p => "log1p" ["lnp1"] AboveMinusOne Increasing "log(1 + x)", mpfr::log1p, Some(Model::Log1p(Base::E)),
-        Some(Crunch::new(LibmBound::Libm, Binary64Reference::DoubleDouble).device32(&DD32_LOG1P)
+        Some(Crunch::new(LibmBound::Libm, Binary64Reference::DoubleDouble).device32(Binary32DeviceReference::Log1p)
             .builtin("log1p"));
     Log2 => "log2" [] Positive Increasing "base-2 logarithm", mpfr::log2, Some(Model::Log(Base::Two)),
         Some(Crunch::new(LibmBound::Libm, Binary64Reference::DoubleDouble)
@@ -89,41 +90,41 @@ registry! {
             .builtin("log10").native("log10").intrinsic("log10"));
     Log10p1 => "log10p1" [] AboveMinusOne Increasing "log10(1 + x)", mpfr::log10p1, Some(Model::Log1p(Base::Ten)), None;
     Sqrt => "sqrt" [] NonNegative Increasing "square root", mpfr::sqrt, Some(Model::Power { p: 1, q: 2 }),
-        Some(Crunch::new(LibmBound::Ieee, Binary64Reference::DoubleDouble).device(&DD_SQRT)
-            .device32(&DD32_SQRT).builtin("sqrt").native("sqrt"));
+        Some(Crunch::new(LibmBound::Ieee, Binary64Reference::DoubleDouble).device(DeviceReference::Sqrt)
+            .device32(Binary32DeviceReference::Sqrt).builtin("sqrt").native("sqrt"));
     Rsqrt => "rsqrt" ["rec_sqrt", "rootn_m2"] Positive Decreasing "1 / sqrt(x)", mpfr::rec_sqrt, Some(Model::Power { p: -1, q: 2 }), None;
     Cbrt => "cbrt" [] All Increasing "cube root", mpfr::cbrt, Some(Model::Power { p: 1, q: 3 }),
         Some(Crunch::new(LibmBound::Libm, Binary64Reference::DoubleDouble).builtin("cbrt"));
-    Sin => "sin" [] All LipschitzOne "sine", mpfr::sin, Some(Model::SinCos),
-        Some(Crunch::new(LibmBound::Libm, Binary64Reference::DoubleDouble).device32(&DD32_SIN)
+    Sin => "sin" [] All LipschitzOne "sine", mpfr::sin, Some(Model::Sine(Trig::Circular)),
+        Some(Crunch::new(LibmBound::Libm, Binary64Reference::DoubleDouble).device32(Binary32DeviceReference::Sin)
             .builtin("sin").native("sin").intrinsic("sin"));
-    Cos => "cos" [] All LipschitzOne "cosine", mpfr::cos, Some(Model::SinCos),
-        Some(Crunch::new(LibmBound::Libm, Binary64Reference::DoubleDouble).device32(&DD32_COS)
+    Cos => "cos" [] All LipschitzOne "cosine", mpfr::cos, Some(Model::Cosine(Trig::Circular)),
+        Some(Crunch::new(LibmBound::Libm, Binary64Reference::DoubleDouble).device32(Binary32DeviceReference::Cos)
             .builtin("cos").native("cos").intrinsic("cos"));
-    Tan => "tan" [] All TanLike "tangent", mpfr::tan, Some(Model::Tan),
-        Some(Crunch::new(LibmBound::Libm, Binary64Reference::DoubleDouble).device32(&DD32_TAN)
+    Tan => "tan" [] All TanLike "tangent", mpfr::tan, Some(Model::Tan(Trig::Circular)),
+        Some(Crunch::new(LibmBound::Libm, Binary64Reference::DoubleDouble).device32(Binary32DeviceReference::Tan)
             .builtin("tan").native("tan").intrinsic("tan"));
-    Sinpi => "sinpi" [] All LipschitzPi "sin(pi x)", mpfr::sinpi, Some(Model::SinCos), None;
-    Cospi => "cospi" [] All LipschitzPi "cos(pi x)", mpfr::cospi, Some(Model::SinCos), None;
-    Tanpi => "tanpi" [] NotHalfInteger TanLike "tan(pi x)", mpfr::tanpi, Some(Model::Tan), None;
-    Asin => "asin" [] UnitClosed Increasing "arcsine", mpfr::asin, Some(Model::AsinAcos),
+    Sinpi => "sinpi" [] All LipschitzPi "sin(pi x)", mpfr::sinpi, Some(Model::Sine(Trig::HalfTurn)), None;
+    Cospi => "cospi" [] All LipschitzPi "cos(pi x)", mpfr::cospi, Some(Model::Cosine(Trig::HalfTurn)), None;
+    Tanpi => "tanpi" [] NotHalfInteger TanLike "tan(pi x)", mpfr::tanpi, Some(Model::Tan(Trig::HalfTurn)), None;
+    Asin => "asin" [] UnitClosed Increasing "arcsine", mpfr::asin, Some(Model::Asin(Angle::Radians)),
         Some(Crunch::new(LibmBound::Libm, Binary64Reference::DoubleDouble).builtin("asin"));
-    Acos => "acos" [] UnitClosed Decreasing "arccosine", mpfr::acos, Some(Model::AsinAcos),
+    Acos => "acos" [] UnitClosed Decreasing "arccosine", mpfr::acos, Some(Model::Acos(Angle::Radians)),
         Some(Crunch::new(LibmBound::Libm, Binary64Reference::DoubleDouble).builtin("acos"));
-    Atan => "atan" [] All Increasing "arctangent", mpfr::atan, Some(Model::Atan),
-        Some(Crunch::new(LibmBound::Libm, Binary64Reference::DoubleDouble).device32(&DD32_ATAN)
+    Atan => "atan" [] All Increasing "arctangent", mpfr::atan, Some(Model::Atan(Angle::Radians)),
+        Some(Crunch::new(LibmBound::Libm, Binary64Reference::DoubleDouble).device32(Binary32DeviceReference::Atan)
             .builtin("atan"));
-    Asinpi => "asinpi" [] UnitClosed Increasing "asin(x) / pi", mpfr::asinpi, Some(Model::AsinAcos), None;
-    Acospi => "acospi" [] UnitClosed Decreasing "acos(x) / pi", mpfr::acospi, Some(Model::AsinAcos), None;
-    Atanpi => "atanpi" [] All Increasing "atan(x) / pi", mpfr::atanpi, Some(Model::Atan), None;
-    Sinh => "sinh" [] All Increasing "hyperbolic sine", mpfr::sinh, Some(Model::SinCos),
+    Asinpi => "asinpi" [] UnitClosed Increasing "asin(x) / pi", mpfr::asinpi, Some(Model::Asin(Angle::HalfTurns)), None;
+    Acospi => "acospi" [] UnitClosed Decreasing "acos(x) / pi", mpfr::acospi, Some(Model::Acos(Angle::HalfTurns)), None;
+    Atanpi => "atanpi" [] All Increasing "atan(x) / pi", mpfr::atanpi, Some(Model::Atan(Angle::HalfTurns)), None;
+    Sinh => "sinh" [] All Increasing "hyperbolic sine", mpfr::sinh, Some(Model::Sine(Trig::Hyperbolic)),
         Some(Crunch::new(LibmBound::LibmWide, Binary64Reference::DoubleDouble)
-            .saturates(Saturates::OverflowOdd).device32(&DD32_SINH).builtin("sinh"));
-    Cosh => "cosh" [] All EvenIncreasing "hyperbolic cosine", mpfr::cosh, Some(Model::SinCos),
+            .saturates(Saturates::OverflowOdd).device32(Binary32DeviceReference::Sinh).builtin("sinh"));
+    Cosh => "cosh" [] All EvenIncreasing "hyperbolic cosine", mpfr::cosh, Some(Model::Cosine(Trig::Hyperbolic)),
         Some(Crunch::new(LibmBound::LibmWide, Binary64Reference::DoubleDouble)
-            .saturates(Saturates::OverflowEven).device32(&DD32_COSH).builtin("cosh"));
-    Tanh => "tanh" [] All Increasing "hyperbolic tangent", mpfr::tanh, Some(Model::Tan),
-        Some(Crunch::new(LibmBound::LibmWide, Binary64Reference::DoubleDouble).device32(&DD32_TANH)
+            .saturates(Saturates::OverflowEven).device32(Binary32DeviceReference::Cosh).builtin("cosh"));
+    Tanh => "tanh" [] All Increasing "hyperbolic tangent", mpfr::tanh, Some(Model::Tan(Trig::Hyperbolic)),
+        Some(Crunch::new(LibmBound::LibmWide, Binary64Reference::DoubleDouble).device32(Binary32DeviceReference::Tanh)
             .builtin("tanh"));
     Asinh => "asinh" [] All Increasing "inverse hyperbolic sine", mpfr::asinh, Some(Model::Asinh),
         Some(Crunch::new(LibmBound::LibmWide, Binary64Reference::DoubleDouble).builtin("asinh"));
@@ -133,20 +134,20 @@ registry! {
         Some(Crunch::new(LibmBound::LibmWide, Binary64Reference::DoubleDouble).builtin("atanh"));
     Erf => "erf" [] All Increasing "error function", mpfr::erf, Some(Model::Erf),
         Some(Crunch::new(LibmBound::LibmWide, Binary64Reference::Mpfr).builtin("erf"));
-    Erfc => "erfc" [] All Decreasing "complementary error function", mpfr::erfc, Some(Model::Erf),
+    Erfc => "erfc" [] All Decreasing "complementary error function", mpfr::erfc, Some(Model::Erfc),
         Some(Crunch::new(LibmBound::LibmWide, Binary64Reference::Mpfr)
             .saturates(Saturates::TinyAbove).builtin("erfc"));
-    Gamma => "gamma" ["tgamma"] NotNonPositiveInteger GammaLike "Gamma function", mpfr::gamma, Some(Model::Special), None;
-    Lgamma => "lgamma" [] NotNonPositiveInteger GammaLike "log |Gamma(x)|", mpfr_lgamma, Some(Model::Special), None;
-    Digamma => "digamma" [] NotNonPositiveInteger GammaLike "Gamma'(x) / Gamma(x)", mpfr::digamma, Some(Model::Special), None;
-    J0 => "j0" [] All LipschitzOne "Bessel function of the first kind, order 0", mpfr::j0, Some(Model::Special), None;
-    J1 => "j1" [] All LipschitzOne "Bessel function of the first kind, order 1", mpfr::j1, Some(Model::Special), None;
-    Y0 => "y0" [] Positive PointOnly "Bessel function of the second kind, order 0", mpfr::y0, Some(Model::Special), None;
-    Y1 => "y1" [] Positive PointOnly "Bessel function of the second kind, order 1", mpfr::y1, Some(Model::Special), None;
-    Ai => "ai" ["airy_ai"] AiPractical PointOnly "Airy function Ai (MPFR's mpfr_ai is impractically slow for |x| beyond the domain)", mpfr::ai, Some(Model::Special), None;
-    Eint => "eint" ["ei", "expint"] NonZero SplitAtZero "exponential integral Ei", mpfr::eint, Some(Model::Special), None;
-    Li2 => "li2" ["dilog"] AtMostOne Increasing "dilogarithm Li2, real branch", mpfr::li2, Some(Model::Special), None;
-    Zeta => "zeta" [] NotOne PointOnly "Riemann zeta function", mpfr::zeta, Some(Model::Special), None;
+    Gamma => "gamma" ["tgamma"] NotNonPositiveInteger GammaLike "Gamma function", mpfr::gamma, Some(Model::Special(SpecialModel::Gamma)), None;
+    Lgamma => "lgamma" [] NotNonPositiveInteger GammaLike "log |Gamma(x)|", mpfr_lgamma, Some(Model::Special(SpecialModel::Lgamma)), None;
+    Digamma => "digamma" [] NotNonPositiveInteger GammaLike "Gamma'(x) / Gamma(x)", mpfr::digamma, Some(Model::Special(SpecialModel::Digamma)), None;
+    J0 => "j0" [] All LipschitzOne "Bessel function of the first kind, order 0", mpfr::j0, Some(Model::Special(SpecialModel::Bessel { first_kind: true, order: 0 })), None;
+    J1 => "j1" [] All LipschitzOne "Bessel function of the first kind, order 1", mpfr::j1, Some(Model::Special(SpecialModel::Bessel { first_kind: true, order: 1 })), None;
+    Y0 => "y0" [] Positive PointOnly "Bessel function of the second kind, order 0", mpfr::y0, Some(Model::Special(SpecialModel::Bessel { first_kind: false, order: 0 })), None;
+    Y1 => "y1" [] Positive PointOnly "Bessel function of the second kind, order 1", mpfr::y1, Some(Model::Special(SpecialModel::Bessel { first_kind: false, order: 1 })), None;
+    Ai => "ai" ["airy_ai"] AiPractical PointOnly "Airy function Ai (MPFR's mpfr_ai is impractically slow for |x| beyond the domain)", mpfr::ai, Some(Model::Special(SpecialModel::Ai)), None;
+    Eint => "eint" ["ei", "expint"] NonZero SplitAtZero "exponential integral Ei", mpfr::eint, Some(Model::Special(SpecialModel::Eint)), None;
+    Li2 => "li2" ["dilog"] AtMostOne Increasing "dilogarithm Li2, real branch", mpfr::li2, Some(Model::Special(SpecialModel::Li2)), None;
+    Zeta => "zeta" [] NotOne PointOnly "Riemann zeta function", mpfr::zeta, Some(Model::Special(SpecialModel::Zeta)), None;
 }
 
 /// MPFR's lgamma with the sign of Gamma dropped, as an [`MpfrFn`].
@@ -187,26 +188,85 @@ pub enum Model {
     Log1p(Base),
     /// f^(p/q): f g' = (p/q) f' g.
     Power { p: i64, q: i64 },
-    /// sin, cos, sinh, cosh and the half-turn sinpi, cospi, computed jointly with their partner.
-    SinCos,
+    /// sin, sinh and the half-turn sinpi: s' = u' c, computed jointly with the partner c
+    /// ([`Trig::pair`]).
+    Sine(Trig),
+    /// cos, cosh, cospi: c' = ∓u' s, computed jointly with the partner s.
+    Cosine(Trig),
     /// tan, tanpi, tanh: h = 1 ± g^2.
-    Tan,
+    Tan(Trig),
     /// atan, atanpi: h = 1 / (1 + f^2) (over pi).
-    Atan,
-    /// asin, acos, asinpi, acospi: h = ±((1 - f)(1 + f))^(-1/2) (over pi).
-    AsinAcos,
+    Atan(Angle),
+    /// asin, asinpi: h = ((1 - f)(1 + f))^(-1/2) (over pi).
+    Asin(Angle),
+    /// acos, acospi: h = -((1 - f)(1 + f))^(-1/2) (over pi).
+    Acos(Angle),
     /// asinh: h = (1 + f^2)^(-1/2).
     Asinh,
     /// acosh: h = ((f - 1)(f + 1))^(-1/2).
     Acosh,
     /// atanh: h = 1 / ((1 - f)(1 + f)).
     Atanh,
-    /// erf, erfc: h = ±(2/sqrt(pi)) exp(-f^2).
+    /// erf: h = (2/sqrt(pi)) exp(-f^2).
     Erf,
-    /// eint, li2 (g' = f' h), digamma, lgamma, gamma, j0, j1, y0, y1 and ai (derivatives
-    /// from polygamma values, Bessel recurrences and Airy's equation, composed with f):
-    /// `taylor/special.rs`.
-    Special,
+    /// erfc: h = -(2/sqrt(pi)) exp(-f^2).
+    Erfc,
+    /// The special functions (derivatives from polygamma values, Bessel recurrences and
+    /// Airy's equation, composed with f): `taylor/special.rs`.
+    Special(SpecialModel),
+}
+
+/// The family of a sine, cosine or tangent: which pair (s, c) the recurrences run on, and u,
+/// the argument the pair is taken at (f, or pi f for the half-turn functions).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Trig {
+    /// sin, cos, tan: s' = u' c, c' = -u' s.
+    Circular,
+    /// sinpi, cospi, tanpi: the circular pair at u = pi f.
+    HalfTurn,
+    /// sinh, cosh, tanh: s' = u' c, c' = u' s.
+    Hyperbolic,
+}
+
+impl Trig {
+    /// The (sine, cosine) pair of the family.
+    pub fn pair(self) -> (Func, Func) {
+        match self {
+            Trig::Circular => (Func::Sin, Func::Cos),
+            Trig::HalfTurn => (Func::Sinpi, Func::Cospi),
+            Trig::Hyperbolic => (Func::Sinh, Func::Cosh),
+        }
+    }
+}
+
+/// The unit of an inverse trigonometric function's result.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Angle {
+    /// asin, acos, atan.
+    Radians,
+    /// asinpi, acospi, atanpi: the result over pi.
+    HalfTurns,
+}
+
+/// The recurrence of a special function's Taylor model (`taylor/special.rs`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum SpecialModel {
+    /// Ei: g' = f' e^f / f.
+    Eint,
+    /// Li2: g' = -f' log(1 - f) / f.
+    Li2,
+    /// Gamma: exp of lgamma's series.
+    Gamma,
+    /// log |Gamma|: lgamma' = psi, then the polygamma values.
+    Lgamma,
+    /// psi: the polygamma values.
+    Digamma,
+    /// J_n (first kind) or Y_n (second kind) of order n: DLMF 10.6.7.
+    Bessel { first_kind: bool, order: i64 },
+    /// Ai: Airy's equation Ai'' = x Ai.
+    Ai,
+    /// zeta: the Hurwitz zeta derivatives.
+    Zeta,
 }
 
 /// The base of an exponential or logarithm.
@@ -229,12 +289,12 @@ pub struct Crunch {
     /// Where RN(f) saturates in binary64 (tmd-crunch's `saturation` finds the thresholds).
     pub saturates: Saturates,
     /// The device-side double-double reference of binary64 analyses (tmd-kernels'
-    /// `crunch_reference`), when its kernel is written.
-    pub device: Option<&'static DeviceReference>,
+    /// `crunch_reference` holds its source), when its kernel is written.
+    pub device: Option<DeviceReference>,
     /// The device-side double-double reference of binary32 analyses (tmd-kernels'
     /// `crunch_reference_binary32`): unlike [`Crunch::device`] it need not equal the CPU's
     /// binary32 reference bit for bit, only be within its stated bound.
-    pub binary32_device: Option<&'static Binary32DeviceReference>,
+    pub binary32_device: Option<Binary32DeviceReference>,
     /// The C name stem of the function in OpenCL C's built-ins and CUDA's math library (`exp`:
     /// `exp` for double, `expf` for float).
     pub device_builtin: Option<&'static str>,
@@ -261,13 +321,13 @@ impl Crunch {
     const fn saturates(self, saturates: Saturates) -> Crunch {
         Crunch { saturates, ..self }
     }
-    const fn device(self, device: &'static DeviceReference) -> Crunch {
+    const fn device(self, device: DeviceReference) -> Crunch {
         Crunch {
             device: Some(device),
             ..self
         }
     }
-    const fn device32(self, device: &'static Binary32DeviceReference) -> Crunch {
+    const fn device32(self, device: Binary32DeviceReference) -> Crunch {
         Crunch {
             binary32_device: Some(device),
             ..self
@@ -312,8 +372,16 @@ pub enum Binary64Reference {
     Mpfr,
     /// xfloat's double-double function.
     DoubleDouble,
-    /// A cheaper binary64 reference first (exp's), then the double-double one.
-    FastThenDoubleDouble,
+    /// A cheaper binary64 reference first, then the double-double one.
+    FastThenDoubleDouble(FastReference),
+}
+
+/// A cheap first reference of binary64 targets, by algorithm: tmd-crunch computes it on the
+/// CPU (`RefFunc::fast_f64`), tmd-kernels holds its device twin (`crunch_fast_reference`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum FastReference {
+    /// exp to 2^-78 (tmd-crunch's `fast_exp`).
+    Exp,
 }
 
 /// Where a function's correct rounding saturates in binary64.
@@ -333,95 +401,57 @@ pub enum Saturates {
     TinyAbove,
 }
 
-/// A device-side double-double reference: C expressions in `x` (kernels/crunch_analyse.cl)
-/// for the value of f, for "f(x) is NaN", and for the sign of f beyond its overflow threshold.
-#[derive(Debug, PartialEq, Eq)]
-pub struct DeviceReference {
-    pub value: &'static str,
-    pub outside_domain: &'static str,
-    pub overflow_sign: &'static str,
+/// A device-side double-double reference of binary64 analyses, by kernel: tmd-kernels'
+/// `crunch_reference` gives its C expressions (kernels/crunch_analyse.cl) for the value of f,
+/// for "f(x) is NaN" and for the sign of f beyond its overflow threshold. The values equal
+/// the CPU's double-double references bit for bit.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum DeviceReference {
+    Exp,
+    Sqrt,
+    Recip,
 }
 
-static DD_EXP: DeviceReference = DeviceReference {
-    value: "dd_exp(dd_make(x, 0.0))",
-    outside_domain: "0",
-    overflow_sign: "1.0",
-};
-static DD_SQRT: DeviceReference = DeviceReference {
-    value: "dd_sqrt(dd_make(x, 0.0))",
-    outside_domain: "(x < 0.0)",
-    overflow_sign: "1.0",
-};
-static DD_RECIP: DeviceReference = DeviceReference {
-    value: "dd_recip(dd_make(x, 0.0))",
-    outside_domain: "0",
-    overflow_sign: "1.0",
-};
-
-/// A device-side reference of binary32 analyses: a C expression in `x` (the binary32 input,
-/// exactly, as a double) for the double-double value of f, and one for "f(x) is NaN". The
-/// values are tmd-kernels' double-double kernels (twins of tmd-xfloat's `Dd` functions, bit
-/// for bit: tmd-crunch's `RefFunc::binary32_device_twin`), whose relative bound is
-/// tmd-crunch's `EPS_DD_BINARY32`, or for sin, cos and tan the binary32-argument functions
-/// (`binary32_trig`; bound: `RefFunc::binary32_device_eps`). `multi_word`: the kernel
-/// needs the quad-word and table-driven double-word functions (`mf_dd_*`, `dd_table_*`), not
-/// only the double-word arithmetic and exp.
-#[derive(Debug, PartialEq, Eq)]
-pub struct Binary32DeviceReference {
-    pub value: &'static str,
-    pub outside_domain: &'static str,
-    pub multi_word: bool,
-    /// The value is not a double-double function but tmd-xfloat's binary32-argument sin, cos
-    /// or tan in binary64 (kernels/binary32_trig.cl, a twin of `math::binary32_trig`), whose
-    /// bounds (2^-51, 2^-50) are that module's; on the CPU a quarter of the double-double
-    /// functions' time (docs/BENCHMARKS.md).
-    pub binary32_trig: bool,
+/// A device-side reference of binary32 analyses, by kernel: tmd-kernels'
+/// `crunch_reference_binary32` gives its C expressions in `x` (the binary32 input, exactly, as
+/// a double) for the double-double value of f and for "f(x) is NaN". The values are
+/// tmd-kernels' double-double kernels (twins of tmd-xfloat's `Dd` functions, bit for bit:
+/// tmd-crunch's `RefFunc::binary32_device_twin`), whose relative bound is tmd-crunch's
+/// `EPS_DD_BINARY32`, or for sin, cos and tan the binary32-argument functions
+/// ([`Binary32DeviceReference::binary32_trig`]; bound: `RefFunc::binary32_device_eps`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Binary32DeviceReference {
+    /// exp by the table-driven kernel, cheaper than the generic one the binary64 analysis
+    /// needs for bit identity with the CPU's `Dd` functions.
+    TableExp,
+    Expm1,
+    /// log by the table-driven kernel.
+    TableLog,
+    Log1p,
+    Sqrt,
+    Recip,
+    Sin,
+    Cos,
+    Tan,
+    Atan,
+    Sinh,
+    Cosh,
+    Tanh,
 }
 
-const fn dd32(value: &'static str, outside_domain: &'static str) -> Binary32DeviceReference {
-    Binary32DeviceReference {
-        value,
-        outside_domain,
-        multi_word: true,
-        binary32_trig: false,
+impl Binary32DeviceReference {
+    /// Whether the value is not a double-double function but tmd-xfloat's binary32-argument
+    /// sin, cos or tan in binary64 (kernels/binary32_trig.cl, a twin of
+    /// `math::binary32_trig`), whose bounds (2^-51, 2^-50) are that module's; on the CPU a
+    /// quarter of the double-double functions' time (docs/BENCHMARKS.md).
+    pub fn binary32_trig(self) -> bool {
+        use Binary32DeviceReference::*;
+        match self {
+            Sin | Cos | Tan => true,
+            TableExp | Expm1 | TableLog | Log1p | Sqrt | Recip | Atan | Sinh | Cosh | Tanh => false,
+        }
     }
 }
-
-/// A binary32 device reference from kernels/binary32_trig.cl (`which`: 0 sin, 1 cos, 2 tan).
-const fn b32_trig(value: &'static str) -> Binary32DeviceReference {
-    Binary32DeviceReference {
-        value,
-        outside_domain: "0",
-        multi_word: true,
-        binary32_trig: true,
-    }
-}
-
-// exp: the table-driven kernel, cheaper than the generic one the binary64 analysis needs for bit
-// identity with the CPU's `Dd` functions; sin, cos and tan: the binary32-argument functions.
-static DD32_EXP: Binary32DeviceReference = dd32("dd_table_exp(dd_make(x, 0.0))", "0");
-static DD32_SQRT: Binary32DeviceReference = Binary32DeviceReference {
-    value: "dd_sqrt(dd_make(x, 0.0))",
-    outside_domain: "(x < 0.0)",
-    multi_word: false,
-    binary32_trig: false,
-};
-static DD32_RECIP: Binary32DeviceReference = Binary32DeviceReference {
-    value: "dd_recip(dd_make(x, 0.0))",
-    outside_domain: "0",
-    multi_word: false,
-    binary32_trig: false,
-};
-static DD32_EXPM1: Binary32DeviceReference = dd32("mf_dd_expm1(dd_make(x, 0.0))", "0");
-static DD32_LOG: Binary32DeviceReference = dd32("dd_table_log(dd_make(x, 0.0))", "(x < 0.0)");
-static DD32_LOG1P: Binary32DeviceReference = dd32("mf_dd_log1p(dd_make(x, 0.0))", "(x < -1.0)");
-static DD32_SIN: Binary32DeviceReference = b32_trig("b32_circular(x, 0)");
-static DD32_COS: Binary32DeviceReference = b32_trig("b32_circular(x, 1)");
-static DD32_TAN: Binary32DeviceReference = b32_trig("b32_circular(x, 2)");
-static DD32_ATAN: Binary32DeviceReference = dd32("mf_dd_atan(dd_make(x, 0.0))", "0");
-static DD32_SINH: Binary32DeviceReference = dd32("mf_dd_sinh(dd_make(x, 0.0))", "0");
-static DD32_COSH: Binary32DeviceReference = dd32("mf_dd_cosh(dd_make(x, 0.0))", "0");
-static DD32_TANH: Binary32DeviceReference = dd32("mf_dd_tanh(dd_make(x, 0.0))", "0");
 
 /// The name of crunch's one target outside the table: the reciprocal 1/x, an IEEE operation
 /// (the ARM VRECPE and x86 RCPPS emulations approximate it), not a registered function.
@@ -429,8 +459,8 @@ pub const RECIP_NAME: &str = "recip";
 
 /// The crunch facts of the reciprocal 1/x ([`RECIP_NAME`]).
 pub static RECIP_CRUNCH: Crunch = Crunch::new(LibmBound::Ieee, Binary64Reference::DoubleDouble)
-    .device(&DD_RECIP)
-    .device32(&DD32_RECIP);
+    .device(DeviceReference::Recip)
+    .device32(Binary32DeviceReference::Recip);
 
 /// The crunch facts of a crunch function by its canonical name (a registered function's
 /// name, not an alias, or [`RECIP_NAME`]).
@@ -538,7 +568,12 @@ impl Domain {
             Domain::AtLeastOne => (Some(1.0), None),
             Domain::AtMostOne => (None, Some(1.0)),
             Domain::AiPractical => (Some(-256.0), Some(128.0)),
-            _ => (None, None),
+            // Points excluded from the whole line: the hull is the line.
+            Domain::All
+            | Domain::NonZero
+            | Domain::NotOne
+            | Domain::NotHalfInteger
+            | Domain::NotNonPositiveInteger => (None, None),
         }
     }
 
@@ -565,10 +600,15 @@ impl Func {
     /// Whether f(x) > 0 for every x of its domain (exp, exp2, exp10, cosh, erfc, rsqrt): then an
     /// enclosure whose lower end underflowed to 0 still encloses positive values only.
     pub fn strictly_positive(self) -> bool {
-        matches!(
-            self,
-            Func::Exp | Func::Exp2 | Func::Exp10 | Func::Cosh | Func::Erfc | Func::Rsqrt
-        )
+        use Func::*;
+        match self {
+            Exp | Exp2 | Exp10 | Cosh | Erfc | Rsqrt => true,
+            // Zero or negative somewhere on their domain.
+            Expm1 | Exp2m1 | Exp10m1 | Log | Log1p | Log2 | Log2p1 | Log10 | Log10p1 | Sqrt
+            | Cbrt | Sin | Cos | Tan | Sinpi | Cospi | Tanpi | Asin | Acos | Atan | Asinpi
+            | Acospi | Atanpi | Sinh | Tanh | Asinh | Acosh | Atanh | Erf | Gamma | Lgamma
+            | Digamma | J0 | J1 | Y0 | Y1 | Ai | Eint | Li2 | Zeta => false,
+        }
     }
     /// The recurrence of its Taylor model, when it has one.
     pub fn model(self) -> Option<Model> {
@@ -698,9 +738,14 @@ pub fn exact_value(func: Func, x: &Float) -> Option<Exact> {
             let k = power_of_two_exponent(x).filter(|k| k % 2 == 0)?;
             value(Float::with_val(64, 1) >> (k / 2) as i32)
         }
-        Sqrt | Cbrt => exact_root(x, if func == Sqrt { 2 } else { 3 }).map(Exact::Value),
-        Sinpi | Cospi | Tanpi => exact_pi_trig(func, x),
-        Asinpi | Acospi | Atanpi => exact_inverse_pi_trig(func, x),
+        Sqrt => exact_root(x, 2).map(Exact::Value),
+        Cbrt => exact_root(x, 3).map(Exact::Value),
+        Sinpi => exact_sinpi(x),
+        Cospi => exact_cospi(x),
+        Tanpi => exact_tanpi(x),
+        Asinpi => exact_asinpi(x),
+        Acospi => exact_acospi(x),
+        Atanpi => exact_atanpi(x),
         Gamma | Lgamma | Digamma if x.is_integer() && *x <= 0 => Some(Exact::Pole),
         Gamma if x.is_integer() && *x >= 1 && *x <= 3000 => {
             let n = x.to_u32_saturating()?;
@@ -713,7 +758,12 @@ pub fn exact_value(func: Func, x: &Float) -> Option<Exact> {
             let even = Float::with_val(x.prec(), x / 2u32).is_integer();
             even.then(|| Exact::Value(Float::new(64)))
         }
-        _ => None,
+        // No rule knows f(x) at this x (Ai: at no x).
+        Exp | Expm1 | Exp2 | Exp2m1 | Exp10 | Exp10m1 | Log | Log1p | Log2 | Log10 | Rsqrt
+        | Sin | Cos | Tan | Asin | Acos | Atan | Sinh | Cosh | Tanh | Asinh | Acosh | Atanh
+        | Erf | Erfc | Gamma | Lgamma | Digamma | J0 | J1 | Y0 | Y1 | Ai | Eint | Li2 | Zeta => {
+            None
+        }
     }
 }
 
@@ -789,47 +839,108 @@ fn exact_root(x: &Float, degree: u32) -> Option<Float> {
     Some(r)
 }
 
-/// sinpi, cospi and tanpi at integers, half-integers and (tanpi) quarter-integers: the only
-/// dyadic points where they are rational (Niven).
-fn exact_pi_trig(func: Func, x: &Float) -> Option<Exact> {
+/// x mod 2 in quarters, and x's sign, when x is a multiple of 1/4: the only dyadic points
+/// where sinpi, cospi and tanpi are rational (Niven).
+fn quarter_turns(x: &Float) -> Option<(i64, bool)> {
     let four_x = Float::with_val(x.prec() + 2, x * 4u32);
     let quarter = four_x.to_integer().filter(|_| four_x.is_integer())?;
-    let r = quarter.mod_u(8) as i64; // x mod 2, in quarters
-    let v = |i: i64| Some(Exact::Value(Float::with_val(64, i)));
-    // IEEE 754-2019 §9.2.1: sinPi(±n) = ±0; tanPi(±n) = ±0 for even n, ∓0 for odd n;
-    // cosPi(n + 1/2) = +0.
-    let signed_zero = |neg: bool| {
-        Some(Exact::Value(if neg {
-            -Float::new(2)
-        } else {
-            Float::new(2)
-        }))
-    };
-    let negative = x.is_sign_negative();
-    match (func, r) {
-        (Func::Sinpi, 0 | 4) | (Func::Tanpi, 0) => signed_zero(negative),
-        (Func::Tanpi, 4) => signed_zero(!negative && !x.is_zero()),
-        (Func::Cospi, 2 | 6) => v(0),
-        (Func::Sinpi, 2) | (Func::Cospi, 0) | (Func::Tanpi, 1 | 5) => v(1),
-        (Func::Sinpi, 6) | (Func::Cospi, 4) | (Func::Tanpi, 3 | 7) => v(-1),
-        (Func::Tanpi, 2 | 6) => Some(Exact::Pole),
+    Some((quarter.mod_u(8) as i64, x.is_sign_negative()))
+}
+
+/// The exact value `i`.
+fn integer_value(i: i64) -> Option<Exact> {
+    Some(Exact::Value(Float::with_val(64, i)))
+}
+
+/// The exact value ±0.
+fn signed_zero(negative: bool) -> Option<Exact> {
+    let zero = Float::new(2);
+    Some(Exact::Value(if negative { -zero } else { zero }))
+}
+
+// IEEE 754-2019 §9.2.1: sinPi(±n) = ±0; tanPi(±n) = ±0 for even n, ∓0 for odd n;
+// cosPi(n + 1/2) = +0.
+
+/// sinpi at integers and half-integers.
+fn exact_sinpi(x: &Float) -> Option<Exact> {
+    let (r, negative) = quarter_turns(x)?;
+    match r {
+        0 | 4 => signed_zero(negative),
+        2 => integer_value(1),
+        6 => integer_value(-1),
         _ => None,
     }
 }
 
-/// asinpi, acospi, atanpi at the points where they are dyadic.
-fn exact_inverse_pi_trig(func: Func, x: &Float) -> Option<Exact> {
-    let v = |q: f64| Some(Exact::Value(Float::with_val(64, q)));
-    let s = if x.is_sign_negative() { -1.0 } else { 1.0 };
-    match func {
-        Func::Asinpi if x.is_zero() => v(0.0),
-        Func::Asinpi if *x == 1 || *x == -1 => v(s * 0.5),
-        Func::Acospi if *x == 1 => v(0.0),
-        Func::Acospi if *x == -1 => v(1.0),
-        Func::Acospi if x.is_zero() => v(0.5),
-        Func::Atanpi if *x == 1 || *x == -1 => v(s * 0.25),
-        Func::Atanpi if x.is_zero() => v(0.0),
+/// cospi at integers and half-integers.
+fn exact_cospi(x: &Float) -> Option<Exact> {
+    match quarter_turns(x)?.0 {
+        2 | 6 => integer_value(0),
+        0 => integer_value(1),
+        4 => integer_value(-1),
         _ => None,
+    }
+}
+
+/// tanpi at multiples of 1/4 (poles at the half-integers).
+fn exact_tanpi(x: &Float) -> Option<Exact> {
+    let (r, negative) = quarter_turns(x)?;
+    match r {
+        0 => signed_zero(negative),
+        4 => signed_zero(!negative && !x.is_zero()),
+        1 | 5 => integer_value(1),
+        3 | 7 => integer_value(-1),
+        2 | 6 => Some(Exact::Pole),
+        _ => None,
+    }
+}
+
+/// ±1 for the sign of x.
+fn sign_of(x: &Float) -> f64 {
+    if x.is_sign_negative() {
+        -1.0
+    } else {
+        1.0
+    }
+}
+
+/// The exact value `q`, a dyadic fraction.
+fn fraction_value(q: f64) -> Option<Exact> {
+    Some(Exact::Value(Float::with_val(64, q)))
+}
+
+/// asinpi at the points where it is dyadic.
+fn exact_asinpi(x: &Float) -> Option<Exact> {
+    if x.is_zero() {
+        fraction_value(0.0)
+    } else if *x == 1 || *x == -1 {
+        fraction_value(sign_of(x) * 0.5)
+    } else {
+        None
+    }
+}
+
+/// acospi at the points where it is dyadic.
+fn exact_acospi(x: &Float) -> Option<Exact> {
+    if *x == 1 {
+        fraction_value(0.0)
+    } else if *x == -1 {
+        fraction_value(1.0)
+    } else if x.is_zero() {
+        fraction_value(0.5)
+    } else {
+        None
+    }
+}
+
+/// atanpi at the points where it is dyadic.
+fn exact_atanpi(x: &Float) -> Option<Exact> {
+    if *x == 1 || *x == -1 {
+        fraction_value(sign_of(x) * 0.25)
+    } else if x.is_zero() {
+        fraction_value(0.0)
+    } else {
+        None
     }
 }
 
@@ -983,16 +1094,22 @@ mod tests {
     #[test]
     fn crunch_facts_by_name() {
         assert_eq!(crunch_facts("recip"), Some(&RECIP_CRUNCH));
-        assert_eq!(crunch_facts("exp").unwrap().device, Some(&DD_EXP));
-        assert_eq!(crunch_facts("sqrt").unwrap().device, Some(&DD_SQRT));
+        assert_eq!(
+            crunch_facts("exp").unwrap().device,
+            Some(DeviceReference::Exp)
+        );
+        assert_eq!(
+            crunch_facts("sqrt").unwrap().device,
+            Some(DeviceReference::Sqrt)
+        );
         assert_eq!(crunch_facts("log").unwrap().device, None);
         assert_eq!(
             crunch_facts("log").unwrap().binary32_device,
-            Some(&DD32_LOG)
+            Some(Binary32DeviceReference::TableLog)
         );
         assert_eq!(
             crunch_facts("recip").unwrap().binary32_device,
-            Some(&DD32_RECIP)
+            Some(Binary32DeviceReference::Recip)
         );
         assert_eq!(crunch_facts("exp2").unwrap().binary32_device, None);
         assert_eq!(crunch_facts("ln"), None);

@@ -113,7 +113,7 @@
 //! magnitudes; raise `prec` where the coefficient errors matter.
 
 use crate::expr::Expr;
-use crate::registry::{eval_rounded, Base, Dir, Func, Model};
+use crate::registry::{eval_rounded, Angle, Base, Dir, Func, Model, Shape, Trig};
 use rug::float::{Constant, Round};
 use rug::ops::{AssignRound, Pow};
 use rug::{Float, Rational};
@@ -827,12 +827,11 @@ fn integrate(g0: Ival, f: &Series, h: &Series, prec: u32) -> Result<Series, NoMo
 
 /// phi(f) for a registry function phi with a model, by the recurrence its entry names.
 fn apply(func: Func, f: &Series, prec: u32) -> Result<Series, NoModel> {
-    use Func::*;
     let Some(model) = func.model() else {
         return Err(NoModel::Unsupported(func));
     };
-    if special::handles(func) {
-        return special::apply(func, f, prec);
+    if let Model::Special(special) = model {
+        return special::apply(func, special, f, prec);
     }
     let f0 = &f.coeffs[0];
     let g0 = value_range(func, f0, prec)?;
@@ -853,20 +852,21 @@ fn apply(func: Func, f: &Series, prec: u32) -> Result<Series, NoModel> {
             integrate(g0, f, &log_base_scale(base, &h, prec)?, prec)
         }
         Model::Power { p, q } => power_series(g0, f, p, q, prec),
-        Model::SinCos => sin_cos_like(func, g0, f, prec),
-        Model::Tan => tan_like(func, g0, f, prec),
-        Model::Atan => {
+        Model::Sine(trig) => sin_cos_like(trig, true, g0, f, prec),
+        Model::Cosine(trig) => sin_cos_like(trig, false, g0, f, prec),
+        Model::Tan(trig) => tan_like(trig, g0, f, prec),
+        Model::Atan(angle) => {
             let h = f.square(prec)?.add_integer(1, prec)?.recip(prec)?;
-            integrate(g0, f, &pi_scale(func, h, prec)?, prec)
+            integrate(g0, f, &pi_scale(angle, h, prec)?, prec)
         }
-        Model::AsinAcos => {
+        Model::Asin(angle) | Model::Acos(angle) => {
             let one_minus = f.neg().add_integer(1, prec)?;
             let product = one_minus.mul(&f.add_integer(1, prec)?, prec)?;
             let mut h = rsqrt_series(func, &product, prec)?;
-            if matches!(func, Acos | Acospi) {
+            if matches!(model, Model::Acos(_)) {
                 h = h.neg();
             }
-            integrate(g0, f, &pi_scale(func, h, prec)?, prec)
+            integrate(g0, f, &pi_scale(angle, h, prec)?, prec)
         }
         Model::Asinh => integrate(
             g0,
@@ -887,8 +887,9 @@ fn apply(func: Func, f: &Series, prec: u32) -> Result<Series, NoModel> {
                 .mul(&f.add_integer(1, prec)?, prec)?;
             integrate(g0, f, &product.recip(prec)?, prec)
         }
-        Model::Erf => integrate(g0, f, &erf_derivative_factor(func, f, prec)?, prec),
-        Model::Special => Err(NoModel::Unsupported(func)),
+        Model::Erf => integrate(g0, f, &erf_derivative_factor(false, f, prec)?, prec),
+        Model::Erfc => integrate(g0, f, &erf_derivative_factor(true, f, prec)?, prec),
+        Model::Special(_) => unreachable!("the special functions return above"),
     }
 }
 
@@ -910,11 +911,11 @@ fn log_base_scale(base: Base, h: &Series, prec: u32) -> Result<Series, NoModel> 
     }
 }
 
-/// h / pi for the inverse trigonometric functions in half-turns (others: h itself).
-fn pi_scale(func: Func, h: Series, prec: u32) -> Result<Series, NoModel> {
-    match func {
-        Func::Asinpi | Func::Acospi | Func::Atanpi => h.scale(&Ival::pi(prec).recip(prec)?, prec),
-        _ => Ok(h),
+/// h / pi for the inverse trigonometric functions in half-turns (radians: h itself).
+fn pi_scale(angle: Angle, h: Series, prec: u32) -> Result<Series, NoModel> {
+    match angle {
+        Angle::HalfTurns => h.scale(&Ival::pi(prec).recip(prec)?, prec),
+        Angle::Radians => Ok(h),
     }
 }
 
@@ -961,39 +962,33 @@ fn rsqrt_series(func: Func, w: &Series, prec: u32) -> Result<Series, NoModel> {
     power_series(g0, w, -1, 2, prec)
 }
 
-/// ±(2/sqrt(pi)) exp(-f^2): erf' (+) or erfc' (-) along f.
-fn erf_derivative_factor(func: Func, f: &Series, prec: u32) -> Result<Series, NoModel> {
+/// ±(2/sqrt(pi)) exp(-f^2): erf' (+) or erfc' (-, `complement`) along f.
+fn erf_derivative_factor(complement: bool, f: &Series, prec: u32) -> Result<Series, NoModel> {
     let minus_square = f.square(prec)?.neg();
     let e0 = value_range(Func::Exp, &minus_square.coeffs[0], prec)?;
     let gaussian = exp_series(e0, &minus_square, prec)?;
     let factor = Ival::two_over_sqrt_pi(prec)?;
-    let factor = if func == Func::Erfc {
-        factor.neg()
-    } else {
-        factor
-    };
+    let factor = if complement { factor.neg() } else { factor };
     gaussian.scale(&factor, prec)
 }
 
 /// sin, cos, sinpi, cospi, sinh, cosh: the pair s, c with s' = u' c and c' = ∓u' s, where
-/// u = f (u = pi f for the half-turn variants); g_0 is s_0 or c_0, the other one comes from
-/// MPFR too.
-fn sin_cos_like(func: Func, g0: Ival, f: &Series, prec: u32) -> Result<Series, NoModel> {
-    use Func::*;
-    let (sine, cosine, hyperbolic) = match func {
-        Sin | Cos => (Sin, Cos, false),
-        Sinpi | Cospi => (Sinpi, Cospi, false),
-        _ => (Sinh, Cosh, true),
-    };
-    let u = if sine == Sinpi {
-        f.scale(&Ival::pi(prec), prec)?
+/// u = f (u = pi f for the half-turn variants); g_0 is s_0 (`sine`) or c_0, the other one
+/// comes from MPFR too.
+fn sin_cos_like(
+    trig: Trig,
+    sine: bool,
+    g0: Ival,
+    f: &Series,
+    prec: u32,
+) -> Result<Series, NoModel> {
+    let (sine_func, cosine_func) = trig.pair();
+    let hyperbolic = trig == Trig::Hyperbolic;
+    let u = half_turn_argument(trig, f, prec)?;
+    let (s0, c0) = if sine {
+        (g0, value_range(cosine_func, &f.coeffs[0], prec)?)
     } else {
-        f.clone()
-    };
-    let (s0, c0) = if func == sine {
-        (g0, value_range(cosine, &f.coeffs[0], prec)?)
-    } else {
-        (value_range(sine, &f.coeffs[0], prec)?, g0)
+        (value_range(sine_func, &f.coeffs[0], prec)?, g0)
     };
     let (mut s, mut c) = (vec![s0], vec![c0]);
     for k in 1..=f.order() {
@@ -1003,20 +998,24 @@ fn sin_cos_like(func: Func, g0: Ival, f: &Series, prec: u32) -> Result<Series, N
         c.push(if hyperbolic { c_k } else { c_k.neg() });
     }
     Ok(Series {
-        coeffs: if func == sine { s } else { c },
+        coeffs: if sine { s } else { c },
     })
+}
+
+/// u, the argument of the pair: pi f for the half-turn functions, f for the others.
+fn half_turn_argument(trig: Trig, f: &Series, prec: u32) -> Result<Series, NoModel> {
+    match trig {
+        Trig::HalfTurn => f.scale(&Ival::pi(prec), prec),
+        Trig::Circular | Trig::Hyperbolic => Ok(f.clone()),
+    }
 }
 
 /// tan, tanpi, tanh: g' = u' h with h = 1 + g^2 (tanh: 1 - g^2), u = f (tanpi: pi f). The
 /// constant term of h is 1 + g_0^2, or 1/cosh(f_0)^2 for tanh, which avoids 1 - tanh^2's
 /// cancellation at large arguments.
-fn tan_like(func: Func, g0: Ival, f: &Series, prec: u32) -> Result<Series, NoModel> {
-    let hyperbolic = func == Func::Tanh;
-    let u = if func == Func::Tanpi {
-        f.scale(&Ival::pi(prec), prec)?
-    } else {
-        f.clone()
-    };
+fn tan_like(trig: Trig, g0: Ival, f: &Series, prec: u32) -> Result<Series, NoModel> {
+    let hyperbolic = trig == Trig::Hyperbolic;
+    let u = half_turn_argument(trig, f, prec)?;
     let h0 = if hyperbolic {
         value_range(Func::Cosh, &f.coeffs[0], prec)?
             .square(prec)?
@@ -1037,42 +1036,42 @@ fn tan_like(func: Func, g0: Ival, f: &Series, prec: u32) -> Result<Series, NoMod
 // ---------------------------------------------------------------------------------------------
 // Ranges: enclosures of phi(x) over an interval x, from MPFR's directed roundings.
 
-/// An enclosure of {phi(v) : v in x}, after proving that phi is analytic on x.
+/// An enclosure of {phi(v) : v in x}, after proving that phi is analytic on x, from the
+/// shape the registry gives phi.
 fn value_range(func: Func, x: &Ival, prec: u32) -> Result<Ival, NoModel> {
-    use Func::*;
     if !analytic_on(func, x) {
         return Err(NoModel::OutsideDomain(func));
     }
-    match func {
-        Exp | Expm1 | Exp2 | Exp2m1 | Exp10 | Exp10m1 | Log | Log1p | Log2 | Log2p1 | Log10
-        | Log10p1 | Sqrt | Cbrt | Asin | Atan | Asinpi | Atanpi | Sinh | Tanh | Asinh | Acosh
-        | Atanh | Erf => monotone_range(func, x, true, prec),
-        Rsqrt | Acos | Acospi | Erfc => monotone_range(func, x, false, prec),
-        Cosh if x.lo >= 0 || x.hi <= 0 => monotone_range(func, x, x.lo >= 0, prec),
-        Cosh => {
+    match func.shape() {
+        Shape::Increasing => monotone_range(func, x, true, prec),
+        Shape::Decreasing => monotone_range(func, x, false, prec),
+        Shape::EvenIncreasing if x.lo >= 0 || x.hi <= 0 => monotone_range(func, x, x.lo >= 0, prec),
+        Shape::EvenIncreasing => {
             let top = max(
                 eval_rounded(func, &x.lo, prec, Dir::Up).0,
                 eval_rounded(func, &x.hi, prec, Dir::Up).0,
             );
-            Ival::new(Float::with_val(prec, 1), top)
+            let zero = Float::new(prec);
+            Ival::new(eval_rounded(func, &zero, prec, Dir::Down).0, top)
         }
-        Sin | Cos | Sinpi | Cospi => periodic_range(func, x, prec),
-        Tan | Tanpi => between_poles_range(func, x, prec),
-        _ => Err(NoModel::Unsupported(func)),
+        Shape::LipschitzOne | Shape::LipschitzPi => periodic_range(func, x, prec),
+        Shape::TanLike => between_poles_range(func, x, prec),
+        // Their series come from `special`, which encloses their values itself.
+        Shape::GammaLike | Shape::SplitAtZero | Shape::PointOnly => Err(NoModel::Unsupported(func)),
     }
 }
 
-/// Whether phi is analytic on an open set containing x (tan's poles are checked apart).
+/// Whether phi is analytic on an open set containing x: x inside the interior of the hull of
+/// phi's domain, and away from 0 for the fractional powers (sqrt, cbrt), whose branch point
+/// it is. The discrete exclusions (tan's poles, the special functions') are checked apart.
 fn analytic_on(func: Func, x: &Ival) -> bool {
-    use Func::*;
-    match func {
-        Log | Log2 | Log10 | Sqrt | Rsqrt => x.lo > 0,
-        Log1p | Log2p1 | Log10p1 => x.lo > -1,
-        Cbrt => x.excludes_zero(),
-        Asin | Acos | Asinpi | Acospi | Atanh => x.lo > -1 && x.hi < 1,
-        Acosh => x.lo > 1,
-        _ => true,
-    }
+    let (lo, hi) = func.domain().hull();
+    let inside = lo.is_none_or(|lo| x.lo > lo) && hi.is_none_or(|hi| x.hi < hi);
+    let branch_at_zero = match func.model() {
+        Some(Model::Power { q, .. }) => q > 1,
+        _ => false,
+    };
+    inside && (!branch_at_zero || x.excludes_zero())
 }
 
 fn monotone_range(func: Func, x: &Ival, increasing: bool, prec: u32) -> Result<Ival, NoModel> {
@@ -1087,18 +1086,27 @@ fn monotone_range(func: Func, x: &Ival, increasing: bool, prec: u32) -> Result<I
     )
 }
 
-/// A bound on |phi'| for sin, cos (1) and sinpi, cospi (pi).
-fn lipschitz_constant(func: Func, prec: u32) -> Float {
-    match func {
-        Func::Sinpi | Func::Cospi => up(prec, Constant::Pi),
-        _ => Float::with_val(prec, 1),
+/// A bound on |phi'|, from the shape the registry gives phi: 1 (sin, cos) or pi (sinpi,
+/// cospi); `None` for the shapes that state none.
+fn lipschitz_constant(func: Func, prec: u32) -> Option<Float> {
+    match func.shape() {
+        Shape::LipschitzOne => Some(Float::with_val(prec, 1)),
+        Shape::LipschitzPi => Some(up(prec, Constant::Pi)),
+        Shape::Increasing
+        | Shape::Decreasing
+        | Shape::EvenIncreasing
+        | Shape::TanLike
+        | Shape::GammaLike
+        | Shape::SplitAtZero
+        | Shape::PointOnly => None,
     }
 }
 
 /// phi(x) within phi(x.lo) ± L (x.hi - x.lo) for |phi'| <= L.
 fn lipschitz_range(func: Func, x: &Ival, prec: u32) -> Result<Ival, NoModel> {
+    let lipschitz = lipschitz_constant(func, prec).ok_or(NoModel::Unsupported(func))?;
     let width = up(prec, &x.hi - &x.lo);
-    let spread = up(prec, &width * &lipschitz_constant(func, prec));
+    let spread = up(prec, &width * &lipschitz);
     let lo = eval_rounded(func, &x.lo, prec, Dir::Down).0;
     let hi = eval_rounded(func, &x.lo, prec, Dir::Up).0;
     Ival::new(down(prec, &lo - &spread), up(prec, &hi + &spread))
@@ -1107,15 +1115,14 @@ fn lipschitz_range(func: Func, x: &Ival, prec: u32) -> Result<Ival, NoModel> {
 /// sin, cos, sinpi, cospi: monotone where the derivative (±cos, ±sin) has a proven sign,
 /// otherwise a Lipschitz enclosure clipped to [-1, 1].
 fn periodic_range(func: Func, x: &Ival, prec: u32) -> Result<Ival, NoModel> {
-    use Func::*;
     if x.lo == x.hi {
         return monotone_range(func, x, true, prec);
     }
-    let (partner, derivative_is_partner) = match func {
-        Sin => (Cos, true),
-        Cos => (Sin, false),
-        Sinpi => (Cospi, true),
-        _ => (Sinpi, false),
+    // The derivative of a sine is its cosine partner, that of a cosine minus its sine.
+    let (partner, derivative_is_partner) = match func.model() {
+        Some(Model::Sine(trig)) => (trig.pair().1, true),
+        Some(Model::Cosine(trig)) => (trig.pair().0, false),
+        _ => return Err(NoModel::Unsupported(func)),
     };
     let slope = lipschitz_range(partner, x, prec)?;
     if slope.excludes_zero() {
@@ -1127,11 +1134,10 @@ fn periodic_range(func: Func, x: &Ival, prec: u32) -> Result<Ival, NoModel> {
 
 /// tan, tanpi: increasing on x once cos (cospi) is proven nonzero on x, so that x holds no pole.
 fn between_poles_range(func: Func, x: &Ival, prec: u32) -> Result<Ival, NoModel> {
-    let cosine = if func == Func::Tan {
-        Func::Cos
-    } else {
-        Func::Cospi
+    let Some(Model::Tan(trig)) = func.model() else {
+        return Err(NoModel::Unsupported(func));
     };
+    let cosine = trig.pair().1;
     if !lipschitz_range(cosine, x, prec)?.excludes_zero() {
         return Err(NoModel::OutsideDomain(func));
     }

@@ -70,10 +70,10 @@ fn main() {
         let (cr, max) = mpfr_per_input(target.as_ref(), &plan);
         let t_mpfr = t1.elapsed().as_secs_f64();
         assert_eq!(
-            report.correctly_rounded, cr,
+            report.outcome.correctly_rounded, cr,
             "correctly rounded counts differ"
         );
-        let m = report.max_ulp.expect("a finite maximum");
+        let m = report.outcome.max_ulp.expect("a finite maximum");
         assert!(
             (m - max).abs() < 1e-12 * m.max(1.0),
             "maxima differ: {m} vs {max}"

@@ -32,6 +32,7 @@
 //! `0 < |x| < 2^-300` next to 0, where f - anchor is far below any ulp and has the sign of
 //! its series' first term ([`beside_anchor`]).
 
+use crate::function::outside_crunch;
 use tmd_core::registry::Func;
 
 /// Inputs below this magnitude (and above [`SMALLEST`]) have an anchored reference.
@@ -72,25 +73,30 @@ const ERF_REL: f64 = two_to_minus(48);
 /// `(±1, lo, rel)` with `|f(x) - anchor - lo| <= rel |f(x) - anchor|`, where f(x) is a
 /// hair inside ±1 far from 0: tanh for `1 <= |x| <= 350`, expm1 for `-700 <= x <= -1`.
 fn one_and_correction(func: Func, x: f64) -> Option<(f64, f64, f64)> {
+    use Func::*;
     match func {
-        Func::Tanh if (1.0..=TANH_PAIR_UNTIL).contains(&x.abs()) => {
+        Tanh => (1.0..=TANH_PAIR_UNTIL).contains(&x.abs()).then(|| {
             // 1 - tanh|x| = 2t / (1 + t): t within 2^-50 (the libm crate's exp), then two
             // roundings and t's error in 1 + t (docs/error-analysis.md §17).
             let t = libm::exp(-2.0 * x.abs());
             let lo = 2.0 * t / (1.0 + t);
-            Some((x.signum(), -x.signum() * lo, two_to_minus(49)))
-        }
-        Func::Expm1 if (-2.0 * TANH_PAIR_UNTIL..=-1.0).contains(&x) => {
-            Some((-1.0, libm::exp(x), two_to_minus(50)))
-        }
+            (x.signum(), -x.signum() * lo, two_to_minus(49))
+        }),
+        Expm1 => (-2.0 * TANH_PAIR_UNTIL..=-1.0)
+            .contains(&x)
+            .then(|| (-1.0, libm::exp(x), two_to_minus(50))),
         // erf x = sign(x) (1 - erfc|x|), erfc x = 2 - erfc(-x): lo is one libm value.
-        Func::Erf if (1.0..=ERF_PAIR_UNTIL).contains(&x.abs()) => {
-            Some((x.signum(), -x.signum() * libm::erfc(x.abs()), ERF_REL))
-        }
-        Func::Erfc if (-ERF_PAIR_UNTIL..=-1.0).contains(&x) => {
-            Some((2.0, -libm::erfc(-x), ERF_REL))
-        }
-        _ => None,
+        Erf => (1.0..=ERF_PAIR_UNTIL)
+            .contains(&x.abs())
+            .then(|| (x.signum(), -x.signum() * libm::erfc(x.abs()), ERF_REL)),
+        Erfc => (-ERF_PAIR_UNTIL..=-1.0)
+            .contains(&x)
+            .then(|| (2.0, -libm::erfc(-x), ERF_REL)),
+        // Far from 0 they do not approach a format number from one side (or overflow, or
+        // underflow to 0, which `crate::saturation` judges).
+        Exp | Exp2 | Exp10 | Log | Log1p | Log2 | Log10 | Sqrt | Cbrt | Sin | Cos | Tan | Asin
+        | Acos | Atan | Sinh | Cosh | Asinh | Acosh | Atanh => None,
+        outside_crunch!() => None,
     }
 }
 
@@ -100,12 +106,24 @@ fn one_and_correction(func: Func, x: f64) -> Option<(f64, f64, f64)> {
 /// δ = erfc|x|), erfc below -26.3 (anchor 2; δ = erfc(-x) / 2). f lies strictly between 0
 /// and the anchor, next to the anchor.
 pub fn saturated_at_one(func: Func, x: f64) -> Option<f64> {
+    use Func::*;
+    let beyond = |until: f64, from_below: bool| {
+        x.is_finite()
+            && if from_below {
+                x < -until
+            } else {
+                x.abs() > until
+            }
+    };
     match func {
-        Func::Tanh if x.abs() > TANH_PAIR_UNTIL && x.is_finite() => Some(x.signum()),
-        Func::Expm1 if x < -2.0 * TANH_PAIR_UNTIL && x.is_finite() => Some(-1.0),
-        Func::Erf if x.abs() > ERF_PAIR_UNTIL && x.is_finite() => Some(x.signum()),
-        Func::Erfc if x < -ERF_PAIR_UNTIL && x.is_finite() => Some(2.0),
-        _ => None,
+        Tanh => beyond(TANH_PAIR_UNTIL, false).then(|| x.signum()),
+        Expm1 => beyond(2.0 * TANH_PAIR_UNTIL, true).then_some(-1.0),
+        Erf => beyond(ERF_PAIR_UNTIL, false).then(|| x.signum()),
+        Erfc => beyond(ERF_PAIR_UNTIL, true).then_some(2.0),
+        // No pair at ±1 ([`one_and_correction`]), so nothing saturated next to one.
+        Exp | Exp2 | Exp10 | Log | Log1p | Log2 | Log10 | Sqrt | Cbrt | Sin | Cos | Tan | Asin
+        | Acos | Atan | Sinh | Cosh | Asinh | Acosh | Atanh => None,
+        outside_crunch!() => None,
     }
 }
 
@@ -138,7 +156,11 @@ pub fn beside_anchor(func: Func, x: f64) -> Option<(f64, bool)> {
         Log1p => (x, false),
         // erfc x - 1 = -erf x = -2x/sqrt(pi) (1 + ...): below 1 for x > 0.
         Erfc => (1.0, !positive),
-        _ => return None,
+        // Next to 0 f(x) is not a hair from 1 or from x: the logarithms and acosh are
+        // undefined or far from both, sqrt and cbrt far from x, acos near pi/2, erf near
+        // 2x/sqrt(pi).
+        Log | Log2 | Log10 | Sqrt | Cbrt | Acos | Acosh | Erf => return None,
+        outside_crunch!() => return None,
     })
 }
 
@@ -174,7 +196,9 @@ fn anchor_and_correction(func: Func, x: f64) -> Option<(f64, f64, f64)> {
         Log1p => (x, x2 * (-0.5 + x * (1.0 / 3.0 - x / 4.0)), series_rel),
         // erfc x - 1 = -erf x exactly: lo is the libm value, within its own bound.
         Erfc => (1.0, -libm::erf(x), ERF_REL),
-        _ => return None,
+        // No anchored reference next to 0 ([`beside_anchor`] lists the anchors).
+        Log | Log2 | Log10 | Sqrt | Cbrt | Acos | Acosh | Erf => return None,
+        outside_crunch!() => return None,
     })
 }
 

@@ -43,18 +43,15 @@ pub fn share_from_root(cluster: &dyn Cluster, root_says: Option<Vec<u8>>) -> Opt
 /// `on_result` stops the root's loop and is returned.
 pub fn deal_out<T, E>(
     cluster: &dyn Cluster,
-    items: &[T],
+    items: impl Iterator<Item = T> + Send,
     work: impl Fn(&T) -> Vec<u8> + Sync,
     mut on_result: impl FnMut(Vec<u8>) -> Result<(), E>,
-) -> Result<(), E>
-where
-    T: Sync,
-{
+) -> Result<(), E> {
     let (rank, size) = (cluster.rank(), cluster.size());
-    let mine = items.iter().skip(rank).step_by(size);
+    let mine = items.skip(rank).step_by(size);
     if rank != 0 {
         for item in mine {
-            cluster.send_to_root(&work(item));
+            cluster.send_to_root(&work(&item));
         }
         // An empty message says this rank is done (results are never empty).
         cluster.send_to_root(&[]);
@@ -66,7 +63,7 @@ where
         let work = &work;
         scope.spawn(move || {
             for item in mine {
-                if tx.send(work(item)).is_err() {
+                if tx.send(work(&item)).is_err() {
                     return;
                 }
             }

@@ -1,7 +1,7 @@
 //! The run: blocks of inputs crunched in order, chunks of a block in parallel, each finished
 //! block appended to the checkpoint, and the final report with the maximum recomputed exactly.
 
-use crate::analysis::{classify, classify_exact, fast_error_tolerance, near_max_window, Reference};
+use crate::analysis::{classify, classify_exact, fast_error_tolerance, Reference};
 use crate::checkpoint::{
     BlockRecord, CheckpointError, CheckpointWriter, Header, CHECKPOINT_VERSION,
 };
@@ -10,7 +10,7 @@ use crate::cluster::{deal_out, share_from_root};
 use crate::format::CrunchFormat;
 use crate::function::{RefFunc, EPS_DD};
 use crate::rounding::Rounding;
-use crate::summary::{Specials, Summary};
+use crate::summary::{Argmax, MaxBound, Outcome, Summary};
 use crate::target::Target;
 use rayon::prelude::*;
 use serde::Serialize;
@@ -174,9 +174,13 @@ impl Plan {
         })
     }
 
-    /// The blocks not finished yet, in order.
-    fn remaining(&self, finished: impl Fn(i64) -> bool) -> Vec<(i64, i64, i64)> {
-        self.blocks().filter(|&(i, _, _)| !finished(i)).collect()
+    /// The blocks not finished yet, in order, made as they are taken: a range of binary64
+    /// has up to 2^32 blocks, too many to list.
+    fn remaining<'a>(
+        &'a self,
+        finished: impl Fn(i64) -> bool + 'a,
+    ) -> impl Iterator<Item = (i64, i64, i64)> + 'a {
+        self.blocks().filter(move |&(i, _, _)| !finished(i))
     }
 }
 
@@ -346,28 +350,8 @@ pub struct Report {
     pub from: String,
     pub to: String,
     pub inputs: u64,
-    /// Largest error in ulps over the inputs with a finite error (exact to the printed
-    /// digits when `max_verified`); `None` when no input has one.
-    pub max_ulp: Option<f64>,
-    pub argmax: Option<String>,
-    /// The target's result at `argmax` and f(argmax) rounded in the run's mode.
-    pub argmax_result: Option<String>,
-    pub argmax_expected: Option<String>,
-    /// Every input that may reach the maximum was recomputed with MPFR, so `max_ulp` is the
-    /// maximum and `argmax` the first input reaching it. When false (more inputs lay within
-    /// the fast path's tolerance of the maximum than a summary keeps), `max_ulp` is the error
-    /// of `argmax`, exact, and the true maximum lies in `[max_ulp, max_ulp_bound]`.
-    pub max_verified: bool,
-    pub max_ulp_bound: Option<f64>,
-    pub correctly_rounded: u64,
-    pub faithful: u64,
-    pub worse: u64,
-    pub specials: Specials,
-    /// Counts per bin: `[correctly rounded, other < 1 ulp, [1,2), [2,4), ...]`.
-    pub histogram: Vec<u64>,
-    /// Worse results with a finite error below 1 ulp (bin 1 of `histogram` holds them and the
-    /// faithful ones): what tells the worse results with a finite error from those without.
-    pub worse_below_one_ulp: u64,
+    #[serde(flatten)]
+    pub outcome: Outcome<String>,
     pub block_bits: u32,
     /// Set when only this many evenly spaced windows of `2^block_bits` inputs were crunched.
     pub sample_windows: Option<u64>,
@@ -459,7 +443,8 @@ pub fn run(
     let total = plan.inputs();
     let mut finished: u64 = done.values().map(|r| (r.end - r.first) as u64).sum();
     progress(finished, total);
-    for (index, lo, hi) in plan.remaining(|i| done.contains_key(&i)) {
+    let from_checkpoint: BTreeSet<i64> = done.keys().copied().collect();
+    for (index, lo, hi) in plan.remaining(|i| from_checkpoint.contains(&i)) {
         let record = crunch_block(target, index, lo, hi);
         working(target)?;
         if let Some(w) = writer.as_mut() {
@@ -518,7 +503,7 @@ pub fn run_cluster(
         return Err(failure.unwrap_or(CrunchError::OtherRank));
     };
     let finished: BTreeSet<i64> = serde_json::from_slice(&payload).expect("root sent indices");
-    let remaining = plan.remaining(|i| finished.contains(&i));
+    let remaining = || plan.remaining(|i| finished.contains(&i));
     let work = |&(index, lo, hi): &(i64, i64, i64)| {
         let record = crunch_block(target, index, lo, hi);
         let dealt = match target.failure() {
@@ -528,7 +513,7 @@ pub fn run_cluster(
         serde_json::to_vec(&dealt).expect("record serialises")
     };
     if !root {
-        deal_out(cluster, &remaining, work, |_| Ok::<(), CrunchError>(()))?;
+        deal_out(cluster, remaining(), work, |_| Ok::<(), CrunchError>(()))?;
         return Ok(None);
     }
     let (mut writer, mut done) = opened.expect("the root opened the run");
@@ -536,7 +521,7 @@ pub fn run_cluster(
     let total = plan.inputs();
     let mut finished_inputs: u64 = done.values().map(|r| (r.end - r.first) as u64).sum();
     progress(finished_inputs, total);
-    deal_out(cluster, &remaining, work, |bytes| {
+    deal_out(cluster, remaining(), work, |bytes| {
         let record = match serde_json::from_slice(&bytes).expect("a rank sent a block record") {
             Dealt::Block(record) => record,
             Dealt::Failed(failure) => return Err(CrunchError::Target(failure)),
@@ -575,25 +560,29 @@ pub fn report_from_blocks(
     for rec in blocks.values() {
         total.merge(&rec.summary);
     }
-    let (mut max_ulp, mut argmax) = (None, None);
-    if total.argmax.is_some() {
-        let floor = total.max_ulp - near_max_window(total.max_ulp);
-        for cand in total.near_max.iter().filter(|c| c.err >= floor) {
-            let x = fmt.from_ordinal(cand.ordinal);
-            let a = eval_one(target, x);
-            let exact_err = if cand.exact {
-                Some(cand.err)
+    let max = total.exact_maximum(
+        |ordinal| eval_one(target, fmt.from_ordinal(ordinal)),
+        |ordinal, &a| classify_exact(func, fmt, fmt.from_ordinal(ordinal), a, mode).err,
+    );
+    let bound = MaxBound {
+        max_verified: !total.near_max_truncated(),
+        max_ulp_bound: max.as_ref().map(|&(m, _, _)| {
+            if total.near_max_truncated() {
+                m + 2.0 * fast_error_tolerance(m)
             } else {
-                classify_exact(func, fmt, x, a, mode).err
-            };
-            if let Some(err) = exact_err {
-                if max_ulp.is_none_or(|m| err > m) {
-                    max_ulp = Some(err);
-                    argmax = Some((x, a));
-                }
+                m
             }
+        }),
+    };
+    let max = max.map(|(err, ordinal, a)| {
+        let x = fmt.from_ordinal(ordinal);
+        Argmax {
+            err,
+            x: fmt.hex(x),
+            result: fmt.hex(a),
+            expected: fmt.hex(crate::analysis::correct_rounding(func, fmt, x, mode)),
         }
-    }
+    });
     let hdr = header(target, plan);
     Report {
         target: target.name(),
@@ -603,25 +592,7 @@ pub fn report_from_blocks(
         from: hdr.from,
         to: hdr.to,
         inputs: total.inputs,
-        max_ulp,
-        argmax: argmax.map(|(x, _)| fmt.hex(x)),
-        argmax_result: argmax.map(|(_, a)| fmt.hex(a)),
-        argmax_expected: argmax
-            .map(|(x, _)| fmt.hex(crate::analysis::correct_rounding(func, fmt, x, mode))),
-        max_verified: !total.near_max_truncated(),
-        max_ulp_bound: max_ulp.map(|m| {
-            if total.near_max_truncated() {
-                m + 2.0 * fast_error_tolerance(m)
-            } else {
-                m
-            }
-        }),
-        correctly_rounded: total.correctly_rounded,
-        faithful: total.faithful,
-        worse: total.worse,
-        specials: total.specials,
-        histogram: total.histogram,
-        worse_below_one_ulp: total.worse_below_one_ulp,
+        outcome: Outcome::new(&total, max, Some(bound)),
         block_bits: plan.block_bits,
         sample_windows: plan.sample_windows,
         blocks: blocks.len(),

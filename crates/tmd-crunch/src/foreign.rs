@@ -30,15 +30,16 @@ pub mod worker;
 use crate::format::CrunchFormat;
 use crate::function::RefFunc;
 use crate::rounding::Rounding;
-use crate::target::TargetFailure;
-use crate::target::{BoxedTarget, Target};
+use crate::target::{BoxedTarget, Target, TargetFailure};
+use crate::wide::WideFormat;
 use naming::SymbolName;
 use std::ffi::c_int;
 use tmd_core::InputError;
-use worker::{bytes_of, bytes_of_mut, Kind, Workers};
+use worker::{bytes_of, bytes_of_mut, place_in_batch, Kind, Workers};
 
 extern "C" {
     fn tmd_current_rounding() -> c_int;
+    fn tmd_long_double_digits() -> c_int;
 }
 
 /// The mode's number in `eval_under.c`.
@@ -59,6 +60,16 @@ pub fn current_rounding() -> Rounding {
         2 => Rounding::Down,
         3 => Rounding::Zero,
         _ => Rounding::Nearest,
+    }
+}
+
+/// The format of `long double` on this platform, if it is one of the wide ones.
+pub fn long_double() -> Option<WideFormat> {
+    // SAFETY: returns a compile-time constant.
+    match unsafe { tmd_long_double_digits() } {
+        64 if cfg!(any(target_arch = "x86_64", target_arch = "x86")) => Some(WideFormat::Binary80),
+        113 => Some(WideFormat::Binary128),
+        _ => None,
     }
 }
 
@@ -110,6 +121,21 @@ pub fn resolve_foreign(
             spec,
             "foreign targets are dl:, c:, glibc:, glibc-mvec:, sleef: and musl:",
         )),
+    }
+}
+
+/// Resolves a target to run under `mode`. Targets from C code (this module: `dl:`,
+/// `c:`, the named libraries) run under `fesetround(mode)`; every other target [`crate::target::resolve`]
+/// knows is Rust code that cannot follow the C rounding mode, so anything but
+/// round-to-nearest is refused for them.
+pub fn resolve_with_rounding(spec: &str, mode: crate::Rounding) -> Result<BoxedTarget, InputError> {
+    if is_foreign(spec) {
+        return resolve_foreign(spec, None, None, mode);
+    }
+    let target = crate::target::resolve(spec)?;
+    match mode {
+        crate::Rounding::Nearest => Ok(target),
+        _ => Err(crate::target::runs_only_to_nearest(spec, mode, "Rust code")),
     }
 }
 
@@ -275,18 +301,8 @@ impl ForeignTarget {
     /// Where input `i` of `xs` is, for a failure's message, and its value (the run's order);
     /// `None`: somewhere in the batch.
     fn at(&self, xs: &[f64], i: Option<usize>) -> (String, f64) {
-        let hex = |x: f64| self.format.hex(x);
-        match i {
-            Some(i) => (format!("x = {}", hex(xs[i])), xs[i]),
-            None => (
-                format!(
-                    "one of x = {} to {} (not again when run one at a time)",
-                    hex(xs[0]),
-                    hex(xs[xs.len() - 1])
-                ),
-                xs[0],
-            ),
-        }
+        let place = place_in_batch(&[xs], |&x| self.format.hex(x), i);
+        (place, xs[i.unwrap_or(0)])
     }
 }
 

@@ -33,8 +33,8 @@
 use crate::dd_composed;
 use rug::Float;
 use tmd_core::registry::{
-    eval_rounded, Binary64Reference, Crunch, Dir, Func, LibmBound, FUNCTIONS, RECIP_CRUNCH,
-    RECIP_NAME,
+    eval_rounded, Binary32DeviceReference, Binary64Reference, Crunch, Dir,
+    FastReference as FastKind, Func, LibmBound, FUNCTIONS, RECIP_CRUNCH, RECIP_NAME,
 };
 use tmd_xfloat::math::binary32_trig::Circular;
 use tmd_xfloat::Dd;
@@ -81,71 +81,117 @@ pub fn ref_funcs() -> Vec<RefFunc> {
         .collect()
 }
 
-/// The binary64 `libm` function of a table function.
-fn libm_of(func: Func) -> Option<fn(f64) -> f64> {
+/// The functions of tmd-core's table that have no crunch facts, as a pattern: the arm of each
+/// per-function match of this crate that has nothing to say of them. A test checks it against
+/// the table; a function that gains crunch facts leaves it, and the compiler then names every
+/// match that needs its arm.
+macro_rules! outside_crunch {
+    () => {
+        tmd_core::registry::Func::Exp2m1
+            | tmd_core::registry::Func::Exp10m1
+            | tmd_core::registry::Func::Log2p1
+            | tmd_core::registry::Func::Log10p1
+            | tmd_core::registry::Func::Rsqrt
+            | tmd_core::registry::Func::Sinpi
+            | tmd_core::registry::Func::Cospi
+            | tmd_core::registry::Func::Tanpi
+            | tmd_core::registry::Func::Asinpi
+            | tmd_core::registry::Func::Acospi
+            | tmd_core::registry::Func::Atanpi
+            | tmd_core::registry::Func::Gamma
+            | tmd_core::registry::Func::Lgamma
+            | tmd_core::registry::Func::Digamma
+            | tmd_core::registry::Func::J0
+            | tmd_core::registry::Func::J1
+            | tmd_core::registry::Func::Y0
+            | tmd_core::registry::Func::Y1
+            | tmd_core::registry::Func::Ai
+            | tmd_core::registry::Func::Eint
+            | tmd_core::registry::Func::Li2
+            | tmd_core::registry::Func::Zeta
+    };
+}
+pub(crate) use outside_crunch;
+
+/// Where a double-double reference comes from, for reports.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum DdOrigin {
+    /// A `Dd` method or xfloat's generic function.
+    Xfloat,
+    /// [`crate::dd_composed`].
+    Composed,
+}
+
+/// A double-double reference function and where it comes from.
+type DdReference = (fn(Dd) -> Dd, DdOrigin);
+
+/// The Rust functions that compute a table function's references: the columns of crunch's
+/// per-function facts that are code, beside the table's [`Crunch`] that says which exist.
+struct References {
+    /// The binary64 `libm` function (the reference of binary32 targets).
+    libm: fn(f64) -> f64,
+    /// The double-double function, where the table's binary64 reference is not MPFR alone.
+    dd: Option<DdReference>,
+    /// xfloat's binary32-argument function, which replaces `libm` for binary32 inputs.
+    circular: Option<Circular>,
+}
+
+/// The references of a table function; `None` for the functions without crunch facts.
+fn references(func: Func) -> Option<References> {
+    use DdOrigin::{Composed, Xfloat};
     use Func::*;
+    let plain = |libm, dd| References {
+        libm,
+        dd,
+        circular: None,
+    };
+    let circular = |libm, dd, circular| References {
+        circular: Some(circular),
+        ..plain(libm, Some((dd, Xfloat)))
+    };
     Some(match func {
-        Exp => libm::exp,
-        Expm1 => libm::expm1,
-        Exp2 => libm::exp2,
-        Exp10 => libm::exp10,
-        Log => libm::log,
-        Log1p => libm::log1p,
-        Log2 => libm::log2,
-        Log10 => libm::log10,
-        Sin => libm::sin,
-        Cos => libm::cos,
-        Tan => libm::tan,
-        Asin => libm::asin,
-        Acos => libm::acos,
-        Atan => libm::atan,
-        Sinh => libm::sinh,
-        Cosh => libm::cosh,
-        Tanh => libm::tanh,
-        Asinh => libm::asinh,
-        Acosh => libm::acosh,
-        Atanh => libm::atanh,
-        Cbrt => libm::cbrt,
-        Sqrt => libm::sqrt,
-        Erf => libm::erf,
-        Erfc => libm::erfc,
-        _ => return None,
+        // The generic exp, not Dd::exp's table-driven one: kernels/double_word_exp.cl is its
+        // twin in crunch_analyse, whose results must equal these bit for bit.
+        Exp => plain(libm::exp, Some((tmd_xfloat::math::exp::<Dd>, Xfloat))),
+        Expm1 => plain(libm::expm1, Some((Dd::expm1, Xfloat))),
+        Exp2 => plain(libm::exp2, Some((dd_composed::exp2, Composed))),
+        Exp10 => plain(libm::exp10, Some((dd_composed::exp10, Composed))),
+        Log => plain(libm::log, Some((Dd::ln, Xfloat))),
+        Log1p => plain(libm::log1p, Some((Dd::ln_1p, Xfloat))),
+        Log2 => plain(libm::log2, Some((dd_composed::log2, Composed))),
+        Log10 => plain(libm::log10, Some((dd_composed::log10, Composed))),
+        Sqrt => plain(libm::sqrt, Some((Dd::sqrt, Xfloat))),
+        Cbrt => plain(libm::cbrt, Some((dd_composed::cbrt, Composed))),
+        Sin => circular(libm::sin, Dd::sin, Circular::Sin),
+        Cos => circular(libm::cos, Dd::cos, Circular::Cos),
+        Tan => circular(libm::tan, Dd::tan, Circular::Tan),
+        Asin => plain(libm::asin, Some((dd_composed::asin, Composed))),
+        Acos => plain(libm::acos, Some((dd_composed::acos, Composed))),
+        Atan => plain(libm::atan, Some((Dd::atan, Xfloat))),
+        Sinh => plain(libm::sinh, Some((Dd::sinh, Xfloat))),
+        Cosh => plain(libm::cosh, Some((Dd::cosh, Xfloat))),
+        Tanh => plain(libm::tanh, Some((Dd::tanh, Xfloat))),
+        Asinh => plain(libm::asinh, Some((dd_composed::asinh, Composed))),
+        Acosh => plain(libm::acosh, Some((dd_composed::acosh, Composed))),
+        Atanh => plain(libm::atanh, Some((dd_composed::atanh, Composed))),
+        // MPFR is their binary64 reference: xfloat has no double-double erf.
+        Erf => plain(libm::erf, None),
+        Erfc => plain(libm::erfc, None),
+        outside_crunch!() => return None,
     })
 }
 
+/// The binary64 `libm` function of a table function with crunch facts.
+pub(crate) fn libm_of(func: Func) -> Option<fn(f64) -> f64> {
+    references(func).map(|r| r.libm)
+}
+
 /// The double-double function of a crunch function, where xfloat has one.
-fn dd_of(func: RefFunc) -> Option<fn(Dd) -> Dd> {
-    use Func::*;
-    let RefFunc::Registry(f) = func else {
-        return Some(Dd::recip);
-    };
-    Some(match f {
-        // The generic exp, not Dd::exp's table-driven one: kernels/double_word_exp.cl is its
-        // twin in crunch_analyse, whose results must equal these bit for bit.
-        Exp => tmd_xfloat::math::exp::<Dd>,
-        Expm1 => Dd::expm1,
-        Exp2 => dd_composed::exp2,
-        Exp10 => dd_composed::exp10,
-        Log => Dd::ln,
-        Log1p => Dd::ln_1p,
-        Log2 => dd_composed::log2,
-        Log10 => dd_composed::log10,
-        Cbrt => dd_composed::cbrt,
-        Sin => Dd::sin,
-        Cos => Dd::cos,
-        Tan => Dd::tan,
-        Asin => dd_composed::asin,
-        Acos => dd_composed::acos,
-        Atan => Dd::atan,
-        Sinh => Dd::sinh,
-        Cosh => Dd::cosh,
-        Tanh => Dd::tanh,
-        Asinh => dd_composed::asinh,
-        Acosh => dd_composed::acosh,
-        Atanh => dd_composed::atanh,
-        Sqrt => Dd::sqrt,
-        _ => return None,
-    })
+fn dd_of(func: RefFunc) -> Option<DdReference> {
+    match func {
+        RefFunc::Registry(f) => references(f)?.dd,
+        RefFunc::Recip => Some((Dd::recip, DdOrigin::Xfloat)),
+    }
 }
 
 /// The binary32-argument function at the binary32 input `x.hi()`, as the device kernel
@@ -212,16 +258,20 @@ impl RefFunc {
     pub fn dd(self) -> Option<fn(Dd) -> Dd> {
         match self.facts().binary64 {
             Binary64Reference::Mpfr => None,
-            _ => Some(dd_of(self).expect("the table's double-double references exist")),
+            Binary64Reference::DoubleDouble | Binary64Reference::FastThenDoubleDouble(_) => Some(
+                dd_of(self)
+                    .expect("the table's double-double references exist")
+                    .0,
+            ),
         }
     }
 
     /// Where the double-double reference comes from, for reports: `xfloat` (a `Dd` method or
     /// xfloat's generic function) or `composed` ([`crate::dd_composed`]).
     pub fn dd_origin(self) -> &'static str {
-        match self.registry() {
-            Some(f) if dd_composed::COMPOSED.contains(&f) => "composed",
-            _ => "xfloat",
+        match dd_of(self).map(|(_, origin)| origin) {
+            Some(DdOrigin::Composed) => "composed",
+            Some(DdOrigin::Xfloat) | None => "xfloat",
         }
     }
 
@@ -230,17 +280,18 @@ impl RefFunc {
     /// the binary32-argument sin, cos and tan, the double-double reference of binary64
     /// otherwise.
     pub fn binary32_device_twin(self) -> Option<fn(Dd) -> Dd> {
-        let device = self.facts().binary32_device?;
-        if device.binary32_trig {
-            return Some(match self.circular()? {
-                Circular::Sin => |x| circular_twin(Circular::Sin, x),
-                Circular::Cos => |x| circular_twin(Circular::Cos, x),
-                Circular::Tan => |x| circular_twin(Circular::Tan, x),
-            });
-        }
-        Some(match self {
-            RefFunc::Registry(Func::Exp) => Dd::exp,
-            _ => dd_of(self).expect("a binary32 device reference has a double-double twin"),
+        use Binary32DeviceReference::*;
+        let double_double = || {
+            dd_of(self)
+                .expect("a binary32 device reference has a double-double twin")
+                .0
+        };
+        Some(match self.facts().binary32_device? {
+            TableExp => Dd::exp,
+            Sin => |x| circular_twin(Circular::Sin, x),
+            Cos => |x| circular_twin(Circular::Cos, x),
+            Tan => |x| circular_twin(Circular::Tan, x),
+            Expm1 | TableLog | Log1p | Sqrt | Recip | Atan | Sinh | Cosh | Tanh => double_double(),
         })
     }
 
@@ -248,7 +299,7 @@ impl RefFunc {
     /// double-double kernels, the binary32-argument functions' own bound for sin, cos and tan.
     pub fn binary32_device_eps(self) -> f64 {
         match self.facts().binary32_device {
-            Some(device) if device.binary32_trig => self.binary32_reference(1.0).1,
+            Some(device) if device.binary32_trig() => self.binary32_reference(1.0).1,
             _ => EPS_DD_BINARY32,
         }
     }
@@ -266,12 +317,14 @@ impl RefFunc {
     /// The cheap first reference of binary64 targets, tried before [`RefFunc::dd`]: a function
     /// giving `(hi, lo)` and its relative bound. Only `exp` has one ([`crate::fast_exp`]).
     pub fn fast_f64(self) -> Option<(FastReference, f64)> {
-        match (self.facts().binary64, self) {
-            (Binary64Reference::FastThenDoubleDouble, RefFunc::Registry(Func::Exp)) => Some((
-                crate::fast_exp::exp_fast as FastReference,
-                crate::fast_exp::EPS_FAST_EXP,
-            )),
-            _ => None,
+        match self.facts().binary64 {
+            Binary64Reference::FastThenDoubleDouble(fast) => Some(match fast {
+                FastKind::Exp => (
+                    crate::fast_exp::exp_fast as FastReference,
+                    crate::fast_exp::EPS_FAST_EXP,
+                ),
+            }),
+            Binary64Reference::DoubleDouble | Binary64Reference::Mpfr => None,
         }
     }
 
@@ -296,7 +349,7 @@ impl RefFunc {
 
     /// The binary32-argument function of sin, cos and tan (`None` for the others).
     fn circular(self) -> Option<Circular> {
-        Circular::from_name(self.registry()?.name())
+        references(self.registry()?)?.circular
     }
 
     /// [`RefFunc::binary32_reference`] at every input of `xs`, into `out`: sin, cos and tan in
@@ -407,6 +460,26 @@ mod tests {
         }
         for info in FUNCTIONS.iter().filter(|i| i.crunch.is_none()) {
             assert_eq!(RefFunc::new(info.func), None);
+        }
+    }
+
+    #[test]
+    fn outside_crunch_is_the_table_without_crunch_facts() {
+        for info in FUNCTIONS {
+            let outside = matches!(info.func, outside_crunch!());
+            assert_eq!(outside, info.crunch.is_none(), "{}", info.name);
+            assert_eq!(references(info.func).is_none(), outside, "{}", info.name);
+        }
+    }
+
+    #[test]
+    fn the_composed_references_are_dd_composed_ones() {
+        for f in ref_funcs() {
+            let composed = dd_of(f).is_some_and(|(_, origin)| origin == DdOrigin::Composed);
+            let listed = f
+                .registry()
+                .is_some_and(|f| dd_composed::COMPOSED.contains(&f));
+            assert_eq!(composed, listed, "{}", f.name());
         }
     }
 

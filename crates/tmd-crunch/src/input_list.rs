@@ -29,8 +29,9 @@
 
 use crate::analysis::{classify_exact, correct_rounding, Class, Special};
 use crate::format::CrunchFormat;
-use crate::summary::{Specials, Summary};
-use crate::target::Target;
+use crate::rounding::Rounding;
+use crate::summary::{Argmax, Outcome, Summary};
+use crate::target::{Target, TargetFailure};
 use rayon::prelude::*;
 use serde::Serialize;
 use std::io::BufRead;
@@ -104,56 +105,103 @@ impl SkippedLines {
     }
 }
 
-/// The inputs of a list, streamed from a reader.
-pub struct InputList<R> {
+/// The refusal of `--strict` when a list has lines that hold no input: the first with its
+/// line, and how many there are (`format` names what an input is: `binary32`,
+/// `binary16 pair`).
+pub fn strict_refusal(name: &str, format: &str, skipped: &SkippedLines) -> Result<(), InputError> {
+    match skipped.first_as_error(name) {
+        None => Ok(()),
+        Some(first) => Err(InputError::Number(format!(
+            "{first} ({} of {name} without a {format} input; --strict refuses the list)",
+            lines(skipped.count)
+        ))),
+    }
+}
+
+/// The lines of a list skipped for holding no input, as notes on stderr: how many, then the
+/// first few with their line numbers. Bad input when the list holds no input at all.
+pub fn note_skipped(
+    name: &str,
+    format: &str,
+    skipped: &SkippedLines,
+    inputs: u64,
+) -> Result<(), InputError> {
+    // An empty list checks nothing: refused, so that a gate never passes on it.
+    if inputs == 0 {
+        let first = skipped
+            .first_as_error(name)
+            .map(|first| format!(": {} skipped, the first {first}", lines(skipped.count)))
+            .unwrap_or_default();
+        return Err(InputError::Number(format!(
+            "{name} holds no {format} input{first}"
+        )));
+    }
+    if skipped.count == 0 {
+        return Ok(());
+    }
+    eprintln!(
+        "tmd: note: {} of {name} skipped, holding no {format} input (--strict refuses such \
+         a list); the first:",
+        lines(skipped.count)
+    );
+    for s in &skipped.first {
+        eprintln!("tmd: note:   {name}:{}: {}", s.line, s.why);
+    }
+    Ok(())
+}
+
+/// "1 line" / "n lines".
+fn lines(n: u64) -> String {
+    if n == 1 {
+        "1 line".into()
+    } else {
+        format!("{n} lines")
+    }
+}
+
+/// How one line of a list becomes an input, the part that differs between lists of numbers
+/// and lists of pairs.
+pub trait LineInputs {
+    /// What one line gives: a number, or the two arguments of a pair.
+    type Input;
+
+    /// The input of `line`, `None` for a line without one (blank, a comment, a record that
+    /// lists no input); `Err` says why the line holds no input of the list.
+    fn input_of_line(&mut self, line: &str) -> Result<Option<Self::Input>, String>;
+}
+
+/// A list streamed from a reader, each line's input read by `P`: what every kind of list
+/// shares, the line numbers, the error naming a line, and the policy for lines that hold no
+/// input with the lines it skipped.
+pub struct ListReader<R, P> {
     lines: BoundedLines<R>,
     name: String,
     line_no: usize,
-    format: tmd_core::Format,
-    skipped: u64,
     bad_lines: BadLines,
     not_inputs: SkippedLines,
-    range_records: u64,
+    inputs: P,
 }
 
-impl<R: BufRead> InputList<R> {
-    /// Reads inputs of `format` from `reader`; `name` names it in messages.
-    pub fn new(reader: R, name: &str, format: CrunchFormat) -> Self {
-        Self::of_format(reader, name, format.core())
-    }
-
-    /// Reads inputs of any format of tmd-core (binary80 and binary128 lists included).
-    pub fn of_format(reader: R, name: &str, format: tmd_core::Format) -> Self {
-        InputList {
+impl<R: BufRead, P: LineInputs> ListReader<R, P> {
+    /// Reads the lines of `reader` with `inputs`; `name` names the list in messages.
+    pub fn with_lines(reader: R, name: &str, inputs: P) -> Self {
+        ListReader {
             lines: BoundedLines::new(reader),
             name: name.to_string(),
             line_no: 0,
-            format,
-            skipped: 0,
             bad_lines: BadLines::Refuse,
             not_inputs: SkippedLines::default(),
-            range_records: 0,
+            inputs,
         }
     }
 
-    /// The same list with `policy` for lines that hold no input of the format.
+    /// The same list with `policy` for lines that hold no input.
     pub fn bad_lines(mut self, policy: BadLines) -> Self {
         self.bad_lines = policy;
         self
     }
 
-    /// NaN and infinite entries skipped so far.
-    pub fn skipped(&self) -> u64 {
-        self.skipped
-    }
-
-    /// Range records of `tmd search` read so far (JSON lines or `.wc` comments), whose
-    /// inputs are not listed.
-    pub fn range_records(&self) -> u64 {
-        self.range_records
-    }
-
-    /// Lines skipped so far under [`BadLines::Skip`] for holding no input of the format.
+    /// Lines skipped so far under [`BadLines::Skip`] for holding no input.
     pub fn not_inputs(&self) -> &SkippedLines {
         &self.not_inputs
     }
@@ -162,6 +210,45 @@ impl<R: BufRead> InputList<R> {
         InputError::Number(format!("{}:{}: {why}", self.name, self.line_no))
     }
 
+    /// The next input with its line number; `Err`: the reader failed, or (under
+    /// [`BadLines::Refuse`]) a line holds no input.
+    pub fn next_input(&mut self) -> Option<Result<(usize, P::Input), InputError>> {
+        loop {
+            let line = self.lines.next()?;
+            self.line_no += 1;
+            let why = match line.map(|line| self.inputs.input_of_line(&line)) {
+                Ok(Ok(Some(input))) => return Some(Ok((self.line_no, input))),
+                Ok(Ok(None)) => continue,
+                Ok(Err(why)) => why,
+                Err(e) => return Some(Err(self.error(e))),
+            };
+            match self.bad_lines {
+                BadLines::Refuse => return Some(Err(self.error(why))),
+                BadLines::Skip => self.not_inputs.note(self.line_no, why),
+            }
+        }
+    }
+
+    /// Reads the rest of the list and returns the lines that hold no input (under either
+    /// policy), or the reader's error: the check of `--strict` before a run.
+    pub fn validate(mut self) -> Result<SkippedLines, InputError> {
+        self.bad_lines = BadLines::Skip;
+        while let Some(item) = self.next_input() {
+            item?;
+        }
+        Ok(self.not_inputs)
+    }
+}
+
+/// The lines of a list of numbers of one format (the kinds the module docs list): NaN and
+/// infinite entries and range records are counted, not read.
+pub struct NumberLines {
+    format: tmd_core::Format,
+    skipped: u64,
+    range_records: u64,
+}
+
+impl NumberLines {
     /// The input token of one line, `None` for a line without one; `Err` says why the line
     /// holds no input of the format.
     fn token(&mut self, line: &str) -> Result<Option<String>, String> {
@@ -193,73 +280,113 @@ impl<R: BufRead> InputList<R> {
         let before_comment = line.split('#').next().unwrap_or("");
         Ok(before_comment.split_whitespace().next().map(str::to_string))
     }
+}
 
-    /// The next input as a number of the list's format (the sign of a zero kept), with its
-    /// line number; for formats wider than binary64, whose numbers an `f64` cannot hold.
-    pub fn next_number(&mut self) -> Option<Result<(usize, FormatNumber), InputError>> {
-        loop {
-            let why = match self.next_token()? {
-                Ok(Ok(token)) => match parse_exact(&token, &self.format) {
-                    Ok(x) => return Some(Ok((self.line_no, x))),
-                    Err(e) => e.to_string(),
-                },
-                Ok(Err(why)) => why,
-                Err(e) => return Some(Err(e)),
-            };
-            match self.bad_lines {
-                BadLines::Refuse => return Some(Err(self.error(why))),
-                BadLines::Skip => self.not_inputs.note(self.line_no, why),
-            }
-        }
-    }
+impl LineInputs for NumberLines {
+    /// A number of the list's format, the sign of a zero kept.
+    type Input = FormatNumber;
 
-    /// The input token of the next line that has one, or why that line holds no input; NaN
-    /// and infinite entries are skipped and counted. `Err`: the reader failed.
-    fn next_token(&mut self) -> Option<Result<Result<String, String>, InputError>> {
-        loop {
-            let line = match self.lines.next()? {
-                Ok(line) => line,
-                Err(e) => {
-                    self.line_no += 1;
-                    return Some(Err(self.error(e)));
-                }
-            };
-            self.line_no += 1;
-            let token = match self.token(&line) {
-                Ok(Some(t)) => t,
-                Ok(None) => continue,
-                Err(why) => return Some(Ok(Err(why))),
-            };
-            let lower = token.to_ascii_lowercase();
-            if lower.contains("nan") || lower.contains("inf") {
-                self.skipped += 1;
-                continue;
-            }
-            return Some(Ok(Ok(token)));
+    fn input_of_line(&mut self, line: &str) -> Result<Option<FormatNumber>, String> {
+        let Some(token) = self.token(line)? else {
+            return Ok(None);
+        };
+        let lower = token.to_ascii_lowercase();
+        if lower.contains("nan") || lower.contains("inf") {
+            self.skipped += 1;
+            return Ok(None);
         }
-    }
-
-    /// Reads the rest of the list and returns the lines that hold no input of the format
-    /// (under either policy), or the reader's error: the check of `--strict` before a run.
-    pub fn validate(mut self) -> Result<SkippedLines, InputError> {
-        self.bad_lines = BadLines::Skip;
-        while let Some(item) = self.next_number() {
-            item?;
-        }
-        Ok(self.not_inputs)
+        parse_exact(&token, &self.format)
+            .map(Some)
+            .map_err(|e| e.to_string())
     }
 }
 
-impl<R: BufRead> Iterator for InputList<R> {
+/// The inputs of a list of numbers, streamed from a reader.
+pub type InputList<R> = ListReader<R, NumberLines>;
+
+impl<R: BufRead> ListReader<R, NumberLines> {
+    /// Reads inputs of `format` from `reader`; `name` names it in messages.
+    pub fn new(reader: R, name: &str, format: CrunchFormat) -> Self {
+        Self::of_format(reader, name, format.core())
+    }
+
+    /// Reads inputs of any format of tmd-core (binary80 and binary128 lists included), as
+    /// numbers of the format through [`ListReader::next_input`]: an `f64` cannot hold those
+    /// wider than binary64.
+    pub fn of_format(reader: R, name: &str, format: tmd_core::Format) -> Self {
+        let numbers = NumberLines {
+            format,
+            skipped: 0,
+            range_records: 0,
+        };
+        Self::with_lines(reader, name, numbers)
+    }
+
+    /// NaN and infinite entries skipped so far.
+    pub fn skipped(&self) -> u64 {
+        self.inputs.skipped
+    }
+
+    /// Range records of `tmd search` read so far (JSON lines or `.wc` comments), whose
+    /// inputs are not listed.
+    pub fn range_records(&self) -> u64 {
+        self.inputs.range_records
+    }
+}
+
+impl<R: BufRead> Iterator for ListReader<R, NumberLines> {
     /// The line number and the input.
     type Item = Result<(usize, f64), InputError>;
 
     fn next(&mut self) -> Option<Self::Item> {
-        Some(self.next_number()?.map(|(line, x)| {
+        Some(self.next_input()?.map(|(line, x)| {
             // The number is exact in f64; a negative zero keeps its sign.
             let v = x.to_float().to_f64();
             (line, if x.neg { -v.abs() } else { v })
         }))
+    }
+}
+
+/// Streams a list in batches of `batch` inputs: `next` reads the next input with its line,
+/// `evaluate` gives the target's results at a batch (or the target's failure), `judge` judges
+/// one result (in parallel), and `each` takes every input's line, input, result and verdict
+/// in the list's order. An error of `each` (a closed output) stops the run.
+pub(crate) fn crunch_list<X, Y, J, E>(
+    batch: usize,
+    mut next: impl FnMut() -> Option<Result<(usize, X), InputError>>,
+    mut evaluate: impl FnMut(&[X]) -> Result<Vec<Y>, TargetFailure>,
+    judge: impl Fn(&X, &Y) -> J + Sync,
+    mut each: impl FnMut(usize, &X, &Y, J) -> Result<(), E>,
+) -> Result<(), E>
+where
+    X: Sync,
+    Y: Sync,
+    J: Send,
+    E: From<InputError> + From<TargetFailure>,
+{
+    let (mut lines, mut xs) = (Vec::with_capacity(batch), Vec::with_capacity(batch));
+    loop {
+        lines.clear();
+        xs.clear();
+        while xs.len() < batch {
+            let Some(item) = next() else { break };
+            let (line, x) = item?;
+            lines.push(line);
+            xs.push(x);
+        }
+        if xs.is_empty() {
+            return Ok(());
+        }
+        let results = evaluate(&xs)?;
+        let verdicts: Vec<J> = xs
+            .par_iter()
+            .zip(&results)
+            .map(|(x, y)| judge(x, y))
+            .collect();
+        let judged = lines.iter().zip(&xs).zip(&results).zip(verdicts);
+        for (((&line, x), y), verdict) in judged {
+            each(line, x, y, verdict)?;
+        }
     }
 }
 
@@ -296,22 +423,47 @@ pub struct ListReport {
     /// Range records of `tmd search` (every input of a piece hard), whose inputs the list
     /// does not hold and the run did not evaluate.
     pub range_records: u64,
-    /// Largest error in ulps (exact), `None` when no input has a finite error.
-    pub max_ulp: Option<f64>,
-    pub argmax: Option<String>,
-    pub argmax_result: Option<String>,
-    pub argmax_expected: Option<String>,
-    pub correctly_rounded: u64,
-    pub faithful: u64,
-    pub worse: u64,
-    pub specials: Specials,
-    /// Counts per bin: `[correctly rounded, other < 1 ulp, [1,2), [2,4), ...]`.
-    pub histogram: Vec<u64>,
-    /// Worse results with a finite error below 1 ulp (bin 1 of `histogram` holds them and the
-    /// faithful ones): what tells the worse results with a finite error from those without.
-    pub worse_below_one_ulp: u64,
+    /// Every error of a list is MPFR's, so the maximum is exact and has no bound.
+    #[serde(flatten)]
+    pub outcome: Outcome<String>,
     pub seconds: f64,
     pub note: Option<String>,
+}
+
+/// What a list report says of the target, besides its results.
+pub(crate) struct ListSubject {
+    pub target: String,
+    pub function: &'static str,
+    pub format: &'static str,
+    pub rounding: Rounding,
+    pub note: Option<String>,
+}
+
+impl ListReport {
+    /// The report of `list` (named `name`) read to its end, judged into `summary`, whose
+    /// maximum is `max`; the run began at `start`.
+    pub(crate) fn new<R: BufRead>(
+        subject: ListSubject,
+        (name, list): (&str, &InputList<R>),
+        summary: &Summary,
+        max: Option<Argmax<String>>,
+        start: Instant,
+    ) -> ListReport {
+        ListReport {
+            target: subject.target,
+            function: subject.function.into(),
+            format: subject.format.into(),
+            rounding: subject.rounding.name().into(),
+            inputs_file: name.to_string(),
+            inputs: summary.inputs,
+            skipped: list.skipped(),
+            not_inputs: list.not_inputs().clone(),
+            range_records: list.range_records(),
+            outcome: Outcome::new(summary, max, None),
+            seconds: start.elapsed().as_secs_f64(),
+            note: subject.note,
+        }
+    }
 }
 
 /// The target's results at `xs`, widened to f64.
@@ -334,7 +486,7 @@ fn evaluate(target: &dyn Target, xs: &[f64]) -> Vec<f64> {
 /// Evaluates the target on every input of `list`, calls `on_failure` for each input whose
 /// result is not correctly rounded (in the list's order), and returns the report. An error of
 /// `on_failure` (a closed output) stops the run.
-pub fn check_list<R: BufRead, E: From<InputError> + From<crate::target::TargetFailure>>(
+pub fn check_list<R: BufRead, E: From<InputError> + From<TargetFailure>>(
     target: &dyn Target,
     list: &mut InputList<R>,
     name: &str,
@@ -343,89 +495,48 @@ pub fn check_list<R: BufRead, E: From<InputError> + From<crate::target::TargetFa
     let start = Instant::now();
     let (fmt, func, mode) = (target.format(), target.function(), target.rounding());
     let mut summary = Summary::default();
-    let mut batch: Vec<(usize, f64)> = Vec::with_capacity(BATCH);
-    loop {
-        batch.clear();
-        for item in list.by_ref().take(BATCH) {
-            batch.push(item?);
-        }
-        if batch.is_empty() {
-            break;
-        }
-        let xs: Vec<f64> = batch.iter().map(|&(_, x)| x).collect();
-        let results = evaluate(target, &xs);
-        if let Some(failure) = target.failure() {
-            return Err(failure.into());
-        }
-        let verdicts: Vec<_> = xs
-            .par_iter()
-            .zip(&results)
-            .map(|(&x, &a)| classify_exact(func, fmt, x, a, mode))
-            .collect();
-        for ((&(line, x), &got), v) in batch.iter().zip(&results).zip(&verdicts) {
-            summary.record(fmt.ordinal(x), *v, true);
-            if v.class != Class::CorrectlyRounded {
-                on_failure(&Failure {
-                    line,
-                    x,
-                    expected: correct_rounding(func, fmt, x, mode),
-                    got,
-                    err: v.err,
-                    class: v.class,
-                    special: v.special,
-                })?;
+    crunch_list(
+        BATCH,
+        || list.next(),
+        |xs| {
+            let results = evaluate(target, xs);
+            target.failure().map_or(Ok(results), Err)
+        },
+        |&x, &a| classify_exact(func, fmt, x, a, mode),
+        |line, &x, &got, v| {
+            summary.record(fmt.ordinal(x), v, true);
+            if v.class == Class::CorrectlyRounded {
+                return Ok(());
             }
-        }
-    }
-    Ok(report(
-        target,
-        name,
-        (
-            list.skipped(),
-            list.not_inputs().clone(),
-            list.range_records(),
-        ),
-        &summary,
-        start,
-    ))
-}
-
-fn report(
-    target: &dyn Target,
-    name: &str,
-    (skipped, not_inputs, range_records): (u64, SkippedLines, u64),
-    summary: &Summary,
-    start: Instant,
-) -> ListReport {
-    let (fmt, func, mode) = (target.format(), target.function(), target.rounding());
+            on_failure(&Failure {
+                line,
+                x,
+                expected: correct_rounding(func, fmt, x, mode),
+                got,
+                err: v.err,
+                class: v.class,
+                special: v.special,
+            })
+        },
+    )?;
     // Every error was computed by MPFR, so the summary's maximum is exact.
-    let argmax = summary.argmax.map(|o| {
+    let max = summary.argmax.map(|o| {
         let x = fmt.from_ordinal(o);
-        (x, evaluate(target, &[x])[0])
+        Argmax {
+            err: summary.max_ulp,
+            x: fmt.hex(x),
+            result: fmt.hex(evaluate(target, &[x])[0]),
+            expected: fmt.hex(correct_rounding(func, fmt, x, mode)),
+        }
     });
-    ListReport {
+    let subject = ListSubject {
         target: target.name(),
-        function: func.name().into(),
-        format: fmt.name().into(),
-        rounding: mode.name().into(),
-        inputs_file: name.to_string(),
-        inputs: summary.inputs,
-        skipped,
-        not_inputs,
-        range_records,
-        max_ulp: argmax.map(|_| summary.max_ulp),
-        argmax: argmax.map(|(x, _)| fmt.hex(x)),
-        argmax_result: argmax.map(|(_, a)| fmt.hex(a)),
-        argmax_expected: argmax.map(|(x, _)| fmt.hex(correct_rounding(func, fmt, x, mode))),
-        correctly_rounded: summary.correctly_rounded,
-        faithful: summary.faithful,
-        worse: summary.worse,
-        specials: summary.specials.clone(),
-        histogram: summary.histogram.clone(),
-        worse_below_one_ulp: summary.worse_below_one_ulp,
-        seconds: start.elapsed().as_secs_f64(),
+        function: func.name(),
+        format: fmt.name(),
+        rounding: mode,
         note: target.note(),
-    }
+    };
+    Ok(ListReport::new(subject, (name, list), &summary, max, start))
 }
 
 #[cfg(test)]

@@ -46,6 +46,13 @@
 //! it finishes; summaries merge associatively in block order, so a resumed run reports exactly
 //! what an uninterrupted one does.
 //!
+//! ## The command's job
+//!
+//! [`job`] is `tmd crunch` as a library call: the command's flags as a request, checked for
+//! every rounding mode before the first run, the runs, the text and JSON reports written to a
+//! writer, and the `--max-ulp` gate ([`gate`]); the CLI only fills the request, supplies the
+//! progress bars and device targets, and maps the errors to exit codes.
+//!
 //! Errors are typed: bad input is [`tmd_core::InputError`], an unusable checkpoint
 //! [`checkpoint::CheckpointError`]; the CLI maps both to exit code 2.
 
@@ -58,11 +65,14 @@ pub mod dd_composed;
 pub mod device;
 pub mod driver;
 pub mod emul;
+pub mod failure;
 pub mod fast_exp;
 pub mod foreign;
 pub mod format;
 pub mod function;
+pub mod gate;
 pub mod input_list;
+pub mod job;
 pub mod oracle;
 pub mod plot;
 pub mod rounding;
@@ -72,8 +82,8 @@ pub mod target;
 pub mod wide;
 
 pub use driver::{estimate, estimate_adaptive, run, CrunchError, Estimate, Plan, Report};
-pub use foreign::resolve_foreign;
+pub use foreign::{resolve_foreign, resolve_with_rounding};
 pub use format::CrunchFormat;
 pub use function::RefFunc;
 pub use rounding::Rounding;
-pub use target::{resolve, resolve_with_rounding, ClosureTarget, Target};
+pub use target::{resolve, ClosureTarget, Target};

@@ -6,6 +6,11 @@
 //! whose fast error is within [`near_max_window`] of it ("near-max" inputs): the fast errors
 //! are exact only to that window, so the true maximum is among them, and the final report
 //! recomputes them all with MPFR (`Report::max_verified`).
+//!
+//! Every run (a range, a list, pairs, binary80 or binary128 numbers) keeps its statistics in
+//! a [`Summary`] keyed by its inputs' positions, and every report states them as one
+//! [`Outcome`]: the exact maximum with its input, the verdict counts, the special classes and
+//! the histogram, flattened among the report's own fields.
 
 use crate::analysis::{histogram_bin_of, near_max_window, Class, Special, Verdict, HISTOGRAM_BINS};
 use serde::{Deserialize, Serialize};
@@ -211,6 +216,31 @@ impl Summary {
         self.near_max_dropped >= self.max_ulp - near_max_window(self.max_ulp)
     }
 
+    /// The exact maximum among the near-max inputs and the first input reaching it, with the
+    /// target's result there: `result_at` evaluates the target at a key, `exact_error` gives
+    /// the exact error of that result (MPFR) for the entries whose error is not exact yet.
+    pub fn exact_maximum<R>(
+        &self,
+        mut result_at: impl FnMut(i64) -> R,
+        mut exact_error: impl FnMut(i64, &R) -> Option<f64>,
+    ) -> Option<(f64, i64, R)> {
+        self.argmax?;
+        let floor = self.max_ulp - near_max_window(self.max_ulp);
+        let mut best: Option<(f64, i64, R)> = None;
+        for cand in self.near_max.iter().filter(|c| c.err >= floor) {
+            let result = result_at(cand.ordinal);
+            let err = if cand.exact {
+                Some(cand.err)
+            } else {
+                exact_error(cand.ordinal, &result)
+            };
+            if let Some(err) = err.filter(|&e| best.as_ref().is_none_or(|b| e > b.0)) {
+                best = Some((err, cand.ordinal, result));
+            }
+        }
+        best
+    }
+
     /// Drops near-max entries outside the window of the current maximum and caps the list.
     pub fn prune_near_max(&mut self) {
         let floor = self.max_ulp - near_max_window(self.max_ulp);
@@ -225,5 +255,82 @@ impl Summary {
             self.near_max.truncate(NEAR_MAX_CAP);
         }
         self.near_max.sort_by_key(|n| n.ordinal);
+    }
+}
+
+/// The input with the largest error as a report prints it: `X` is the input (one hex number,
+/// or the two of a pair), then the target's result there and f rounded in the run's mode.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Argmax<X> {
+    pub err: f64,
+    pub x: X,
+    pub result: String,
+    pub expected: String,
+}
+
+/// How far a report's maximum is known: whether every input that may reach it was recomputed
+/// with MPFR, and the bound on the true maximum when not. Lists leave it out: every error of
+/// a list is MPFR's.
+#[derive(Clone, Copy, Debug, PartialEq, Serialize)]
+pub struct MaxBound {
+    /// Every input that may reach the maximum was recomputed with MPFR, so `max_ulp` is the
+    /// maximum and `argmax` the first input reaching it. When false (more inputs lay within
+    /// the fast path's tolerance of the maximum than a summary keeps), `max_ulp` is the error
+    /// of `argmax`, exact, and the true maximum lies in `[max_ulp, max_ulp_bound]`.
+    pub max_verified: bool,
+    pub max_ulp_bound: Option<f64>,
+}
+
+/// What every report says of its inputs, whatever they are: the maximum error and where it
+/// is, and the counts of a [`Summary`]. Reports flatten it among their own fields, so their
+/// JSON keeps one shape.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct Outcome<X> {
+    /// Largest error in ulps over the inputs with a finite error, exact (to the printed digits
+    /// when verified, see [`MaxBound`]); `None` when no input has one.
+    pub max_ulp: Option<f64>,
+    pub argmax: Option<X>,
+    /// The target's result at `argmax` and f(argmax) rounded in the run's mode.
+    pub argmax_result: Option<String>,
+    pub argmax_expected: Option<String>,
+    #[serde(flatten)]
+    pub bound: Option<MaxBound>,
+    pub correctly_rounded: u64,
+    pub faithful: u64,
+    pub worse: u64,
+    pub specials: Specials,
+    /// Counts per bin: `[correctly rounded, other < 1 ulp, [1,2), [2,4), ...]`.
+    pub histogram: Vec<u64>,
+    /// Worse results with a finite error below 1 ulp (bin 1 of `histogram` holds them and the
+    /// faithful ones): what tells the worse results with a finite error from those without.
+    pub worse_below_one_ulp: u64,
+}
+
+impl<X> Outcome<X> {
+    /// The outcome of `total`, its maximum `max` (exact) and how far that is known.
+    pub fn new(total: &Summary, max: Option<Argmax<X>>, bound: Option<MaxBound>) -> Outcome<X> {
+        let (max_ulp, argmax, argmax_result, argmax_expected) = match max {
+            Some(m) => (Some(m.err), Some(m.x), Some(m.result), Some(m.expected)),
+            None => (None, None, None, None),
+        };
+        Outcome {
+            max_ulp,
+            argmax,
+            argmax_result,
+            argmax_expected,
+            bound,
+            correctly_rounded: total.correctly_rounded,
+            faithful: total.faithful,
+            worse: total.worse,
+            specials: total.specials.clone(),
+            histogram: total.histogram.clone(),
+            worse_below_one_ulp: total.worse_below_one_ulp,
+        }
+    }
+
+    /// Results worse than faithful without a finite error
+    /// ([`Summary::worse_without_finite_error`]).
+    pub fn worse_without_finite_error(&self) -> u64 {
+        Summary::worse_without_finite_error(self.worse, self.worse_below_one_ulp, &self.histogram)
     }
 }

@@ -15,7 +15,8 @@
 
 use crate::emul::{self, Estimate};
 use crate::format::CrunchFormat;
-use crate::function::RefFunc;
+use crate::function::{libm_of, outside_crunch, RefFunc};
+use tmd_core::registry::Func;
 use tmd_core::InputError;
 use tmd_xfloat::{Dd, Df64};
 
@@ -55,20 +56,8 @@ pub trait Target: Send + Sync {
     }
 }
 
-/// A foreign target that stopped working in the middle of a run: the code it calls crashed,
-/// exited or did not return at one input.
-#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error, serde::Serialize, serde::Deserialize)]
-#[error(
-    "target `{target}`: the target {death} at {at}; leave that input out of the run, or fix the \
-     target"
-)]
-pub struct TargetFailure {
-    /// The target's name.
-    pub target: String,
-    pub death: crate::foreign::worker::Death,
-    /// The input, as `x = 0x1.8p+0` (or a pair, or a range where it could not be found).
-    pub at: String,
-}
+/// Named here too, beside the trait whose [`Target::failure`] gives it.
+pub use crate::failure::TargetFailure;
 
 /// A target from plain functions.
 pub struct ClosureTarget<F32, F64> {
@@ -161,7 +150,8 @@ where
 /// xfloat's double-float and double-double versions of a function.
 type XfloatPair = (fn(Df64) -> Df64, fn(Dd) -> Dd);
 
-/// One row of the built-in table: C name stem, function, std, libm and xfloat versions.
+/// One row of the built-in table: C name stem (the table's name), function, std, libm and
+/// xfloat versions.
 struct Builtin {
     stem: &'static str,
     func: RefFunc,
@@ -172,18 +162,33 @@ struct Builtin {
     xfloat: Option<XfloatPair>,
 }
 
+/// The rows, in the order `tmd crunch --list` shows them, and [`builtin`], their match over
+/// the function enum: every function with crunch facts has a row (its binary64 `libm`
+/// version is its reference's, [`crate::function::libm_of`]), so that a new one is named here
+/// by the compiler.
 macro_rules! builtins {
-    ($($stem:literal $func:ident, $std:ident, $l32:path, $l64:path, $xf:expr;)*) => {
-        fn builtin_table() -> Vec<Builtin> {
-            vec![$(Builtin {
-                stem: $stem,
-                func: RefFunc::Registry(tmd_core::Func::$func),
-                std32: builtins!(@std f32 $std),
-                std64: builtins!(@std f64 $std),
-                libm32: $l32,
-                libm64: $l64,
-                xfloat: $xf,
-            }),*]
+    ($($func:ident, $std:ident, $l32:path, $xf:expr;)*) => {
+        const LISTED: &[Func] = &[$(Func::$func),*];
+
+        fn builtin(func: Func) -> Option<Builtin> {
+            let row = |std32, std64, libm32, xfloat| Builtin {
+                stem: func.name(),
+                func: RefFunc::Registry(func),
+                std32,
+                std64,
+                libm32,
+                libm64: libm_of(func).expect("a crunch function has a libm reference"),
+                xfloat,
+            };
+            match func {
+                $(Func::$func => Some(row(
+                    builtins!(@std f32 $std),
+                    builtins!(@std f64 $std),
+                    $l32,
+                    $xf,
+                )),)*
+                outside_crunch!() => None,
+            }
         }
     };
     (@std $t:ident none) => { None };
@@ -191,30 +196,35 @@ macro_rules! builtins {
 }
 
 builtins! {
-    "exp" Exp, exp, libm::expf, libm::exp, Some((Df64::exp, Dd::exp));
-    "expm1" Expm1, exp_m1, libm::expm1f, libm::expm1, Some((Df64::expm1, Dd::expm1));
-    "exp2" Exp2, exp2, libm::exp2f, libm::exp2, None;
-    "exp10" Exp10, none, libm::exp10f, libm::exp10, None;
-    "log" Log, ln, libm::logf, libm::log, Some((Df64::ln, Dd::ln));
-    "log1p" Log1p, ln_1p, libm::log1pf, libm::log1p, Some((Df64::ln_1p, Dd::ln_1p));
-    "log2" Log2, log2, libm::log2f, libm::log2, None;
-    "log10" Log10, log10, libm::log10f, libm::log10, None;
-    "sin" Sin, sin, libm::sinf, libm::sin, Some((Df64::sin, Dd::sin));
-    "cos" Cos, cos, libm::cosf, libm::cos, Some((Df64::cos, Dd::cos));
-    "tan" Tan, tan, libm::tanf, libm::tan, Some((Df64::tan, Dd::tan));
-    "asin" Asin, asin, libm::asinf, libm::asin, None;
-    "acos" Acos, acos, libm::acosf, libm::acos, None;
-    "atan" Atan, atan, libm::atanf, libm::atan, Some((Df64::atan, Dd::atan));
-    "sinh" Sinh, sinh, libm::sinhf, libm::sinh, Some((Df64::sinh, Dd::sinh));
-    "cosh" Cosh, cosh, libm::coshf, libm::cosh, Some((Df64::cosh, Dd::cosh));
-    "tanh" Tanh, tanh, libm::tanhf, libm::tanh, Some((Df64::tanh, Dd::tanh));
-    "asinh" Asinh, asinh, libm::asinhf, libm::asinh, None;
-    "acosh" Acosh, acosh, libm::acoshf, libm::acosh, None;
-    "atanh" Atanh, atanh, libm::atanhf, libm::atanh, None;
-    "cbrt" Cbrt, cbrt, libm::cbrtf, libm::cbrt, None;
-    "sqrt" Sqrt, sqrt, libm::sqrtf, libm::sqrt, Some((Df64::sqrt, Dd::sqrt));
-    "erf" Erf, none, libm::erff, libm::erf, None;
-    "erfc" Erfc, none, libm::erfcf, libm::erfc, None;
+    Exp, exp, libm::expf, Some((Df64::exp, Dd::exp));
+    Expm1, exp_m1, libm::expm1f, Some((Df64::expm1, Dd::expm1));
+    Exp2, exp2, libm::exp2f, None;
+    Exp10, none, libm::exp10f, None;
+    Log, ln, libm::logf, Some((Df64::ln, Dd::ln));
+    Log1p, ln_1p, libm::log1pf, Some((Df64::ln_1p, Dd::ln_1p));
+    Log2, log2, libm::log2f, None;
+    Log10, log10, libm::log10f, None;
+    Sin, sin, libm::sinf, Some((Df64::sin, Dd::sin));
+    Cos, cos, libm::cosf, Some((Df64::cos, Dd::cos));
+    Tan, tan, libm::tanf, Some((Df64::tan, Dd::tan));
+    Asin, asin, libm::asinf, None;
+    Acos, acos, libm::acosf, None;
+    Atan, atan, libm::atanf, Some((Df64::atan, Dd::atan));
+    Sinh, sinh, libm::sinhf, Some((Df64::sinh, Dd::sinh));
+    Cosh, cosh, libm::coshf, Some((Df64::cosh, Dd::cosh));
+    Tanh, tanh, libm::tanhf, Some((Df64::tanh, Dd::tanh));
+    Asinh, asinh, libm::asinhf, None;
+    Acosh, acosh, libm::acoshf, None;
+    Atanh, atanh, libm::atanhf, None;
+    Cbrt, cbrt, libm::cbrtf, None;
+    Sqrt, sqrt, libm::sqrtf, Some((Df64::sqrt, Dd::sqrt));
+    Erf, none, libm::erff, None;
+    Erfc, none, libm::erfcf, None;
+}
+
+/// Every row, in [`LISTED`] order.
+fn builtin_table() -> Vec<Builtin> {
+    LISTED.iter().filter_map(|&f| builtin(f)).collect()
 }
 
 /// A built-in target, ready to run.
@@ -253,21 +263,6 @@ pub fn resolve(spec: &str) -> Result<BoxedTarget, InputError> {
             "target `{spec}` runs on a device: add --backend opencl or --backend cuda"
         ))),
         _ => Err(unknown(spec, "sources are std, libm, xfloat, emul")),
-    }
-}
-
-/// Resolves a target to run under `mode`. Targets from C code ([`crate::foreign`]: `dl:`,
-/// `c:`, the named libraries) run under `fesetround(mode)`; every other target [`resolve`]
-/// knows is Rust code that cannot follow the C rounding mode, so anything but
-/// round-to-nearest is refused for them.
-pub fn resolve_with_rounding(spec: &str, mode: crate::Rounding) -> Result<BoxedTarget, InputError> {
-    if crate::foreign::is_foreign(spec) {
-        return crate::resolve_foreign(spec, None, None, mode);
-    }
-    let target = resolve(spec)?;
-    match mode {
-        crate::Rounding::Nearest => Ok(target),
-        _ => Err(runs_only_to_nearest(spec, mode, "Rust code")),
     }
 }
 

@@ -387,17 +387,28 @@ fn check_run(func: BiFunc, fmt: PairFormat, mode: Rounding, plant: Plant, pairs:
     }
     let what = format!("{} {} {mode} {plant:?}", func.name(), fmt.name());
     assert_eq!(report.inputs, pairs.len() as u64, "{what}");
-    assert_eq!(report.correctly_rounded, cr, "{what}");
-    assert_eq!(report.faithful, faithful, "{what}");
-    assert_eq!(report.worse, pairs.len() as u64 - cr - faithful, "{what}");
-    assert!(report.max_verified, "{what}: {report:?}");
-    let got = report.max_ulp.expect("a finite error");
+    assert_eq!(report.outcome.correctly_rounded, cr, "{what}");
+    assert_eq!(report.outcome.faithful, faithful, "{what}");
+    assert_eq!(
+        report.outcome.worse,
+        pairs.len() as u64 - cr - faithful,
+        "{what}"
+    );
+    assert!(
+        report.outcome.bound.unwrap().max_verified,
+        "{what}: {report:?}"
+    );
+    let got = report.outcome.max_ulp.expect("a finite error");
     assert!(
         (got - max).abs() <= 1e-12 * max.max(1.0),
         "{what}: {got} vs {max}"
     );
     let (a, b) = argmax.unwrap();
-    assert_eq!(report.argmax, Some([fmt.hex(a), fmt.hex(b)]), "{what}");
+    assert_eq!(
+        report.outcome.argmax,
+        Some([fmt.hex(a), fmt.hex(b)]),
+        "{what}"
+    );
 }
 
 #[test]
@@ -433,14 +444,14 @@ fn a_target_off_by_one_ulp_in_one_mode_fails_only_in_that_mode() {
         let set = PairSet::Listed(pairs.clone());
         let r = run_pairs(t.as_ref(), &set, &PairsKind::Sample { seed: 4 }, |_, _| {});
         if mode == Rounding::Up {
-            assert!(r.faithful + r.worse > 1000, "{r:?}");
-            assert!(r.faithful > 500 && r.worse > 500, "{r:?}");
+            assert!(r.outcome.faithful + r.outcome.worse > 1000, "{r:?}");
+            assert!(r.outcome.faithful > 500 && r.outcome.worse > 500, "{r:?}");
             assert!(
-                r.max_ulp.unwrap() > 1.0 && r.max_ulp.unwrap() <= 2.0,
+                r.outcome.max_ulp.unwrap() > 1.0 && r.outcome.max_ulp.unwrap() <= 2.0,
                 "{r:?}"
             );
         } else {
-            assert_eq!(r.faithful + r.worse, 0, "{mode}: {r:?}");
+            assert_eq!(r.outcome.faithful + r.outcome.worse, 0, "{mode}: {r:?}");
         }
     }
 }

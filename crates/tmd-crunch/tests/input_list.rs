@@ -72,10 +72,14 @@ fn check_against_oracle(target: &dyn Target, text: &str) -> Vec<Failure> {
     );
     assert_eq!(report.inputs, inputs.len() as u64);
     assert_eq!(
-        (report.correctly_rounded, report.faithful, report.worse),
+        (
+            report.outcome.correctly_rounded,
+            report.outcome.faithful,
+            report.outcome.worse
+        ),
         (cr, faithful, worse)
     );
-    match (report.max_ulp, max) {
+    match (report.outcome.max_ulp, max) {
         (Some(m), Some(e)) => assert!((m - e).abs() <= 1e-9 * e, "max {m} vs oracle {e}"),
         (None, None) => {}
         other => panic!("maximum: crunch and oracle differ: {other:?}"),
@@ -159,7 +163,7 @@ fn lines_that_hold_no_input_of_the_format_are_skipped_or_refused() {
         };
         let mut skipping = list(BadLines::Skip);
         let mut read = Vec::new();
-        while let Some(item) = skipping.next_number() {
+        while let Some(item) = skipping.next_input() {
             read.push(item.unwrap().0);
         }
         assert_eq!(read.len(), inputs, "{name}: {read:?}");
@@ -173,7 +177,7 @@ fn lines_that_hold_no_input_of_the_format_are_skipped_or_refused() {
         );
         // Refused: the first such line is the error; validate() counts them all first.
         let mut refusing = list(BadLines::Refuse);
-        let first_error = std::iter::from_fn(|| refusing.next_number())
+        let first_error = std::iter::from_fn(|| refusing.next_input())
             .find_map(Result::err)
             .expect("a bad line is an error");
         assert!(

@@ -493,7 +493,7 @@ fn report_names_the_mode_and_a_checkpoint_refuses_another_mode() {
     let up = target(exp, fmt, Rounding::Up, Plant::CorrectlyRounded);
     let (report, _) = run(up.as_ref(), &plan, |_, _| {}).unwrap();
     assert_eq!(report.rounding, Rounding::Up);
-    assert_eq!(report.correctly_rounded, report.inputs);
+    assert_eq!(report.outcome.correctly_rounded, report.inputs);
     let json = serde_json::to_value(&report).unwrap();
     assert_eq!(json["rounding"], "up");
     // The expected result at the maximum is f rounded up: for round-to-nearest results
@@ -502,16 +502,16 @@ fn report_names_the_mode_and_a_checkpoint_refuses_another_mode() {
     let mut no_checkpoint = plan.clone();
     no_checkpoint.checkpoint = None;
     let (report_rn, _) = run(nearest.as_ref(), &no_checkpoint, |_, _| {}).unwrap();
-    let argmax = report_rn.argmax.clone().unwrap();
+    let argmax = report_rn.outcome.argmax.clone().unwrap();
     let x = (plan.first..plan.end)
         .map(|o| fmt.from_ordinal(o))
         .find(|&x| fmt.hex(x) == argmax)
         .unwrap();
     assert_eq!(
-        report_rn.argmax_expected,
+        report_rn.outcome.argmax_expected,
         Some(fmt.hex(ieee_round_in(exp, fmt, x, Rounding::Up)))
     );
-    assert!(report_rn.faithful > 0 && report_rn.correctly_rounded > 0);
+    assert!(report_rn.outcome.faithful > 0 && report_rn.outcome.correctly_rounded > 0);
     let down = target(exp, fmt, Rounding::Down, Plant::CorrectlyRounded);
     match run(down.as_ref(), &plan, |_, _| {}) {
         Err(CrunchError::Checkpoint(e)) => {

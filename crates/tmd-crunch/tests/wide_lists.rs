@@ -225,7 +225,10 @@ fn planted_failures(fmt: WideFormat, xs: &[FormatNumber], mode: Rounding) -> Vec
     })
     .unwrap();
     assert_eq!(report.inputs, xs.len() as u64);
-    assert_eq!(report.faithful + report.worse, failures.len() as u64);
+    assert_eq!(
+        report.outcome.faithful + report.outcome.worse,
+        failures.len() as u64
+    );
     failures
 }
 

@@ -16,32 +16,12 @@
 //! its kernel time (the log2 n passes, data resident) is reported next to the CPU's.
 
 use std::time::Instant;
-use tmd_gpu::cuda::CudaDevice;
-use tmd_gpu::fft::{to_words, DeviceFft, FftDeviceScalar};
-use tmd_gpu::opencl::OpenClDevice;
-use tmd_gpu::GpuError;
+use tmd_gpu::fft::{to_words, FftDeviceScalar};
+use tmd_gpu::{Device, Runtime};
 use tmd_xfloat::fft::{
-    fft_forward, fft_inverse, nominal_flops, rms_difference, test_signal, twiddles, Complex,
+    fft_forward, fft_inverse, nominal_flops, rms_difference, test_signal, twiddles,
 };
 use tmd_xfloat::{Dd, Df64};
-
-enum Device {
-    OpenCl(OpenClDevice),
-    Cuda(CudaDevice),
-}
-
-impl Device {
-    fn forward<T: FftDeviceScalar>(
-        &self,
-        x: &[Complex<T>],
-        w: &[Complex<T>],
-    ) -> Result<DeviceFft<T>, GpuError> {
-        match self {
-            Device::OpenCl(d) => d.fft_forward(x, w),
-            Device::Cuda(d) => d.fft_forward(x, w),
-        }
-    }
-}
 
 /// Best time of `f` over runs adding up to at least half a second (at least 3 runs).
 fn best_seconds(mut f: impl FnMut() -> f64) -> f64 {
@@ -84,7 +64,7 @@ where
     );
     if let Some(dev) = device {
         let mut identical = true;
-        let dev_seconds = best_seconds(|| match dev.forward(&x, &w) {
+        let dev_seconds = best_seconds(|| match dev.fft_forward(&x, &w) {
             Ok(out) => {
                 identical &= to_words(&out.output) == to_words(&forward);
                 out.kernel_seconds
@@ -128,9 +108,12 @@ fn main() {
         std::process::exit(2);
     }
     let opened = if value("--opencl").is_some() {
-        Some(OpenClDevice::nth(number("--opencl", 0) as usize).map(Device::OpenCl))
+        Some(Device::open(
+            Runtime::OpenCl,
+            number("--opencl", 0) as usize,
+        ))
     } else if value("--cuda").is_some() {
-        Some(CudaDevice::nth(number("--cuda", 0) as usize).map(Device::Cuda))
+        Some(Device::open(Runtime::Cuda, number("--cuda", 0) as usize))
     } else {
         None
     };
@@ -147,10 +130,7 @@ fn main() {
     );
     let mut rule = String::from("|---|---|---|---|---|---|---|");
     if let Some(d) = &device {
-        let name = match d {
-            Device::OpenCl(d) => format!("OpenCL {}", d.name()),
-            Device::Cuda(d) => format!("CUDA {}", d.describe()),
-        };
+        let name = format!("{} {}", d.runtime().api(), d.describe());
         println!("device: {name}");
         header.push_str(" device forward ms | device GFLOP/s | same bits |");
         rule.push_str("---|---|---|");

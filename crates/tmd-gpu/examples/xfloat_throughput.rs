@@ -34,27 +34,13 @@ use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 use std::ops::{Add, Div, Mul};
 use std::time::{Instant, SystemTime, UNIX_EPOCH};
-use tmd_gpu::cuda::CudaDevice;
-use tmd_gpu::opencl::{DwOp, DwWord, OpenClDevice};
+use tmd_gpu::opencl::{DwOp, DwWord};
+use tmd_gpu::{Device, Runtime};
 use tmd_gpu::{GpuError, Timed};
 use tmd_xfloat::{BaseFloat, DoubleWord, QuadWord};
 
 const USAGE: &str = "usage: xfloat_throughput [--cuda N | --opencl N] [--log2n 22] \
                      [--repeats 5] [--types df64,dd,qf128,qd] [--ops add,mul,div,sqrt,exp,log,sin]";
-
-enum Device {
-    OpenCl(OpenClDevice),
-    Cuda(CudaDevice),
-}
-
-impl Device {
-    fn describe(&self) -> String {
-        match self {
-            Device::OpenCl(d) => format!("OpenCL {}", d.name()),
-            Device::Cuda(d) => format!("CUDA {}", d.describe()),
-        }
-    }
-}
 
 /// The operations measured, with their input ranges.
 #[derive(Clone, Copy, PartialEq)]
@@ -202,10 +188,7 @@ impl<W: Word> Multi for DoubleWord<W> {
         b: &[(W, W)],
         repeats: usize,
     ) -> Result<Timed<(W, W)>, GpuError> {
-        match dev {
-            Device::OpenCl(d) => d.double_word_elementwise_timed(op, a, b, repeats),
-            Device::Cuda(d) => d.double_word_elementwise_timed(op, a, b, repeats),
-        }
+        dev.double_word_elementwise_timed(op, a, b, repeats)
     }
 }
 
@@ -247,10 +230,7 @@ impl<W: Word> Multi for QuadWord<W> {
         b: &[[W; 4]],
         repeats: usize,
     ) -> Result<Timed<[W; 4]>, GpuError> {
-        match dev {
-            Device::OpenCl(d) => d.quad_word_elementwise_timed(op, a, b, repeats),
-            Device::Cuda(d) => d.quad_word_elementwise_timed(op, a, b, repeats),
-        }
+        dev.quad_word_elementwise_timed(op, a, b, repeats)
     }
 }
 
@@ -453,12 +433,17 @@ fn fail(e: GpuError) -> ! {
 fn main() {
     let args = parse_args();
     let opened = match args.device {
-        (true, ordinal) => CudaDevice::nth(ordinal).map(Device::Cuda),
-        (false, index) => OpenClDevice::nth(index).map(Device::OpenCl),
+        (true, ordinal) => Device::open(Runtime::Cuda, ordinal),
+        (false, index) => Device::open(Runtime::OpenCl, index),
     };
     let dev = opened.unwrap_or_else(|e| fail(e));
     let n = 1usize << args.log2n;
-    println!("device: {}, date: {} (UTC)", dev.describe(), today());
+    println!(
+        "device: {} {}, date: {} (UTC)",
+        dev.runtime().api(),
+        dev.describe(),
+        today()
+    );
     println!(
         "| type | op | inputs | device ms (median of {}) | device Gop/s | CPU 1-thread ns/op | device/CPU-thread ratio | same bits |",
         args.repeats

@@ -15,10 +15,8 @@
 //! a run is handed to the caller's [`DeviceChoice::on_failure`] (the CLI prints one line and
 //! exits; the checkpoint keeps every finished block); the library itself never exits.
 
-use crate::cuda::CudaDevice;
-use crate::opencl::OpenClDevice;
-use crate::{AnalyseOutput, AnalysePlan, CrunchReal, GpuError};
-use std::sync::Arc;
+use crate::device::{Device, Runtime};
+use crate::{AnalyseOutput, AnalysePlan, GpuError};
 use tmd_core::{Func, InputError};
 use tmd_crunch::device::{
     next_listing, summary_from_device, DeviceAnalysis, ListingRule, NextListing,
@@ -28,39 +26,9 @@ use tmd_crunch::summary::Summary;
 use tmd_crunch::target::{BoxedTarget, Target};
 use tmd_crunch::CrunchFormat;
 
-/// The device a target runs on.
-#[derive(Clone)]
-pub enum Device {
-    OpenCl(Arc<OpenClDevice>),
-    Cuda(Arc<CudaDevice>),
-}
-
-impl Device {
-    fn name(&self) -> String {
-        match self {
-            Device::OpenCl(d) => format!("OpenCL device {}", d.name()),
-            Device::Cuda(d) => format!("CUDA device {}", d.describe()),
-        }
-    }
-
-    fn eval<T: CrunchReal>(&self, body: &str, xs: &[T]) -> Result<Vec<T>, GpuError> {
-        match self {
-            Device::OpenCl(d) => d.crunch_eval(body, xs),
-            Device::Cuda(d) => d.crunch_eval(body, xs),
-        }
-    }
-
-    fn analyse(
-        &self,
-        function: &str,
-        body: &str,
-        plan: &AnalysePlan,
-    ) -> Result<Option<AnalyseOutput>, GpuError> {
-        match self {
-            Device::OpenCl(d) => d.crunch_analyse(function, body, plan),
-            Device::Cuda(d) => d.crunch_analyse(function, body, plan),
-        }
-    }
+/// The device in messages (`OpenCL device NAME`).
+fn device_label(device: &Device) -> String {
+    format!("{} device {}", device.runtime().api(), device.describe())
 }
 
 /// Inputs per `crunch_analyse` launch, and the room for its lists: a launch whose lists
@@ -96,7 +64,11 @@ pub type FailureHandler = fn(&str) -> !;
 impl DeviceTarget {
     /// A failed launch in the middle of a run: to the caller's handler.
     fn fail(&self, e: GpuError) -> ! {
-        (self.on_failure)(&format!("{} on {}: {e}", self.name, self.device.name()))
+        (self.on_failure)(&format!(
+            "{} on {}: {e}",
+            self.name,
+            device_label(&self.device)
+        ))
     }
 
     /// One batch analysed on the device, or `None` when its lists overflowed.
@@ -187,7 +159,10 @@ impl DeviceTarget {
     /// One launch of the analysis; `None` where it does not run here (the function has no
     /// device reference, or the program does not build on this device: noted once).
     fn analyse_once(&self, plan: &AnalysePlan) -> Option<AnalyseOutput> {
-        match self.device.analyse(self.function.name(), &self.body, plan) {
+        match self
+            .device
+            .crunch_analyse(self.function.name(), &self.body, plan)
+        {
             Ok(out) => out,
             Err(GpuError::Build { log, .. }) => {
                 let first = log
@@ -214,13 +189,13 @@ impl Target for DeviceTarget {
         self.format
     }
     fn eval_f32(&self, xs: &[f32], out: &mut [f32]) {
-        match self.device.eval(&self.body, xs) {
+        match self.device.crunch_eval(&self.body, xs) {
             Ok(ys) => out.copy_from_slice(&ys),
             Err(e) => self.fail(e),
         }
     }
     fn eval_f64(&self, xs: &[f64], out: &mut [f64]) {
-        match self.device.eval(&self.body, xs) {
+        match self.device.crunch_eval(&self.body, xs) {
             Ok(ys) => out.copy_from_slice(&ys),
             Err(e) => self.fail(e),
         }
@@ -236,7 +211,10 @@ impl Target for DeviceTarget {
             ),
             None => "errors analysed on the host".to_string(),
         };
-        Some(format!("evaluated on {}; {analysis}", self.device.name()))
+        Some(format!(
+            "evaluated on {}; {analysis}",
+            device_label(&self.device)
+        ))
     }
     fn crunch_on_device(&self, lo: i64, hi: i64) -> Option<Summary> {
         if !self.analyses_on_device() {
@@ -433,27 +411,20 @@ pub enum TargetError {
 pub fn resolve_device(spec: &str, choice: &DeviceChoice) -> Result<BoxedTarget, TargetError> {
     let backend = choice.backend;
     let (func, fmt, body) = target_body(backend, spec, choice.function, choice.format)?;
-    let device = match backend {
-        "opencl" => {
-            let d = OpenClDevice::nth(choice.index)
-                .map_err(|e| TargetError::Device(format!("--backend opencl: {e}")))?;
-            if fmt == CrunchFormat::Binary64 && !d.has_fp64() {
-                return Err(InputError::Usage(format!(
-                    "{spec}: device {} has no double precision",
-                    d.name()
-                ))
-                .into());
-            }
-            Device::OpenCl(Arc::new(d))
-        }
-        _ => Device::Cuda(Arc::new(
-            CudaDevice::nth(choice.index)
-                .map_err(|e| TargetError::Device(format!("--backend cuda: {e}")))?,
-        )),
-    };
+    let runtime = Runtime::parse(backend)
+        .ok_or_else(|| InputError::Usage(format!("--backend {backend}: not a device backend")))?;
+    let device = Device::open(runtime, choice.index)
+        .map_err(|e| TargetError::Device(format!("--backend {backend}: {e}")))?;
+    if fmt == CrunchFormat::Binary64 && !device.has_fp64() {
+        return Err(InputError::Usage(format!(
+            "{spec}: device {} has no double precision",
+            device.describe()
+        ))
+        .into());
+    }
     let trial = match fmt {
-        CrunchFormat::Binary32 => device.eval(&body, &[1.0f32]).map(|_| ()),
-        CrunchFormat::Binary64 => device.eval(&body, &[1.0f64]).map(|_| ()),
+        CrunchFormat::Binary32 => device.crunch_eval(&body, &[1.0f32]).map(|_| ()),
+        CrunchFormat::Binary64 => device.crunch_eval(&body, &[1.0f64]).map(|_| ()),
     };
     match trial {
         Err(GpuError::Build { log, device, .. }) => {

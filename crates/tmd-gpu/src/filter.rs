@@ -445,3 +445,17 @@ pub(crate) fn prefix_sums<B: Backend>(
         Ok((b.download(s, &offsets, values.len())?, total))
     })
 }
+
+/// Opens device `index` of a search's backend for its filter ([`Device`](crate::Device)), or
+/// none for the CPU backend (the filter runs on the cores).
+pub fn open_search_device(
+    backend: tmd_search::Backend,
+    index: usize,
+) -> Result<Option<std::sync::Arc<dyn tmd_search::filter::device::PacketDevice>>, GpuError> {
+    let Some(runtime) = crate::Runtime::of(backend) else {
+        return Ok(None);
+    };
+    Ok(Some(std::sync::Arc::new(crate::Device::open(
+        runtime, index,
+    )?)))
+}

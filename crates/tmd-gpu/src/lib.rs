@@ -19,6 +19,9 @@
 //! lowest-priority stream and the short kernels after it on a highest-priority one, so that
 //! they do not wait behind other host threads' phase-1 blocks.
 //!
+//! A search's device is a [`Device`] opened from the plan's backend by
+//! [`filter::open_search_device`]; the search job (`tmd_search::job`) takes it as a value.
+//!
 //! The numbers the kernels and the host share (record sizes, work-group sizes) come from
 //! `tmd_kernels::layout`, which also hands them to the compilers as `-D` options.
 //!
@@ -41,6 +44,7 @@ pub mod backend;
 pub mod crunch;
 pub mod crunch_target;
 pub mod cuda;
+pub mod device;
 pub mod fft;
 pub mod filter;
 pub mod opencl;
@@ -49,6 +53,7 @@ pub mod xfloat;
 
 pub use backend::{Arg, Backend, Grid, Word};
 pub use crunch::{AnalyseOutput, AnalysePlan, CrunchReal};
+pub use device::{Device, Runtime};
 use thiserror::Error;
 pub use tmd_kernels::layout::CRUNCH_COUNT_WORDS;
 

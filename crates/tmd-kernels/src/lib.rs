@@ -34,6 +34,7 @@ use tmd_xfloat::math::{
 use tmd_xfloat::{BaseFloat, Constant, DoubleWord, MultiFloat, QuadWord};
 
 pub mod layout;
+mod reference;
 
 /// A kernel program.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -801,7 +802,7 @@ pub fn crunch_source(real: &str, target: &str) -> String {
 /// double-double kernel is not written yet (their analysis stays on the host).
 pub fn crunch_reference(function: &str) -> Option<(&'static str, &'static str, &'static str)> {
     let device = tmd_core::registry::crunch_facts(function)?.device?;
-    Some((device.value, device.outside_domain, device.overflow_sign))
+    Some(reference::binary64(device))
 }
 
 /// The cheap first reference of a binary64 crunch analysis, tried before
@@ -809,12 +810,19 @@ pub fn crunch_reference(function: &str) -> Option<(&'static str, &'static str, &
 /// expression in `x` and its relative bound. Only `exp` has one (`kernels/crunch_fast_exp.cl`,
 /// twin of `tmd_crunch::fast_exp`).
 pub fn crunch_fast_reference(function: &str) -> Option<(String, &'static str, f64)> {
-    use tmd_core::registry::Binary64Reference;
-    // The table gives exp, and only exp, a fast reference; this is its kernel.
-    let facts = tmd_core::registry::crunch_facts(function)?;
-    if facts.binary64 != Binary64Reference::FastThenDoubleDouble || function != "exp" {
+    use tmd_core::registry::{Binary64Reference, FastReference};
+    let Binary64Reference::FastThenDoubleDouble(fast) =
+        tmd_core::registry::crunch_facts(function)?.binary64
+    else {
         return None;
+    };
+    match fast {
+        FastReference::Exp => Some(fast_exp_reference()),
     }
+}
+
+/// exp's fast first reference ([`crunch_fast_reference`]).
+fn fast_exp_reference() -> (String, &'static str, f64) {
     use tmd_xfloat::consts::{EXP2_FRAC_256, TABLE_F64};
     let table: Vec<String> = EXP2_FRAC_256
         .iter()
@@ -844,7 +852,7 @@ pub fn crunch_fast_reference(function: &str) -> Option<(String, &'static str, f6
         (-665.0f64).literal(),
         708.0f64.literal(),
     );
-    Some((defines, "crunch_exp_fast(x)", 1.0 / (1u128 << 78) as f64))
+    (defines, "crunch_exp_fast(x)", 1.0 / (1u128 << 78) as f64)
 }
 
 /// The device-side reference of a binary32 crunch analysis for a function, by crunch name, as
@@ -853,7 +861,7 @@ pub fn crunch_fast_reference(function: &str) -> Option<(String, &'static str, f6
 /// needs the multi-word functions. `None` where the table gives none.
 pub fn crunch_reference_binary32(function: &str) -> Option<(&'static str, &'static str, bool)> {
     let device = tmd_core::registry::crunch_facts(function)?.binary32_device?;
-    Some((device.value, device.outside_domain, device.multi_word))
+    Some(reference::binary32(device))
 }
 
 /// Whether a target of `function` in format `real` can be analysed on the device: whether

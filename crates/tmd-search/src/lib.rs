@@ -32,6 +32,15 @@
 //! - [`cluster`]: a search split in segments across processes (under `mpirun`): the segments,
 //!   the records the ranks send, the root's segments journal and the merge. The messages go
 //!   through the caller's message layer; this crate links no MPI.
+//! - [`job`]: one search job, from the request to the ordered output, used by every caller
+//!   and backend: the plan and its notes, the checks of the outputs, the device the caller
+//!   opens, the journal and the replay of its prefix, the sink that writes the cases and range
+//!   records and checkpoints the journal, the report and the `--stats` file; and the same for
+//!   the root and the ranks under mpirun ([`job::segments`]).
+//! - [`output`]: the formats of results: table rows, JSON lines, CORE-MATH's `.wc` files, and
+//!   the hardness report of single inputs.
+//! - [`hardness`]: the job of `tmd hardness`: inputs and worst-case lists classified exactly,
+//!   streamed in batches.
 //!
 //! Results reach the caller's sink in x order as soon as every earlier chunk is done, so an
 //! interrupted run keeps every case found before the first unfinished chunk.
@@ -39,9 +48,12 @@
 pub mod cluster;
 pub mod counts;
 pub mod filter;
+pub mod hardness;
+pub mod job;
 pub mod journal;
 pub mod lower_bound;
 mod ordered;
+pub mod output;
 pub mod plan;
 pub mod projection;
 pub mod range;

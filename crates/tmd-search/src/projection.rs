@@ -5,14 +5,18 @@
 //! ([`crate::regime`]), one the filter searches costs what its polynomial degree and domain
 //! size make it cost. So the projection is made per piece: the range is cut where the input
 //! quantum changes (the filter's own binade pieces), each piece is split where the rule
-//! decides, and each piece left to the filter is timed on short samples (at its start, middle
-//! and end) with the backend the search would use, then projected linearly to its length.
+//! decides, and each piece left to the filter is timed on short samples (at its start and end,
+//! and its middle where those disagree) with the backend the search would use, then projected
+//! linearly to its length. A sample never enumerates a chunk: it walks a bounded part of it
+//! and extrapolates the rest ([`crate::filter::sampled_filtered_search`]).
 
 use crate::filter::whole::{split_searched, WholeVerdict};
-use crate::filter::{filtered_search, piece_chunk_len, piece_end, FilterError, FilterParams};
+use crate::filter::{
+    piece_chunk_len, piece_end, sampled_filtered_search, FilterError, FilterParams,
+};
 use crate::regime::{decided_pieces, Regime};
 use crate::{InputRange, SearchParams, Target};
-use std::sync::atomic::AtomicU64;
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::time::Instant;
 
 /// How a piece is handled.
@@ -55,9 +59,15 @@ pub struct PlannedPiece {
     pub start: i128,
     pub end: i128,
     pub method: PieceMethod,
-    /// Inputs of the timed samples (0 for a piece the rule skips).
+    /// Inputs of the timed samples (0 for a piece the rule skips), the skipped parts of their
+    /// chunks included.
     pub sample_inputs: u64,
+    /// The samples' time: measured, plus the skipped parts of their chunks extrapolated.
     pub sample_seconds: f64,
+    /// The work the samples ran: filter domains through phase 1, domains and inputs walked
+    /// exactly, lattice intervals, and inputs decided one by one. Bounded per sample whatever
+    /// the chunk ([`crate::filter::sampled_filtered_search`]).
+    pub sample_work: u64,
     /// The piece's projected time on the plan's backend (all threads), in seconds.
     pub projected_seconds: f64,
     /// Least and largest polynomial degree and domain size the samples used.
@@ -66,7 +76,7 @@ pub struct PlannedPiece {
 }
 
 /// The pieces of `range`, each with its method and projected time. Each filtered piece is timed
-/// at three places on windows of one chunk (the search's own job, [`piece_chunk_len`], so that
+/// at two or three places on windows of one chunk (the search's own job, [`piece_chunk_len`], so that
 /// the chunk polynomial and its tables weigh what they weigh in the search), or 1/256 of the
 /// piece where that is less (at least 2^12 inputs, or the whole piece), doubled while cheap;
 /// `records`: pieces the rule proves all hard are range records (else listed input by input).
@@ -77,7 +87,23 @@ pub fn project(
     filter: &FilterParams,
     records: bool,
 ) -> Result<Vec<PlannedPiece>, FilterError> {
+    let never = AtomicBool::new(false);
+    let pieces = project_unless(target, range, params, filter, records, &never)?;
+    Ok(pieces.expect("never stopped"))
+}
+
+/// [`project`], given up (`None`) as soon as `stop` is set: the progress line plans a running
+/// search in the background and must not keep it waiting when it ends first.
+pub fn project_unless(
+    target: &Target,
+    range: &InputRange,
+    params: &SearchParams,
+    filter: &FilterParams,
+    records: bool,
+    stop: &AtomicBool,
+) -> Result<Option<Vec<PlannedPiece>>, FilterError> {
     let half = 1i128 << (range.format.precision() - 1);
+    let cut = Instant::now();
     let mut pieces = Vec::new();
     let mut o = range.start;
     while o < range.end {
@@ -105,10 +131,43 @@ pub fn project(
         o = end;
     }
     // Pieces one after the other, each sample on every thread: the timing is the backend's.
-    pieces
-        .into_iter()
-        .map(|(start, end, method)| time_piece(target, range, params, filter, start, end, method))
-        .collect()
+    if trace_plan() {
+        eprintln!(
+            "tmd-trace-plan: cut {} pieces in {:.3} s",
+            pieces.len(),
+            cut.elapsed().as_secs_f64()
+        );
+    }
+    let mut planned = Vec::with_capacity(pieces.len());
+    for (start, end, method) in pieces {
+        let t = Instant::now();
+        let piece = time_piece(target, range, params, filter, (start, end), method, stop)?;
+        if trace_plan() && t.elapsed().as_secs_f64() > 0.05 {
+            eprintln!(
+                "tmd-trace-plan: {} {:?} {:.3} s, {} sample inputs, {} sample work, projected {:.1} s, deg {:?} dom {:?}",
+                range.format.from_ordinal(start).to_hex(),
+                piece.method,
+                t.elapsed().as_secs_f64(),
+                piece.sample_inputs,
+                piece.sample_work,
+                piece.projected_seconds,
+                piece.degrees,
+                piece.domain_sizes
+            );
+        }
+        if stop.load(Ordering::Relaxed) {
+            return Ok(None);
+        }
+        planned.push(piece);
+    }
+    Ok(Some(planned))
+}
+
+/// Whether `TMD_TRACE_PLAN` is set: the plan then prints on stderr how long cutting the range
+/// took and each piece whose timing took over 50 ms (a tuning aid for the plan's own cost).
+fn trace_plan() -> bool {
+    static ON: std::sync::OnceLock<bool> = std::sync::OnceLock::new();
+    *ON.get_or_init(|| std::env::var_os("TMD_TRACE_PLAN").is_some())
 }
 
 /// Appends `[from, to)`, left to the filter: the parts one enclosure decides, the rest filtered.
@@ -131,15 +190,17 @@ fn push_searched(
     }
 }
 
-/// Times up to three samples of a piece and projects its whole time.
+/// Projects a piece's time: nothing for a piece decided without search; else each of its
+/// magnitude parts ([`magnitude_parts`]) timed on up to three samples and projected, the
+/// parts summed.
 fn time_piece(
     target: &Target,
     range: &InputRange,
     params: &SearchParams,
     filter: &FilterParams,
-    start: i128,
-    end: i128,
+    (start, end): (i128, i128),
     method: PieceMethod,
+    stop: &AtomicBool,
 ) -> Result<PlannedPiece, FilterError> {
     let mut planned = PlannedPiece {
         start,
@@ -147,6 +208,7 @@ fn time_piece(
         method,
         sample_inputs: 0,
         sample_seconds: 0.0,
+        sample_work: 0,
         projected_seconds: 0.0,
         degrees: None,
         domain_sizes: None,
@@ -157,6 +219,74 @@ fn time_piece(
     ) {
         return Ok(planned);
     }
+    let half = 1i128 << (range.format.precision() - 1);
+    let mut costliest = 0.0;
+    for (s, e) in magnitude_parts(start, end, half) {
+        let part = time_part(target, range, params, filter, (s, e), method, stop)?;
+        let widen = |acc: Option<(u64, u64)>, part: Option<(u64, u64)>| match (acc, part) {
+            (Some((a, b)), Some((c, d))) => Some((a.min(c), b.max(d))),
+            (acc, part) => acc.or(part),
+        };
+        planned.degrees = widen(planned.degrees, part.degrees);
+        planned.domain_sizes = widen(planned.domain_sizes, part.domain_sizes);
+        planned.sample_inputs += part.sample_inputs;
+        planned.sample_seconds += part.sample_seconds;
+        planned.sample_work += part.sample_work;
+        planned.projected_seconds += part.projected_seconds;
+        // The piece is named by how its costliest part is searched.
+        if part.projected_seconds >= costliest {
+            costliest = part.projected_seconds;
+            planned.method = part.method;
+        }
+    }
+    Ok(planned)
+}
+
+/// The parts of the piece `[start, end)` timed apart: where the piece holds subnormals (the
+/// inputs of the smallest quantum, |ordinal| < 2^p, which share one piece with the first
+/// normal binade, across zero), one part per doubling of |x|, so [2^j, 2^(j+1)) in ordinals
+/// and their negatives; else the piece itself. The input quantum is one there, but not the
+/// function's scale: log's subnormal piece curves like 1/x, so its first chunk needs degrees
+/// up to 16 and domains of one input while its last needs degree 4 and 2^15; three samples
+/// over the piece projected that first chunk's cost onto a third of the piece (10^4 days for
+/// 2^53 inputs). Per doubling, the cost per input varies by at most a few times within a part.
+fn magnitude_parts(start: i128, end: i128, half: i128) -> Vec<(i128, i128)> {
+    if start >= 2 * half || end <= -2 * half + 1 {
+        return vec![(start, end)];
+    }
+    // Ordinals are sign and magnitude: |x| doubles at ordinal 2^j, and at 1 - 2^j below zero.
+    let mut cuts: Vec<i128> = (0..=half.trailing_zeros() + 1)
+        .flat_map(|j| [1i128 << j, 1 - (1i128 << j)])
+        .filter(|&c| start < c && c < end)
+        .collect();
+    cuts.push(start);
+    cuts.push(end);
+    cuts.sort_unstable();
+    cuts.dedup();
+    cuts.windows(2).map(|w| (w[0], w[1])).collect()
+}
+
+/// Times up to three samples of a part of a piece and projects its whole time.
+fn time_part(
+    target: &Target,
+    range: &InputRange,
+    params: &SearchParams,
+    filter: &FilterParams,
+    (start, end): (i128, i128),
+    method: PieceMethod,
+    stop: &AtomicBool,
+) -> Result<PlannedPiece, FilterError> {
+    let mut planned = PlannedPiece {
+        start,
+        end,
+        method,
+        sample_inputs: 0,
+        sample_seconds: 0.0,
+        sample_work: 0,
+        projected_seconds: 0.0,
+        degrees: None,
+        domain_sizes: None,
+    };
     let len = end - start;
     // Samples of 2^20 inputs cost mostly their polynomial, which a chunk of 2^34 amortises:
     // timed so, a binade of binary64 exp was projected at 100 to 60,000 times its time. At
@@ -166,17 +296,36 @@ fn time_piece(
     let width = (chunk_len as i128).min((len / 256).max(1 << 12)).min(len);
     // On the search's chunk grid (chunks start at the piece's start).
     let middle = start + (len - width) / 2 / width * width;
-    let mut starts = vec![start, middle, end - width];
-    starts.dedup();
+    // The ends first; the middle only where they disagree (below).
+    let mut starts = vec![start];
+    for s in [end - width, middle] {
+        if !starts.contains(&s) {
+            starts.push(s);
+        }
+    }
+    let threads = rayon::current_num_threads().max(1) as u64;
     let mut degrees: Option<(u64, u64)> = None;
     let mut sizes: Option<(u64, u64)> = None;
-    let mut screened = 0;
+    // Inputs the screen cleared, of those decided one by one (sampled blocks only), and
+    // inputs of chunks that got a polynomial (whole chunks).
+    let (mut screened, mut one_by_one, mut under_polynomial) = (0, 0, 0);
+    // Seconds per input at each place timed so far.
+    let mut rates: Vec<f64> = Vec::new();
     for s in starts {
+        // The cost per input of a piece drifts smoothly along it (the polynomial's degree and
+        // domain size follow the function's scale): where the two ends agree within 1.5
+        // times, the middle lies between them and is not timed. A whole binary64 function has
+        // about 4,000 pieces, so a third of the samples saved is a third of its plan's time.
+        if let [a, b] = rates[..] {
+            if s == middle && a.max(b) <= 1.5 * a.min(b) {
+                break;
+            }
+        }
         // A sample that takes a few microseconds times mostly the thread pool's wake-up:
         // where one chunk is that cheap (nearly flat binades), the window doubles, up to 1/8
         // of the piece, until the place has been timed for 10 ms.
         let (mut at, mut w, mut place_seconds) = (s, width, 0.0);
-        while at + w <= end {
+        while at + w <= end && !stop.load(Ordering::Relaxed) {
             let window = InputRange {
                 format: range.format.clone(),
                 start: at,
@@ -184,17 +333,26 @@ fn time_piece(
             };
             let progress = AtomicU64::new(0);
             let t = Instant::now();
-            let (_, stats) = filtered_search(
+            let (_, stats) = sampled_filtered_search(
                 target,
                 &window,
                 params,
                 filter,
                 &progress,
                 &mut |_: &crate::Case| {},
+                method == PieceMethod::RuleAllHard,
             )?;
-            place_seconds += t.elapsed().as_secs_f64();
+            // Each chunk extrapolates its skipped work from its own wall time; chunks of one
+            // window run side by side, one per thread, so their extrapolations overlap.
+            let side_by_side = (w as u64).div_ceil(chunk_len).min(threads);
+            place_seconds += t.elapsed().as_secs_f64()
+                + stats.unsampled_nanos as f64 * 1e-9 / side_by_side as f64;
             planned.sample_inputs += w as u64;
+            planned.sample_work +=
+                stats.phase1.domains_in + stats.phase3.domains_in + stats.reference_inputs;
             screened += stats.screened_inputs;
+            one_by_one += stats.reference_inputs;
+            under_polynomial += stats.chunk_inputs;
             if stats.chunks > 0 {
                 let widen = |acc: Option<(u64, u64)>, lo: u64, hi: u64| {
                     Some(acc.map_or((lo, hi), |(a, b)| (a.min(lo), b.max(hi))))
@@ -209,13 +367,113 @@ fn time_piece(
             }
         }
         planned.sample_seconds += place_seconds;
+        rates.push(place_seconds / (at - s).max(1) as f64);
     }
     planned.projected_seconds =
         planned.sample_seconds * len as f64 / planned.sample_inputs.max(1) as f64;
     planned.degrees = degrees;
     planned.domain_sizes = sizes;
-    if screened * 2 > planned.sample_inputs {
+    if under_polynomial * 2 < planned.sample_inputs && screened * 2 > one_by_one {
         planned.method = PieceMethod::Screen;
     }
     Ok(planned)
+}
+
+/// The plan's projected time along the range, for the progress line's ETA: a search finishes
+/// its chunks nearly in input order, so the inputs done so far stand for a prefix of the range,
+/// and what is left costs what the plan projects for the rest. Counting inputs alone would
+/// not do: a piece the rule decides costs nothing per input, a filtered binade near an
+/// overflow threshold costs millions of times more.
+#[derive(Clone, Debug)]
+pub struct PlannedWork {
+    /// `(start, end, projected seconds)` of each piece, in input order.
+    pieces: Vec<(i128, i128, f64)>,
+    total: f64,
+}
+
+impl PlannedWork {
+    pub fn new(pieces: &[PlannedPiece]) -> PlannedWork {
+        PlannedWork {
+            pieces: pieces
+                .iter()
+                .map(|p| (p.start, p.end, p.projected_seconds))
+                .collect(),
+            total: pieces.iter().map(|p| p.projected_seconds).sum(),
+        }
+    }
+
+    /// The projected seconds of the whole range.
+    pub fn total_seconds(&self) -> f64 {
+        self.total
+    }
+
+    /// The projected seconds of the inputs from ordinal `at` on (a piece cut by `at` counted
+    /// in proportion to its inputs).
+    pub fn seconds_from(&self, at: i128) -> f64 {
+        self.pieces
+            .iter()
+            .filter(|&&(_, end, _)| end > at)
+            .map(|&(start, end, seconds)| {
+                if start >= at {
+                    seconds
+                } else {
+                    seconds * (end - at) as f64 / (end - start) as f64
+                }
+            })
+            .sum()
+    }
+
+    /// The seconds left when `done` inputs from the first ordinal `first` are finished after
+    /// `elapsed` seconds: the plan's projection of the rest, scaled by how the run has kept to
+    /// the plan so far once that means something (at least 5 s, and 1% of the projected
+    /// work done).
+    pub fn seconds_left(&self, first: i128, done: u64, elapsed: f64) -> f64 {
+        let left = self.seconds_from(first + done as i128);
+        let projected_done = self.total - left;
+        if elapsed >= 5.0 && projected_done >= self.total / 100.0 && projected_done > 0.0 {
+            left * elapsed / projected_done
+        } else {
+            left
+        }
+    }
+}
+
+#[cfg(test)]
+mod planned_work_tests {
+    use super::*;
+
+    fn piece(start: i128, end: i128, seconds: f64) -> PlannedPiece {
+        PlannedPiece {
+            start,
+            end,
+            method: PieceMethod::Filter,
+            sample_inputs: 0,
+            sample_seconds: 0.0,
+            sample_work: 0,
+            projected_seconds: seconds,
+            degrees: None,
+            domain_sizes: None,
+        }
+    }
+
+    #[test]
+    fn the_rest_costs_what_the_plan_projects_for_it() {
+        // A million free inputs, then a thousand that cost 100 s.
+        let work =
+            PlannedWork::new(&[piece(0, 1_000_000, 0.0), piece(1_000_000, 1_001_000, 100.0)]);
+        assert_eq!(work.total_seconds(), 100.0);
+        // Nearly every input done, nearly all the time left.
+        assert_eq!(work.seconds_left(0, 1_000_000, 1.0), 100.0);
+        assert_eq!(work.seconds_from(1_000_500), 50.0);
+    }
+
+    #[test]
+    fn a_run_slower_than_planned_scales_the_rest() {
+        let work = PlannedWork::new(&[piece(-100, 0, 10.0), piece(0, 100, 10.0)]);
+        // Half the projected work done in 20 s, twice the plan: 20 s left, not 10.
+        assert_eq!(work.seconds_left(-100, 100, 20.0), 20.0);
+        // Before 5 s the plan alone.
+        assert_eq!(work.seconds_left(-100, 100, 4.0), 10.0);
+        assert_eq!(work.seconds_left(-100, 200, 30.0), 0.0);
+    }
 }

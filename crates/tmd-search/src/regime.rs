@@ -162,13 +162,20 @@ fn asymptote_side(expr: &Expr, anchor: &Anchor) -> Option<bool> {
     if **arg != Expr::X {
         return None;
     }
-    use tmd_core::Func::{Erf, Erfc, Exp10m1, Exp2m1, Expm1, Tanh};
+    use tmd_core::Func::*;
     let (lo, hi) = match f {
         Erf | Tanh => (Some(-1), Some(1)),
         Erfc => (Some(0), Some(2)),
         // b^x - 1 > -1.
         Expm1 | Exp2m1 | Exp10m1 => (Some(-1), None),
-        _ => return None,
+        // They too approach values they never take (0 for b^x and rsqrt, ±1/2 for atanpi, 1
+        // for zeta, 0 for gamma, ai and eint far out), but no side is claimed here: the
+        // model's enclosure of the gap decides.
+        Exp | Exp2 | Exp10 | Rsqrt | Atanpi | Zeta | Gamma | Ai | Eint => return None,
+        // Every end of their range is taken, infinite, or no number of a format (±pi/2).
+        Log | Log1p | Log2 | Log2p1 | Log10 | Log10p1 | Sqrt | Cbrt | Sin | Cos | Tan | Sinpi
+        | Cospi | Tanpi | Asin | Acos | Atan | Asinpi | Acospi | Sinh | Cosh | Asinh | Acosh
+        | Atanh | Lgamma | Digamma | J0 | J1 | Y0 | Y1 | Li2 => return None,
     };
     if hi.is_some_and(|hi| *c == hi) {
         Some(false)

@@ -51,6 +51,29 @@ impl MpiCluster {
         std::process::exit(if bad_input || err.is_none() { 2 } else { 1 });
     }
 
+    /// Stops every rank when some are ready to run and others are not (a rank whose own
+    /// device is missing, say), since the ready ones would wait for the others: each unready
+    /// rank prints `not_ready`, naming itself, and every rank exits with 2 (the request cannot
+    /// run as given on these ranks). When all ranks or none are ready it returns: none ready
+    /// means each met the same refusal, which the caller reports as a single process would.
+    pub fn stop_if_only_some_ready(&self, not_ready: Option<&str>) {
+        let ready = i32::from(not_ready.is_none());
+        let mut ready_ranks = 0i32;
+        self.world.all_reduce_into(
+            &ready,
+            &mut ready_ranks,
+            mpi::collective::SystemOperation::sum(),
+        );
+        if ready_ranks == 0 || ready_ranks == self.world.size() {
+            return;
+        }
+        if let Some(why) = not_ready {
+            eprintln!("tmd: rank {}: {why}", self.world.rank());
+        }
+        self.world.barrier();
+        std::process::exit(2);
+    }
+
     /// Stops the whole job from one rank after a failure during the run (other ranks may be
     /// busy, so no collective call): prints `err`, then MPI_Abort.
     pub fn abort(&self, err: anyhow::Error) -> ! {

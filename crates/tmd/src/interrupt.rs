@@ -49,7 +49,7 @@ fn interrupted(signal: i32) -> ! {
 /// Removes what an unfinished run leaves and no drop will remove when the process exits at
 /// once: the temporary files of its outputs and its lock files.
 pub fn clean_up() {
-    crate::out_file::remove_temps();
+    tmd_core::out_file::remove_temps();
     tmd_core::run_lock::remove_held();
 }
 

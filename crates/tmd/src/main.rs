@@ -7,8 +7,6 @@ mod cli;
 mod cluster;
 mod commands;
 mod interrupt;
-mod out_file;
-mod output;
 mod progress;
 
 use std::process::ExitCode;

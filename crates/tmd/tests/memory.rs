@@ -164,3 +164,41 @@ fn hardness_file_is_streamed() {
         assert!(line.contains(&expected), "line {i}: {line}");
     }
 }
+
+#[test]
+fn a_crunch_of_a_huge_range_starts_under_a_memory_limit() {
+    // [1, 2) in blocks of 2^20 inputs is 2^32 blocks: they were all listed before the first
+    // was crunched (as [-700, 700] in blocks of 2^32: 8 GB after 15 s, then the
+    // out-of-memory killer). tmd itself is the child (no `timeout` between), so that the kill
+    // below ends it: its output goes nowhere, and nothing else would stop it.
+    let dir = std::env::temp_dir().join(format!("tmd-memory-crunch-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let checkpoint = dir.join("exp.ckpt");
+    let mut child = Command::new("bash")
+        .arg("-c")
+        .arg(format!("ulimit -v {LIMIT_KIB}; exec \"$0\" \"$@\""))
+        .arg(env!("CARGO_BIN_EXE_tmd"))
+        .args(["crunch", "std:exp", "--from", "1", "--to", "2"])
+        .args(["--block-bits", "20", "-q", "--checkpoint"])
+        .arg(&checkpoint)
+        .stdout(Stdio::null())
+        .stderr(Stdio::null())
+        .spawn()
+        .unwrap();
+    let started = std::time::Instant::now();
+    let blocks = || {
+        std::fs::read_to_string(&checkpoint)
+            .map(|t| t.lines().count().saturating_sub(1))
+            .unwrap_or(0)
+    };
+    while blocks() < 4 && child.try_wait().unwrap().is_none() && started.elapsed().as_secs() < 50 {
+        std::thread::sleep(std::time::Duration::from_millis(20));
+    }
+    let running = child.try_wait().unwrap().is_none();
+    let finished = blocks();
+    let _ = child.kill();
+    child.wait().unwrap();
+    std::fs::remove_dir_all(&dir).ok();
+    assert!(finished >= 4, "{finished} blocks finished in 50 s");
+    assert!(running, "the crunch died");
+}

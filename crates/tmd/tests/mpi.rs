@@ -418,3 +418,169 @@ fn a_single_process_journal_is_continued_under_mpirun() {
     assert_eq!(again, reference);
     std::fs::remove_dir_all(&dir).ok();
 }
+
+/// The summary line of a search without its timing (what follows the `;`).
+fn summary_counts(stderr: &[u8]) -> String {
+    let text = String::from_utf8_lossy(stderr);
+    let line = text
+        .lines()
+        .find(|l| l.contains(" inputs, "))
+        .unwrap_or_else(|| panic!("no summary line in {text}"));
+    line.split(';').next().unwrap().to_string()
+}
+
+/// A .wc file without its `# command:` and `# made` lines, which name the flags and the
+/// minute of the run.
+fn wc_without_command(path: &Path) -> String {
+    std::fs::read_to_string(path)
+        .unwrap()
+        .lines()
+        .filter(|l| !l.starts_with("# command:") && !l.starts_with("# made "))
+        .collect::<Vec<_>>()
+        .join("\n")
+}
+
+/// Ranks that drive devices give the single-process CPU run's output: the cases with their
+/// range records, the .wc file and the counts. The OpenCL device here is PoCL's one CPU
+/// device, shared by every rank through `--device 0`.
+#[test]
+fn device_ranks_equal_the_single_process_cpu_run() {
+    let dir = scratch("device-ranks");
+    // binary32 sin near 0: cases, an exact case and range records of all-hard inputs.
+    let records = [
+        "search", "sin", "--format", "binary32", "--bits", "24", "--from", "-0x1p-4", "--to",
+        "0x1p-2", "--json", "-q",
+    ];
+    let reference = stdout_of(
+        Command::new(env!("CARGO_BIN_EXE_tmd"))
+            .args(records)
+            .output()
+            .unwrap(),
+        "single process",
+    );
+    assert!(reference.contains("\"record\":\"range\""));
+    let mut on_device = records.to_vec();
+    on_device.extend(["--backend", "opencl", "--device", "0"]);
+    for np in [2, 3] {
+        let out = mpirun(np, &on_device).output().unwrap();
+        assert_eq!(stdout_of(out, &format!("-np {np} opencl")), reference);
+    }
+    // binary64 exp next to 1, where the filter runs on the device, written as a .wc file.
+    let wc_of = |name: &str| dir.join(name).to_str().unwrap().to_string();
+    let cases = [
+        "search",
+        "exp",
+        "--from",
+        "0x1p+0",
+        "--to",
+        "0x1.00001p+0",
+        "--bits",
+        "26",
+        "--breakpoints",
+        "directed",
+    ];
+    let cpu_wc = wc_of("cpu.wc");
+    let mut on_cpu = cases.to_vec();
+    on_cpu.extend(["--out", &cpu_wc]);
+    let cpu = Command::new(env!("CARGO_BIN_EXE_tmd"))
+        .args(&on_cpu)
+        .output()
+        .unwrap();
+    assert!(cpu.status.success());
+    let device_wc = wc_of("device.wc");
+    let mut ranks = cases.to_vec();
+    ranks.extend(["--backend", "opencl", "--device", "0", "--out", &device_wc]);
+    let device = mpirun(2, &ranks).output().unwrap();
+    assert!(
+        device.status.success(),
+        "{}",
+        String::from_utf8_lossy(&device.stderr)
+    );
+    assert_eq!(summary_counts(&device.stderr), summary_counts(&cpu.stderr));
+    let expected = wc_without_command(Path::new(&cpu_wc));
+    assert!(expected.lines().filter(|l| !l.starts_with('#')).count() > 100);
+    assert_eq!(wc_without_command(Path::new(&device_wc)), expected);
+    // A journal of CPU ranks goes on with device ranks: half its segments dropped (as a kill
+    // leaves it), 3 OpenCL ranks search the rest and write the same cases.
+    let journal = dir.join("journal");
+    let journal_text = journal.to_str().unwrap().to_string();
+    let mut journaled = cases.to_vec();
+    journaled.extend(["--resume", &journal_text, "--threads", "1"]);
+    let whole = stdout_of(mpirun(2, &journaled).output().unwrap(), "2 CPU ranks");
+    let segments = journal.join("mpi-segments.jsonl");
+    let lines: Vec<String> = std::fs::read_to_string(&segments)
+        .unwrap()
+        .lines()
+        .map(String::from)
+        .collect();
+    assert!(lines.len() > 4, "too few segments to drop half");
+    let kept = 1 + (lines.len() - 1) / 2;
+    std::fs::write(&segments, lines[..kept].join("\n") + "\n").unwrap();
+    journaled.extend(["--backend", "opencl", "--device", "0"]);
+    let resumed = stdout_of(mpirun(3, &journaled).output().unwrap(), "3 OpenCL ranks");
+    assert_eq!(resumed, whole);
+    let after = std::fs::read_to_string(&segments).unwrap().lines().count();
+    assert_eq!(after, lines.len(), "each dropped segment searched once");
+    // A device crunch target under mpirun: the single process's report.
+    let crunch = [
+        "crunch",
+        "opencl:expf",
+        "--backend",
+        "opencl",
+        "--device",
+        "0",
+        "--from",
+        "1",
+        "--to",
+        "2",
+        "--block-bits",
+        "20",
+        "--json",
+        "-q",
+    ];
+    let reference = single(&crunch);
+    let out = mpirun(2, &crunch).output().unwrap();
+    assert_eq!(report(out, "crunch, -np 2 opencl"), reference);
+    std::fs::remove_dir_all(&dir).ok();
+}
+
+/// Under mpirun each rank takes the device of its local rank; a rank whose device does not
+/// exist (here rank 1: PoCL offers one device) says so, and every rank stops with exit 2
+/// rather than waiting for it.
+#[test]
+fn a_rank_without_its_device_stops_every_rank() {
+    for args in [
+        vec![
+            "search",
+            "exp",
+            "--from",
+            "1",
+            "--to",
+            "0x1.00001p+0",
+            "--bits",
+            "26",
+            "--backend",
+            "opencl",
+        ],
+        vec![
+            "crunch",
+            "opencl:expf",
+            "--backend",
+            "opencl",
+            "--from",
+            "1",
+            "--to",
+            "2",
+            "-q",
+        ],
+    ] {
+        let out = mpirun(2, &args).output().expect("mpirun runs");
+        let stderr = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(out.status.code(), Some(2), "{args:?}: {stderr}");
+        assert!(
+            stderr.contains("tmd: rank 1: --backend opencl: OpenCL device 1 does not exist"),
+            "{args:?}: {stderr}"
+        );
+        assert!(out.stdout.is_empty(), "{args:?}");
+    }
+}

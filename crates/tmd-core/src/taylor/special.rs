@@ -12,38 +12,44 @@
 use super::{
     down, exp_series, integrate, max, sin_cos_like, up, value_range, Ival, NoModel, Series,
 };
-use crate::registry::{eval_rounded, Dir, Func};
+use crate::registry::{eval_rounded, Dir, Func, SpecialModel, Trig};
 use rug::float::Round;
 use rug::ops::Pow;
 use rug::{Float, Integer, Rational};
 use std::cell::RefCell;
 
-/// The function's series along f, or why there is none.
-pub(super) fn apply(func: Func, f: &Series, prec: u32) -> Result<Series, NoModel> {
-    use Func::*;
-    match func {
-        Eint => eint(f, prec),
-        Li2 => li2(f, prec),
-        Gamma => {
-            let g0 = gamma_range(&f.coeffs[0], prec)?;
+/// The series of `func` (whose model is `special`) along f, or why there is none.
+pub(super) fn apply(
+    func: Func,
+    special: SpecialModel,
+    f: &Series,
+    prec: u32,
+) -> Result<Series, NoModel> {
+    let v = &f.coeffs[0];
+    let order = f.order();
+    let coefficients = match special {
+        SpecialModel::Eint => return eint(f, prec),
+        SpecialModel::Li2 => return li2(f, prec),
+        SpecialModel::Gamma => {
+            let g0 = gamma_range(v, prec)?;
             let log_gamma = compose(
-                &coefficients(Lgamma, &f.coeffs[0], f.order(), prec)?,
+                &polygamma_coefficients(Func::Lgamma, v, order, prec)?,
                 f,
                 prec,
             )?;
-            exp_series(g0, &log_gamma, prec)
+            return exp_series(g0, &log_gamma, prec);
         }
-        _ => compose(&coefficients(func, &f.coeffs[0], f.order(), prec)?, f, prec),
-    }
-}
-
-/// Whether [`apply`] handles the function.
-pub(super) fn handles(func: Func) -> bool {
-    use Func::*;
-    matches!(
-        func,
-        Eint | Li2 | Gamma | Lgamma | Digamma | J0 | J1 | Y0 | Y1 | Ai | Zeta
-    )
+        SpecialModel::Lgamma | SpecialModel::Digamma => {
+            polygamma_coefficients(func, v, order, prec)?
+        }
+        SpecialModel::Bessel {
+            first_kind,
+            order: n,
+        } => bessel_coefficients(func, n, first_kind, v, order, prec)?,
+        SpecialModel::Ai => airy_coefficients(v, order, prec)?,
+        SpecialModel::Zeta => zeta_coefficients(v, order, prec)?,
+    };
+    compose(&coefficients, f, prec)
 }
 
 /// sum_k c_k u^k with u = f - f_0, by Horner's scheme on series; when f is x itself (u = t)
@@ -67,18 +73,6 @@ fn compose(c: &[Ival], f: &Series, prec: u32) -> Result<Series, NoModel> {
         acc.coeffs[0] = acc.coeffs[0].add(ck, prec)?;
     }
     Ok(acc)
-}
-
-/// c_0..c_order: enclosures of phi^(k)(y)/k! for every y in v (digamma, lgamma, Bessel, Airy).
-fn coefficients(func: Func, v: &Ival, order: usize, prec: u32) -> Result<Vec<Ival>, NoModel> {
-    use Func::*;
-    match func {
-        Digamma | Lgamma => polygamma_coefficients(func, v, order, prec),
-        J0 | J1 | Y0 | Y1 => bessel_coefficients(func, v, order, prec),
-        Ai => airy_coefficients(v, order, prec),
-        Zeta => zeta_coefficients(v, order, prec),
-        _ => Err(NoModel::Unsupported(func)),
-    }
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -389,16 +383,12 @@ fn bernoulli_ratios(m: usize, prec: u32) -> Result<Vec<Ival>, NoModel> {
 /// cylinder function C), with C_(-m) = (-1)^m C_m (DLMF 10.4.1).
 fn bessel_coefficients(
     func: Func,
+    n: i64,
+    first_kind: bool,
     v: &Ival,
     order: usize,
     prec: u32,
 ) -> Result<Vec<Ival>, NoModel> {
-    let (n, first_kind) = match func {
-        Func::J0 => (0, true),
-        Func::J1 => (1, true),
-        Func::Y0 => (0, false),
-        _ => (1, false),
-    };
     let values = if first_kind {
         bessel_j_values(v, order + 1, prec)?
     } else {
@@ -673,9 +663,9 @@ fn zeta_reflected(v: &Ival, order: usize, prec: u32) -> Result<Vec<Ival>, NoMode
     let pi_s = exp_series(pi_exponent, &s.scale(&ln_pi, prec)?, prec)?;
     let half_s = s.scale(&Ival::half(prec), prec)?;
     let sine0 = value_range(Func::Sinpi, &half_s.coeffs[0], prec)?;
-    let sine = sin_cos_like(Func::Sinpi, sine0, &half_s, prec)?;
+    let sine = sin_cos_like(Trig::HalfTurn, true, sine0, &half_s, prec)?;
     let one_minus = s.neg().add_integer(1, prec)?;
-    let gamma = apply(Func::Gamma, &one_minus, prec)?;
+    let gamma = apply(Func::Gamma, SpecialModel::Gamma, &one_minus, prec)?;
     let mirror = zeta_euler_maclaurin(&one_minus.coeffs[0], order, prec)?;
     let zeta_mirror = compose(&mirror, &one_minus, prec)?;
     let product = two_s

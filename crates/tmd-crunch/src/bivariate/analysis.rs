@@ -45,7 +45,7 @@ pub fn reference_name(func: BiFunc, fmt: PairFormat) -> String {
     match (fmt, func) {
         (PairFormat::Binary64, _) => format!("MPFR {} per pair", func.name()),
         (_, BiFunc::Hypot) => "binary64 sqrt(x*x + y*y) (relative bound 2^-52) + MPFR".to_string(),
-        _ => format!(
+        (_, BiFunc::Pow | BiFunc::Atan2) => format!(
             "binary64 libm {} (relative bound 2^{}) + MPFR",
             func.name(),
             EPS_LIBM_F64.log2()
@@ -94,7 +94,7 @@ pub fn is_nan_result(func: BiFunc, a: f64, b: f64) -> bool {
         BiFunc::Pow if a == 1.0 || b == 0.0 => false,
         BiFunc::Hypot if a.is_infinite() || b.is_infinite() => false,
         BiFunc::Pow if a < 0.0 && a.is_finite() && b.is_finite() && !is_integer(b) => true,
-        _ => a.is_nan() || b.is_nan(),
+        BiFunc::Pow | BiFunc::Atan2 | BiFunc::Hypot => a.is_nan() || b.is_nan(),
     }
 }
 

@@ -7,10 +7,10 @@
 //! ([`crate::foreign`], [`crate::foreign::worker`]).
 
 use super::format::PairFormat;
-use super::target::{function_of_name, BoxedPairTarget, PairTarget};
+use super::target::{function_of_name, resolve_builtin, BoxedPairTarget, Narrowed, PairTarget};
 use super::BiFunc;
 use crate::foreign::libraries::{musl_wrapper, LIBM, LIBSLEEF};
-use crate::foreign::worker::{bytes_of, bytes_of_mut, Kind, Workers};
+use crate::foreign::worker::{bytes_of, bytes_of_mut, place_in_batch, Kind, Workers};
 use crate::foreign::{naming, path_and_symbol, split_source, usage, Loadable};
 use crate::rounding::Rounding;
 use crate::target::TargetFailure;
@@ -31,18 +31,7 @@ impl ForeignPairTarget {
     /// Where pair `i` is, for a failure's message; `None`: somewhere in the batch. Pairs have
     /// no order of their own here: the first death seen is kept.
     fn at(&self, a: &[f64], b: &[f64], i: Option<usize>) -> (String, f64) {
-        let hex = |v: f64| self.format.hex(v);
-        let place = match i {
-            Some(i) => format!("(x, y) = ({}, {})", hex(a[i]), hex(b[i])),
-            None => format!(
-                "one of the pairs ({}, {}) to ({}, {}) (not again when run one at a time)",
-                hex(a[0]),
-                hex(b[0]),
-                hex(a[a.len() - 1]),
-                hex(b[b.len() - 1])
-            ),
-        };
-        (place, 0.0)
+        (place_in_batch(&[a, b], |&v| self.format.hex(v), i), 0.0)
     }
 }
 
@@ -94,8 +83,37 @@ impl PairTarget for ForeignPairTarget {
     }
 }
 
-/// Resolves a foreign two-argument target (the caller checked [`crate::foreign::is_foreign`]).
+/// Resolves a two-argument target run under `mode`, foreign or built in
+/// ([`resolve_builtin`]); `format` (binary16 narrows a binary32 target) and `function`
+/// override what the name says where the target allows it.
 pub fn resolve(
+    spec: &str,
+    function: Option<&str>,
+    format: Option<PairFormat>,
+    mode: Rounding,
+) -> Result<BoxedPairTarget, InputError> {
+    let narrow = format == Some(PairFormat::Binary16);
+    let inner_format = if narrow { None } else { format };
+    let target = if crate::foreign::is_foreign(spec) {
+        resolve_foreign(spec, function, inner_format, mode)?
+    } else {
+        resolve_builtin(spec, mode)?
+    };
+    if narrow {
+        return Ok(Box::new(Narrowed::new(target)?));
+    }
+    if let Some(f) = format.filter(|&f| f != target.format()) {
+        return Err(InputError::Usage(format!(
+            "target {spec} is a {} function; --format {} does not fit it",
+            target.format().name(),
+            f.name()
+        )));
+    }
+    Ok(target)
+}
+
+/// Resolves a foreign two-argument target (the caller checked [`crate::foreign::is_foreign`]).
+fn resolve_foreign(
     spec: &str,
     function: Option<&str>,
     format: Option<PairFormat>,

@@ -22,9 +22,10 @@ pub mod pairs;
 pub mod run;
 pub mod target;
 
+pub use foreign::resolve;
 pub use format::PairFormat;
 pub use run::{run_pairs, PairReport};
-pub use target::{resolve, PairClosure, PairTarget};
+pub use target::{PairClosure, PairTarget};
 
 use rug::float::Round;
 use rug::ops::Pow;

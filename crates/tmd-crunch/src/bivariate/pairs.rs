@@ -3,7 +3,7 @@
 
 use super::format::{binary16_value, PairFormat};
 use crate::format::IeeeFormat;
-use crate::input_list::{BadLines, SkippedLines};
+use crate::input_list::{BadLines, LineInputs, ListReader, SkippedLines};
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 use std::io::BufRead;
@@ -59,46 +59,50 @@ fn argument(token: &str, fmt: PairFormat) -> Result<f64, String> {
     })
 }
 
-/// The pair of one line, `None` for a line without one; `Err` says why the line holds no
-/// pair of the format.
-fn pair_of_line(line: &str, fmt: PairFormat, function: &str) -> Result<Option<(f64, f64)>, String> {
-    let text = line.split('#').next().unwrap_or("");
-    let tokens: Vec<&str> = text
-        .split(|c: char| c.is_whitespace() || c == ',')
-        .filter(|t| !t.is_empty())
-        .collect();
-    match tokens.as_slice() {
-        [] => Ok(None),
-        [a, b] => Ok(Some((argument(a, fmt)?, argument(b, fmt)?))),
-        _ => Err(format!(
-            "{function} takes two arguments: expected two numbers, found {}",
-            tokens.len()
-        )),
+/// The lines of a list of pairs: two numbers a line (`x y`, whitespace or a comma between
+/// them), of `format`, arguments of `function` (which names it in messages).
+struct PairLines<'a> {
+    format: PairFormat,
+    function: &'a str,
+}
+
+impl LineInputs for PairLines<'_> {
+    type Input = (f64, f64);
+
+    fn input_of_line(&mut self, line: &str) -> Result<Option<(f64, f64)>, String> {
+        let text = line.split('#').next().unwrap_or("");
+        let tokens: Vec<&str> = text
+            .split(|c: char| c.is_whitespace() || c == ',')
+            .filter(|t| !t.is_empty())
+            .collect();
+        match tokens.as_slice() {
+            [] => Ok(None),
+            [a, b] => Ok(Some((argument(a, self.format)?, argument(b, self.format)?))),
+            _ => Err(format!(
+                "{} takes two arguments: expected two numbers, found {}",
+                self.function,
+                tokens.len()
+            )),
+        }
     }
 }
 
-/// Reads a list of pairs: two numbers a line (`x y`, whitespace or a comma between them),
-/// blank lines and `#` comments skipped. A line with another count, or a number that is not
-/// one of the format, is an error naming the line under [`BadLines::Refuse`], skipped and
-/// counted in the returned [`SkippedLines`] under [`BadLines::Skip`].
+/// Reads a list of pairs ([`PairLines`]), blank lines and `#` comments skipped. A line with
+/// another count, or a number that is not one of the format, is an error naming the line
+/// under [`BadLines::Refuse`], skipped and counted in the returned [`SkippedLines`] under
+/// [`BadLines::Skip`].
 pub fn read_list(
     reader: impl BufRead,
     name: &str,
-    (fmt, function): (PairFormat, &str),
+    (format, function): (PairFormat, &str),
     policy: BadLines,
 ) -> Result<(Vec<(f64, f64)>, SkippedLines), InputError> {
-    let mut out = Vec::new();
-    let mut skipped = SkippedLines::default();
-    for (i, line) in tmd_core::safe_fs::BoundedLines::new(reader).enumerate() {
-        let at = |why: String| InputError::Number(format!("{name}:{}: {why}", i + 1));
-        let line = line.map_err(|e| at(e.to_string()))?;
-        match (pair_of_line(&line, fmt, function), policy) {
-            (Ok(pair), _) => out.extend(pair),
-            (Err(why), BadLines::Refuse) => return Err(at(why)),
-            (Err(why), BadLines::Skip) => skipped.note(i + 1, why),
-        }
-    }
-    Ok((out, skipped))
+    let mut list =
+        ListReader::with_lines(reader, name, PairLines { format, function }).bad_lines(policy);
+    let pairs = std::iter::from_fn(|| list.next_input())
+        .map(|item| item.map(|(_, pair)| pair))
+        .collect::<Result<_, _>>()?;
+    Ok((pairs, list.not_inputs().clone()))
 }
 
 /// A finite number of the format with a uniformly random bit pattern (sign included).

@@ -5,9 +5,9 @@
 use super::analysis::{correct_rounding, exact, reference_name, verdict};
 use super::pairs::PairSet;
 use super::target::PairTarget;
-use crate::analysis::{near_max_window, Class, Special};
+use crate::analysis::{Class, Special};
 use crate::rounding::Rounding;
-use crate::summary::{Specials, Summary};
+use crate::summary::{Argmax, MaxBound, Outcome, Summary};
 use rayon::prelude::*;
 use serde::Serialize;
 use std::time::Instant;
@@ -59,25 +59,12 @@ pub struct PairReport {
     pub inputs: u64,
     /// For random samples: what the sample says about the population it was drawn from.
     pub confidence: Option<String>,
-    /// Largest error in ulps (exact when `max_verified`), `None` when no pair has one.
-    pub max_ulp: Option<f64>,
-    /// The first pair reaching it, hex, in C argument order.
-    pub argmax: Option<[String; 2]>,
-    pub argmax_result: Option<String>,
-    pub argmax_expected: Option<String>,
-    /// Always true: every pair within the fast path's tolerance of the maximum was
-    /// recomputed with MPFR (by a second pass where too many crowd it). Kept for the shape
-    /// of univariate reports.
-    pub max_verified: bool,
-    pub max_ulp_bound: Option<f64>,
-    pub correctly_rounded: u64,
-    pub faithful: u64,
-    pub worse: u64,
-    pub specials: Specials,
-    pub histogram: Vec<u64>,
-    /// Worse results with a finite error below 1 ulp (bin 1 of `histogram` holds them and the
-    /// faithful ones): what tells the worse results with a finite error from those without.
-    pub worse_below_one_ulp: u64,
+    /// The maximum's input is the first pair reaching it, hex, in C argument order. It is
+    /// always verified: every pair within the fast path's tolerance of the maximum was
+    /// recomputed with MPFR (by a second pass where too many crowd it); the bound is kept for
+    /// the shape of univariate reports.
+    #[serde(flatten)]
+    pub outcome: Outcome<[String; 2]>,
     pub reference: String,
     pub mpfr_inputs: u64,
     pub seconds: f64,
@@ -172,32 +159,6 @@ pub fn run_pairs(
     report
 }
 
-/// The exact maximum among the near-maximum pairs: `(err, index, result)`.
-fn exact_maximum(
-    target: &dyn PairTarget,
-    set: &PairSet,
-    total: &Summary,
-) -> Option<(f64, u64, f64)> {
-    total.argmax?;
-    let (func, fmt, mode) = (target.function(), target.format(), target.rounding());
-    let floor = total.max_ulp - near_max_window(total.max_ulp);
-    let mut best: Option<(f64, u64, f64)> = None;
-    for cand in total.near_max.iter().filter(|c| c.err >= floor) {
-        let i = cand.ordinal as u64;
-        let (_, _, out) = evaluate(target, set, i, i + 1);
-        let (a, b) = set.pair(i);
-        let err = if cand.exact {
-            Some(cand.err)
-        } else {
-            exact(func, fmt, a, b, out[0], mode).err
-        };
-        if let Some(err) = err.filter(|&e| best.is_none_or(|(m, _, _)| e > m)) {
-            best = Some((err, i, out[0]));
-        }
-    }
-    best
-}
-
 /// What a sample says: the pairs and, for random samples, the confidence.
 fn describe(kind: &PairsKind, fmt: &str, n: u64, bad: u64, func: &str) -> (String, Option<String>) {
     let confidence = |what: &str| {
@@ -237,7 +198,26 @@ fn describe(kind: &PairsKind, fmt: &str, n: u64, bad: u64, func: &str) -> (Strin
 
 fn report(target: &dyn PairTarget, set: &PairSet, kind: &PairsKind, total: &Summary) -> PairReport {
     let (func, fmt, mode) = (target.function(), target.format(), target.rounding());
-    let best = exact_maximum(target, set, total);
+    let best = total.exact_maximum(
+        |index| evaluate(target, set, index as u64, index as u64 + 1).2[0],
+        |index, &r| {
+            let (a, b) = set.pair(index as u64);
+            exact(func, fmt, a, b, r, mode).err
+        },
+    );
+    let bound = MaxBound {
+        max_verified: true,
+        max_ulp_bound: best.as_ref().map(|b| b.0),
+    };
+    let max = best.map(|(err, index, r)| {
+        let (a, b) = set.pair(index as u64);
+        Argmax {
+            err,
+            x: [fmt.hex(a), fmt.hex(b)],
+            result: fmt.hex(r),
+            expected: fmt.hex(correct_rounding(func, fmt, a, b, mode)),
+        }
+    });
     let (pairs, confidence) = describe(
         kind,
         fmt.name(),
@@ -259,24 +239,7 @@ fn report(target: &dyn PairTarget, set: &PairSet, kind: &PairsKind, total: &Summ
         seed,
         inputs: total.inputs,
         confidence,
-        max_ulp: best.map(|b| b.0),
-        argmax: best.map(|(_, i, _)| {
-            let (a, b) = set.pair(i);
-            [fmt.hex(a), fmt.hex(b)]
-        }),
-        argmax_result: best.map(|(_, _, r)| fmt.hex(r)),
-        argmax_expected: best.map(|(_, i, _)| {
-            let (a, b) = set.pair(i);
-            fmt.hex(correct_rounding(func, fmt, a, b, mode))
-        }),
-        max_verified: true,
-        max_ulp_bound: best.map(|(m, _, _)| m),
-        correctly_rounded: total.correctly_rounded,
-        faithful: total.faithful,
-        worse: total.worse,
-        specials: total.specials.clone(),
-        histogram: total.histogram.clone(),
-        worse_below_one_ulp: total.worse_below_one_ulp,
+        outcome: Outcome::new(total, max, Some(bound)),
         reference: reference_name(func, fmt),
         mpfr_inputs: total.mpfr_inputs,
         seconds: 0.0,

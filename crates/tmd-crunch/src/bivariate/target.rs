@@ -163,35 +163,8 @@ pub fn is_bivariate(spec: &str, function: Option<&str>) -> bool {
     spec.contains(':') && function_of_name(name).is_some()
 }
 
-/// Resolves a two-argument target run under `mode`; `format` (binary16 narrows a binary32
-/// target) and `function` override what the name says where the target allows it.
-pub fn resolve(
-    spec: &str,
-    function: Option<&str>,
-    format: Option<PairFormat>,
-    mode: Rounding,
-) -> Result<BoxedPairTarget, InputError> {
-    let narrow = format == Some(PairFormat::Binary16);
-    let inner_format = if narrow { None } else { format };
-    let target = if crate::foreign::is_foreign(spec) {
-        super::foreign::resolve(spec, function, inner_format, mode)?
-    } else {
-        resolve_builtin(spec, mode)?
-    };
-    if narrow {
-        return Ok(Box::new(Narrowed::new(target)?));
-    }
-    if let Some(f) = format.filter(|&f| f != target.format()) {
-        return Err(InputError::Usage(format!(
-            "target {spec} is a {} function; --format {} does not fit it",
-            target.format().name(),
-            f.name()
-        )));
-    }
-    Ok(target)
-}
-
-fn resolve_builtin(spec: &str, mode: Rounding) -> Result<BoxedPairTarget, InputError> {
+/// A target of `std:` or `libm:` (Rust code, so round-to-nearest only).
+pub(crate) fn resolve_builtin(spec: &str, mode: Rounding) -> Result<BoxedPairTarget, InputError> {
     let unknown = |why: &str| {
         InputError::Function(format!(
             "unknown crunch target `{spec}`: {why} (see `tmd crunch --list`)"
@@ -251,6 +224,7 @@ pub fn list() -> Vec<(String, PairFormat)> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::bivariate::resolve;
 
     #[test]
     fn names_say_the_two_argument_function_and_its_format() {

@@ -301,7 +301,7 @@ pub fn list() -> Vec<ListRow> {
     let libm = present_or(loads(LIBM), format!("glibc's {LIBM}"), "libc6");
     rows.push(row("glibc:NAMEf", "binary32", libm.clone()));
     rows.push(row("glibc:NAME", "binary64", libm.clone()));
-    if let Some(ld) = crate::wide::target::long_double() {
+    if let Some(ld) = super::long_double() {
         let what = format!("{libm}; --inputs FILE only (long double)");
         rows.push(row("glibc:NAMEl", ld.name(), what));
     }

@@ -38,8 +38,8 @@
 //!   a worker whose parent is gone reads the end of its input and exits.
 
 use super::usage;
+use crate::failure::{Death, TargetFailure};
 use crate::rounding::Rounding;
-use crate::target::TargetFailure;
 use std::io::{Read, Write};
 use std::path::{Path, PathBuf};
 use std::process::{Child, ChildStdin, ChildStdout, Command, Stdio};
@@ -139,52 +139,34 @@ pub fn bytes_of_mut<T: Plain>(v: &mut [T]) -> &mut [u8] {
     unsafe { std::slice::from_raw_parts_mut(v.as_mut_ptr().cast::<u8>(), std::mem::size_of_val(v)) }
 }
 
-/// How a worker ended in the middle of a batch.
-#[derive(Clone, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
-pub enum Death {
-    /// Killed by a signal (a fault, `abort()`).
-    Signal(i32),
-    /// The target called `exit` (or `_exit`) with this status.
-    Exit(i32),
-    /// The batch did not return within the time limit (seconds).
-    Timeout(u32),
-    /// The worker could not be started again or talked to.
-    Lost(String),
-}
-
-impl std::fmt::Display for Death {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        match self {
-            Death::Signal(s) => write!(f, "crashed ({})", signal_name(*s)),
-            Death::Exit(code) => write!(f, "exited (status {code})"),
-            Death::Timeout(s) => write!(f, "did not return within {s} s"),
-            Death::Lost(why) => write!(f, "could not be run ({why})"),
+/// Where input `i` of a batch is, for a failure's message, whatever the arity: `arguments`
+/// holds each argument's values (one slice, or the two of a pair), `hex` prints one. `None`:
+/// somewhere in the batch, named by its first and last inputs.
+pub(crate) fn place_in_batch<T>(
+    arguments: &[&[T]],
+    hex: impl Fn(&T) -> String,
+    i: Option<usize>,
+) -> String {
+    let input = |i: usize| {
+        let values: Vec<String> = arguments.iter().map(|a| hex(&a[i])).collect();
+        match values.as_slice() {
+            [x] => x.clone(),
+            _ => format!("({})", values.join(", ")),
         }
-    }
-}
-
-/// The signal's name on Linux (`SIGSEGV`), or its number.
-fn signal_name(signal: i32) -> String {
-    let name = match signal {
-        1 => "SIGHUP",
-        2 => "SIGINT",
-        3 => "SIGQUIT",
-        4 => "SIGILL",
-        5 => "SIGTRAP",
-        6 => "SIGABRT",
-        7 => "SIGBUS",
-        8 => "SIGFPE",
-        9 => "SIGKILL",
-        11 => "SIGSEGV",
-        13 => "SIGPIPE",
-        14 => "SIGALRM",
-        15 => "SIGTERM",
-        24 => "SIGXCPU",
-        25 => "SIGXFSZ",
-        31 => "SIGSYS",
-        _ => return format!("signal {signal}"),
     };
-    name.to_string()
+    let (named, among) = if arguments.len() == 1 {
+        ("x = ", "x = ")
+    } else {
+        ("(x, y) = ", "the pairs ")
+    };
+    match i {
+        Some(i) => format!("{named}{}", input(i)),
+        None => format!(
+            "one of {among}{} to {} (not again when run one at a time)",
+            input(0),
+            input(arguments[0].len() - 1)
+        ),
+    }
 }
 
 /// A batch that killed its worker: how, and the index of the input it was at, when known.

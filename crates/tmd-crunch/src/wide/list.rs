@@ -5,8 +5,9 @@ use super::encoding::{Slot, WideValue};
 use super::judge::judge;
 use super::target::WideTarget;
 use crate::analysis::{Class, Special};
-use crate::input_list::{InputList, ListReport};
-use crate::summary::Summary;
+use crate::input_list::{crunch_list, InputList, ListReport, ListSubject};
+use crate::summary::{Argmax, Summary};
+use crate::target::TargetFailure;
 use rayon::prelude::*;
 use serde::Serialize;
 use std::io::BufRead;
@@ -46,7 +47,7 @@ fn evaluate(target: &WideTarget, xs: &[FormatNumber]) -> Vec<WideValue> {
 
 /// Evaluates the target on every input of `list`, calls `on_failure` for each input whose
 /// result is not correctly rounded (in the list's order), and returns the report.
-pub fn check_wide_list<R: BufRead, E: From<InputError> + From<crate::target::TargetFailure>>(
+pub fn check_wide_list<R: BufRead, E: From<InputError> + From<TargetFailure>>(
     target: &WideTarget,
     list: &mut InputList<R>,
     name: &str,
@@ -55,33 +56,20 @@ pub fn check_wide_list<R: BufRead, E: From<InputError> + From<crate::target::Tar
     let start = Instant::now();
     let (func, mode) = (target.function(), target.rounding());
     let mut summary = Summary::default();
-    // Ordinals of binary128 do not fit the summary's i64, so the maximum's input is kept here:
-    // the first input of the list with the largest error.
-    let mut argmax: Option<(f64, WideFailure)> = None;
-    let mut batch: Vec<(usize, FormatNumber)> = Vec::with_capacity(BATCH);
-    loop {
-        batch.clear();
-        while batch.len() < BATCH {
-            match list.next_number() {
-                Some(item) => batch.push(item?),
-                None => break,
-            }
-        }
-        if batch.is_empty() {
-            break;
-        }
-        let xs: Vec<FormatNumber> = batch.iter().map(|&(_, x)| x).collect();
-        let results = evaluate(target, &xs);
-        if let Some(failure) = target.failure() {
-            return Err(failure.into());
-        }
-        let verdicts: Vec<_> = xs
-            .par_iter()
-            .zip(&results)
-            .map(|(x, &a)| judge(func, target.format(), x, a, mode))
-            .collect();
-        for ((&(line, x), &got), &(v, expected)) in batch.iter().zip(&results).zip(&verdicts) {
-            summary.record(0, v, true);
+    // Ordinals of binary128 do not fit the summary's keys, so inputs are keyed by their
+    // position in the list and the maximum's input is kept here as it is found.
+    let mut max: Option<Argmax<String>> = None;
+    crunch_list(
+        BATCH,
+        || list.next_input(),
+        |xs| {
+            let results = evaluate(target, xs);
+            target.failure().map_or(Ok(results), Err)
+        },
+        |x, &a| judge(func, target.format(), x, a, mode),
+        |line, x, got, (v, expected)| {
+            let position = summary.inputs as i64;
+            summary.record(position, v, true);
             let failure = || WideFailure {
                 line,
                 x: x.to_hex(),
@@ -91,37 +79,27 @@ pub fn check_wide_list<R: BufRead, E: From<InputError> + From<crate::target::Tar
                 class: v.class,
                 special: v.special,
             };
-            if let Some(err) = v.err {
-                if argmax.as_ref().is_none_or(|(m, _)| err > *m) {
-                    argmax = Some((err, failure()));
-                }
+            if summary.argmax == Some(position) {
+                let f = failure();
+                max = Some(Argmax {
+                    err: summary.max_ulp,
+                    x: f.x,
+                    result: f.got,
+                    expected: f.expected,
+                });
             }
-            if v.class != Class::CorrectlyRounded {
-                on_failure(&failure())?;
+            if v.class == Class::CorrectlyRounded {
+                return Ok(());
             }
-        }
-    }
-    Ok(ListReport {
+            on_failure(&failure())
+        },
+    )?;
+    let subject = ListSubject {
         target: target.name().to_string(),
-        function: func.name().into(),
-        format: target.format().name().into(),
-        rounding: mode.name().into(),
-        inputs_file: name.to_string(),
-        inputs: summary.inputs,
-        skipped: list.skipped(),
-        not_inputs: list.not_inputs().clone(),
-        range_records: list.range_records(),
-        max_ulp: argmax.as_ref().map(|(m, _)| *m),
-        argmax: argmax.as_ref().map(|(_, f)| f.x.clone()),
-        argmax_result: argmax.as_ref().map(|(_, f)| f.got.clone()),
-        argmax_expected: argmax.as_ref().map(|(_, f)| f.expected.clone()),
-        correctly_rounded: summary.correctly_rounded,
-        faithful: summary.faithful,
-        worse: summary.worse,
-        specials: summary.specials.clone(),
-        histogram: summary.histogram.clone(),
-        worse_below_one_ulp: summary.worse_below_one_ulp,
-        seconds: start.elapsed().as_secs_f64(),
+        function: func.name(),
+        format: target.format().name(),
+        rounding: mode,
         note: Some(target.note().to_string()),
-    })
+    };
+    Ok(ListReport::new(subject, (name, list), &summary, max, start))
 }

@@ -11,30 +11,15 @@
 
 use super::encoding::{Slot, WideFormat};
 use crate::foreign::naming::function_of_stem;
-use crate::foreign::worker::{bytes_of, bytes_of_mut, Kind, Workers};
+use crate::foreign::worker::{bytes_of, bytes_of_mut, place_in_batch, Kind, Workers};
 use crate::foreign::{
     libraries::{LIBM, LIBQUADMATH},
-    path_and_symbol, split_source, usage, Loadable,
+    long_double, path_and_symbol, split_source, usage, Loadable,
 };
 use crate::function::RefFunc;
 use crate::rounding::Rounding;
 use crate::target::TargetFailure;
-use std::ffi::c_int;
 use tmd_core::InputError;
-
-extern "C" {
-    fn tmd_long_double_digits() -> c_int;
-}
-
-/// The format of `long double` on this platform, if it is one of the wide ones.
-pub fn long_double() -> Option<WideFormat> {
-    // SAFETY: returns a compile-time constant.
-    match unsafe { tmd_long_double_digits() } {
-        64 if cfg!(any(target_arch = "x86_64", target_arch = "x86")) => Some(WideFormat::Binary80),
-        113 => Some(WideFormat::Binary128),
-        _ => None,
-    }
-}
 
 /// The stem and format a wide symbol's name gives (`expl`, `expf128`, `expq`), `None` for
 /// a name of the narrower formats.
@@ -161,18 +146,11 @@ impl WideTarget {
     pub fn eval(&self, xs: &[Slot], out: &mut [Slot]) {
         let n = xs.len().min(out.len());
         // No order of its own here: the first death seen is kept.
-        let at = |i: Option<usize>| {
-            let place = match i {
-                Some(i) => format!("x = {}", self.format.decode(&xs[i]).to_hex()),
-                None => format!(
-                    "one of x = {} to {} (not again when run one at a time)",
-                    self.format.decode(&xs[0]).to_hex(),
-                    self.format.decode(&xs[n - 1]).to_hex()
-                ),
-            };
-            (place, 0.0)
-        };
         let (input, results) = (&xs[..n], &mut out[..n]);
+        let at = |i| {
+            let hex = |x: &Slot| self.format.decode(x).to_hex();
+            (place_in_batch(&[input], hex, i), 0.0)
+        };
         if !self
             .workers
             .eval_or_fail(bytes_of(input), n, bytes_of_mut(results), at)

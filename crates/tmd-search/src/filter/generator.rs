@@ -49,7 +49,27 @@ pub struct ChunkWork<'a> {
     pub progress: &'a AtomicU64,
     /// Most candidates the chunk may return ([`FilterParams::candidate_cap`]).
     pub candidate_cap: u64,
+    /// The plan's sample (`crate::projection`): only some packets or lattice intervals of the
+    /// chunk are run ([`SAMPLE_DOMAINS`], [`SAMPLE_LATTICE_INTERVALS`]), the rest counted in
+    /// [`FilterStats::unsampled_inputs`] and its time extrapolated. Never in a search.
+    pub sampled: bool,
 }
+
+/// Domains of a chunk the plan's sample walks: the first domains of [`SAMPLE_PACKETS`]
+/// packets evenly spread over the chunk. A chunk of 2^34 inputs has up to 2^31 domains, so the
+/// plan timed whole chunks for 0.2 to 4 s each (exp at [2^9, 2^10): 2^25 domains) and a whole
+/// binary64 function for minutes; 2^14 domains take 1 to 2 ms of thread time at the filter's
+/// 50-100 ns per domain. Each sampled packet makes its exact tables as in the search: the
+/// tables are extrapolated per packet, the walk per domain ([`packets_on_cores`]).
+pub const SAMPLE_DOMAINS: u64 = 1 << 14;
+/// Packets a chunk's sample starts (one per thread at least): a few places along the chunk,
+/// and few table set-ups (about 0.1 ms each), which dominate where packets are small
+/// (strongly curved chunks, domains of 1 to 16 inputs).
+pub const SAMPLE_PACKETS: u64 = 8;
+/// Lattice intervals of a chunk the plan's sample runs (evenly spread): the intervals of one
+/// chunk share its shape and width, so their costs differ only by the failures halved
+/// inside them; 64 average those out at a few milliseconds.
+pub const SAMPLE_LATTICE_INTERVALS: u64 = 64;
 
 /// Why a generator returned no candidates for a chunk.
 #[derive(Debug)]
@@ -68,6 +88,33 @@ impl ChunkWork<'_> {
 
     fn packets(&self) -> u64 {
         self.domains().div_ceil(self.packet_domains)
+    }
+
+    /// The packets to run, each with its first domain and the domains to walk: all of them,
+    /// whole, in a search; in the plan's sample [`SAMPLE_PACKETS`] evenly spread ones (one
+    /// per thread at least), each walking its first share of [`SAMPLE_DOMAINS`].
+    fn packets_to_run(&self) -> Vec<(u64, u64)> {
+        let (domains, packet_domains) = (self.domains(), self.packet_domains);
+        let whole = |p: u64| {
+            (
+                p * packet_domains,
+                packet_domains.min(domains - p * packet_domains),
+            )
+        };
+        let packets = self.packets();
+        if !self.sampled {
+            return (0..packets).map(whole).collect();
+        }
+        let threads = rayon::current_num_threads() as u64;
+        let chosen = super::stats::spread(packets, SAMPLE_PACKETS.max(threads));
+        let share = SAMPLE_DOMAINS.div_ceil(chosen.len() as u64);
+        chosen
+            .into_iter()
+            .map(|p| {
+                let (first, count) = whole(p);
+                (first, count.min(share))
+            })
+            .collect()
     }
 }
 
@@ -205,22 +252,24 @@ impl CandidateGenerator for Exhaustive {
     }
 }
 
+/// One packet's candidates, statistics, and thread time of its tables and of its walk.
+type PacketOutput = (Vec<u64>, PacketStats, u64, u64);
+
 /// The packets of a chunk in parallel on the cores; once more than the chunk's cap of
 /// candidates are found, the packets not yet started are skipped and the chunk is given up
 /// (its progress taken back), to be searched again in pieces.
 fn packets_on_cores(work: &ChunkWork<'_>) -> Result<(Vec<u64>, FilterStats), GenerateError> {
-    let (chunk, plan, packet_domains) = (work.chunk, work.plan, work.packet_domains);
-    let domains = work.domains();
+    let (chunk, plan) = (work.chunk, work.plan);
     let found = AtomicU64::new(0);
     let progressed = AtomicU64::new(0);
-    let outputs: Vec<Option<(Vec<u64>, PacketStats, u64)>> = (0..work.packets())
-        .into_par_iter()
-        .map(|p| {
+    let started = Instant::now();
+    let to_run = work.packets_to_run();
+    let outputs: Vec<Option<PacketOutput>> = to_run
+        .par_iter()
+        .map(|&(first, count)| {
             if found.load(Ordering::Relaxed) > work.candidate_cap {
                 return None;
             }
-            let first = p * packet_domains;
-            let count = packet_domains.min(domains - first);
             let t = Instant::now();
             let tables = chunk.packet_tables(first, plan.n);
             let generation = t.elapsed().as_nanos() as u64;
@@ -232,9 +281,11 @@ fn packets_on_cores(work: &ChunkWork<'_>) -> Result<(Vec<u64>, FilterStats), Gen
             work.progress
                 .fetch_add(end - first * plan.n, Ordering::Relaxed);
             progressed.fetch_add(end - first * plan.n, Ordering::Relaxed);
-            Some((candidates, stats, generation))
+            let walk = t.elapsed().as_nanos() as u64 - generation;
+            Some((candidates, stats, generation, walk))
         })
         .collect();
+    let wall = started.elapsed();
     if found.load(Ordering::Relaxed) > work.candidate_cap {
         work.progress
             .fetch_sub(progressed.load(Ordering::Relaxed), Ordering::Relaxed);
@@ -242,10 +293,28 @@ fn packets_on_cores(work: &ChunkWork<'_>) -> Result<(Vec<u64>, FilterStats), Gen
     }
     let mut stats = FilterStats::default();
     let mut candidates = Vec::new();
-    for (c, s, g) in outputs.into_iter().flatten() {
+    let (mut tables_nanos, mut walk_nanos) = (0u64, 0u64);
+    for (c, s, g, w) in outputs.into_iter().flatten() {
         candidates.extend(c);
         stats.absorb_packet(&s);
         stats.generation_nanos += g;
+        tables_nanos += g;
+        walk_nanos += w;
+    }
+    let covered = progressed.load(Ordering::Relaxed);
+    if covered < chunk.len {
+        // The skipped packets cost tables like the sampled ones, the skipped domains a walk
+        // like the walked ones; thread time, spread over the threads as the sample was.
+        let walked: u64 = to_run.iter().map(|&(_, count)| count).sum();
+        let skipped_packets = work.packets() - to_run.len() as u64;
+        let skipped_domains = work.domains() - walked;
+        let thread_nanos = (tables_nanos + walk_nanos).max(1) as f64;
+        let skipped_thread_nanos = tables_nanos as f64 * skipped_packets as f64
+            / to_run.len() as f64
+            + walk_nanos as f64 * skipped_domains as f64 / walked.max(1) as f64;
+        stats.unsampled_inputs = chunk.len - covered;
+        stats.unsampled_nanos =
+            (skipped_thread_nanos * wall.as_nanos() as f64 / thread_nanos) as u64;
     }
     Ok((candidates, stats))
 }

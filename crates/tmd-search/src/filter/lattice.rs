@@ -260,10 +260,17 @@ pub fn lattice_candidates(
         shape, half_width, ..
     } = lattice;
     let width = (2 * half_width + 1).max(EXACT_BELOW);
-    let starts: Vec<u64> = (0..chunk.len).step_by(width as usize).collect();
-    let outputs: Vec<(Vec<u64>, FilterStats)> = starts
+    let intervals = chunk.len.div_ceil(width);
+    let chosen = if work.sampled {
+        super::stats::spread(intervals, super::generator::SAMPLE_LATTICE_INTERVALS)
+    } else {
+        (0..intervals).collect()
+    };
+    let started = Instant::now();
+    let outputs: Vec<(Vec<u64>, FilterStats)> = chosen
         .par_iter()
-        .map(|&a| {
+        .map(|&i| {
+            let a = i * width;
             let b = (a + width).min(chunk.len);
             let mut stats = FilterStats::default();
             let mut out = Vec::new();
@@ -273,6 +280,11 @@ pub fn lattice_candidates(
         })
         .collect();
     let mut stats = FilterStats::default();
+    let covered: u64 = chosen
+        .iter()
+        .map(|&i| width.min(chunk.len - i * width))
+        .sum();
+    stats.note_sample(covered, chunk.len, started.elapsed());
     let mut candidates = Vec::new();
     for (c, s) in outputs {
         candidates.extend(c);
@@ -280,7 +292,7 @@ pub fn lattice_candidates(
     }
     if candidates.len() as u64 > work.candidate_cap {
         // The chunk is searched again in pieces: its progress is taken back.
-        work.progress.fetch_sub(chunk.len, Ordering::Relaxed);
+        work.progress.fetch_sub(covered, Ordering::Relaxed);
         return Err(GenerateError::TooManyCandidates);
     }
     Ok((candidates, stats))

@@ -230,6 +230,69 @@ pub fn filtered_search(
     progress: &AtomicU64,
     out: &mut dyn Listing,
 ) -> Result<(Summary, FilterStats), FilterError> {
+    search_or_sample(target, range, params, filter, progress, out, None)
+}
+
+/// [`filtered_search`] as the plan samples it (`crate::projection`): each chunk gets its
+/// polynomial and domain plan as in the search, but only some of its packets or lattice
+/// intervals run ([`generator::SAMPLE_DOMAINS`]), and only some blocks of the inputs it
+/// decides one by one ([`SAMPLE_REFERENCE_INPUTS`]). What was skipped is counted in
+/// [`FilterStats::unsampled_inputs`], its time extrapolated in
+/// [`FilterStats::unsampled_nanos`]; the cases are those of the sampled inputs only. So the
+/// cost of timing a chunk is bounded whatever the chunk's domains, and the chunk polynomial
+/// and tables weigh in it what they weigh in the search.
+///
+/// `with_rule`: whether the regime rule and the whole-piece enclosures are asked again on
+/// `range`. The plan's pieces are cut where they decide already, as the search cuts its
+/// range once, so a window of a piece left to the filter skips them (their Taylor models were
+/// 70% of the plan's time where the rule decides nothing, expm1 of x <= -2^7); a window of a
+/// piece the rule proves all hard keeps them, to be decided input by input as in the search.
+pub fn sampled_filtered_search(
+    target: &Target,
+    range: &InputRange,
+    params: &SearchParams,
+    filter: &FilterParams,
+    progress: &AtomicU64,
+    out: &mut dyn Listing,
+    with_rule: bool,
+) -> Result<(Summary, FilterStats), FilterError> {
+    search_or_sample(
+        target,
+        range,
+        params,
+        filter,
+        progress,
+        out,
+        Some(with_rule),
+    )
+}
+
+/// The inputs of a piece decided one by one that the plan's sample decides: the first of each
+/// of [`SAMPLE_REFERENCE_BLOCKS`] blocks evenly spread over the piece. Per input the screen
+/// costs 20-50 ns and MPFR 10 to 100 us (sin of |x| near 2^1000), all inputs of a piece about
+/// alike, so 512 inputs time it to a few percent in at most 50 ms of thread time, where sin's
+/// binades above 2^20 in binary64 were timed on whole chunks of 2^34 inputs (over 100 s a
+/// binade).
+pub const SAMPLE_REFERENCE_INPUTS: u64 = 512;
+/// Blocks the sampled inputs are spread over (at least one per thread).
+pub const SAMPLE_REFERENCE_BLOCKS: u64 = 4;
+
+/// Pieces a chunk without a polynomial is cut into at once in the plan's sample
+/// ([`Context::split_or_reference`]).
+const SAMPLED_SPLIT: u64 = 16;
+
+/// Inputs per parallel block of a piece decided one by one.
+const REFERENCE_BLOCK: u64 = 1024;
+
+fn search_or_sample(
+    target: &Target,
+    range: &InputRange,
+    params: &SearchParams,
+    filter: &FilterParams,
+    progress: &AtomicU64,
+    out: &mut dyn Listing,
+    sample_with_rule: Option<bool>,
+) -> Result<(Summary, FilterStats), FilterError> {
     check_target(target)?;
     check_params(filter)?;
     let started = Instant::now();
@@ -240,7 +303,8 @@ pub fn filtered_search(
         records: out.accepts_ranges(),
     };
     let chunk_len = |s, e| piece_chunk_len(&target.expr, &range.format, params.bits, filter, s, e);
-    let jobs = ChunkJobs::new(range, filter.chunk_len, &chunk_len, Some(&rules));
+    let rules = sample_with_rule.unwrap_or(true).then_some(&rules);
+    let jobs = ChunkJobs::new(range, filter.chunk_len, &chunk_len, rules);
     let ctx = Context {
         target,
         range,
@@ -250,6 +314,7 @@ pub fn filtered_search(
         generator: generator_for(filter),
         device_error: Mutex::new(None),
         screen: Screen::new(target, &range.format, params.bits),
+        sampled: sample_with_rule.is_some(),
     };
     let mut total = Summary::default();
     let mut stats = FilterStats::default();
@@ -263,7 +328,7 @@ pub fn filtered_search(
             let (start, len, kind) = jobs.get(j);
             let done = match kind {
                 JobKind::Search => {
-                    return ctx.run_pieces(VecDeque::from([Piece::Search(start, len)]))
+                    return ctx.run_pieces(VecDeque::from([(Piece::Search(start, len), 1.0)]))
                 }
                 JobKind::Whole(verdict) => ctx.decided_whole(len, verdict),
                 JobKind::NoneHard => ctx.decided_by_rule(len),
@@ -583,6 +648,8 @@ struct Context<'a> {
     device_error: Mutex<Option<String>>,
     /// The per-input screen, where the target has one.
     screen: Option<Screen>,
+    /// The plan's sample ([`sampled_filtered_search`]).
+    sampled: bool,
 }
 
 struct JobResult {
@@ -624,8 +691,11 @@ const JOB_CASES: usize = 1 << 16;
 /// [`JOB_CASES`] in one part.
 const VERIFY_BATCH: usize = 1 << 14;
 
-/// What is left of a job that stopped early: its pieces, in input order.
-type Rest = VecDeque<Piece>;
+/// What is left of a job that stopped early: its pieces, in input order, each with the
+/// inputs it stands for per input of its own (1 in a search; more in the plan's sample, where
+/// a piece halved for want of a polynomial goes on with one half only,
+/// [`Context::split_or_reference`]).
+type Rest = VecDeque<(Piece, f64)>;
 
 /// A piece of a job still to do.
 enum Piece {
@@ -655,6 +725,9 @@ struct Verification {
     counted: i128,
     /// The statistics of the candidates' generation, reported with the first part.
     stats: FilterStats,
+    /// In the plan's sample, the skipped inputs of the chunk per sampled one: its candidates
+    /// are the sampled packets' only, so their verification time is extrapolated by this.
+    unsampled_share: f64,
 }
 
 /// What searching one piece gives. Returned once per piece and matched at once, never
@@ -685,27 +758,39 @@ impl Context<'_> {
     /// then returns what is left, to be run as the job's next part.
     fn run_pieces(&self, mut pieces: Rest) -> (JobResult, Option<Rest>) {
         let mut result = JobResult::empty();
-        while let Some(piece) = pieces.pop_front() {
+        while let Some((piece, stands_for)) = pieces.pop_front() {
+            let t = Instant::now();
+            let mut step = JobResult::empty();
             match piece {
                 Piece::Search(start, len) => match self.search(start, len) {
-                    Outcome::Done(r) => result.append(r),
+                    Outcome::Done(r) => step = r,
                     Outcome::Pieces(split) => {
+                        // Fewer inputs than the piece's: the plan's sample kept one half.
+                        let kept: u64 = split.iter().map(|&(_, l)| l).sum();
+                        let scale = stands_for * len as f64 / kept.max(1) as f64;
                         for &(s, l) in split.iter().rev() {
-                            pieces.push_front(Piece::Search(s, l));
+                            pieces.push_front((Piece::Search(s, l), scale));
                         }
                     }
-                    Outcome::Verify(v) => pieces.push_front(Piece::Verify(v)),
+                    Outcome::Verify(v) => pieces.push_front((Piece::Verify(v), stands_for)),
                 },
                 Piece::Verify(v) => {
                     let (r, left) = self.verify_batch(v);
-                    result.append(r);
+                    step = r;
                     if let Some(v) = left {
-                        pieces.push_front(Piece::Verify(v));
+                        pieces.push_front((Piece::Verify(v), stands_for));
                     }
                 }
             }
+            if stands_for > 1.0 {
+                // The pieces the sample left out cost what this one cost, skipped work included.
+                let nanos = t.elapsed().as_nanos() as f64 + step.stats.unsampled_nanos as f64;
+                step.stats.unsampled_nanos =
+                    (nanos * stands_for - t.elapsed().as_nanos() as f64) as u64;
+            }
+            result.append(step);
             if result.cases.len() >= JOB_CASES {
-                if let Some(next) = pieces.front() {
+                if let Some((next, _)) = pieces.front() {
                     result.through = Some(next.undecided_from());
                     return (result, Some(pieces));
                 }
@@ -750,9 +835,26 @@ impl Context<'_> {
     }
 
     /// Halves a chunk without a polynomial, or below [`MIN_SPLIT`] decides it input by input.
+    /// In the plan's sample the chunk is cut in [`SAMPLED_SPLIT`] pieces at once (four
+    /// halvings) and only one goes on, standing for all ([`Rest`]), a different one at each
+    /// depth: timing a chunk that no polynomial serves (sin of |x| >= 2^20, expm1 of
+    /// x <= -2^7 in binary64, halved 22 times down to [`MIN_SPLIT`] in the search) costs six
+    /// pieces, not 2^23. The search's attempts at the three halvings skipped in between are
+    /// left out: they are fewer than the attempts at the next depth, and each costs a Taylor
+    /// model (about 3 ms) where a piece of [`MIN_SPLIT`] inputs decided by MPFR costs 40 ms or
+    /// more, so the projection misses a few percent.
     fn split_or_reference(&self, start: i128, len: u64) -> Outcome {
         if len <= MIN_SPLIT || self.screen.is_some() {
             return Outcome::Done(self.reference(start, len));
+        }
+        if self.sampled {
+            let piece = (len / SAMPLED_SPLIT).max(MIN_SPLIT);
+            let pieces = len.div_ceil(piece);
+            // Which piece: stepped by 7 of 16 with the depth, so successive depths sample
+            // different places of the chunk.
+            let i = (len.ilog2() as u64 * 7) % pieces;
+            let s = start + (i * piece) as i128;
+            return Outcome::Pieces(vec![(s, piece.min(len - i * piece))]);
         }
         let first = len / 2;
         Outcome::Pieces(vec![(start, first), (start + first as i128, len - first)])
@@ -820,11 +922,22 @@ impl Context<'_> {
     fn reference(&self, start: i128, len: u64) -> JobResult {
         let t = Instant::now();
         let offset = (start - self.range.start) as u128;
-        let blocks: Vec<(Vec<Case>, Summary, u64)> = (0..len.div_ceil(1024))
+        let blocks = len.div_ceil(REFERENCE_BLOCK);
+        let (chosen, most) = if self.sampled {
+            let threads = rayon::current_num_threads() as u64;
+            let chosen = stats::spread(blocks, SAMPLE_REFERENCE_BLOCKS.max(threads));
+            let share = SAMPLE_REFERENCE_INPUTS.div_ceil(chosen.len() as u64);
+            (chosen, share)
+        } else {
+            ((0..blocks).collect(), REFERENCE_BLOCK)
+        };
+        let block_inputs = |b: u64| most.min(len - b * REFERENCE_BLOCK);
+        let covered: u64 = chosen.iter().map(|&b| block_inputs(b)).sum();
+        let blocks: Vec<(Vec<Case>, Summary, u64)> = chosen
             .into_par_iter()
             .map(|b| {
-                let first = offset + b as u128 * 1024;
-                let last = (first + 1024).min(offset + len as u128);
+                let first = offset + b as u128 * REFERENCE_BLOCK as u128;
+                let last = first + block_inputs(b) as u128;
                 let r = match &self.screen {
                     Some(screen) => {
                         let (target, range) = (self.target, self.range);
@@ -842,7 +955,7 @@ impl Context<'_> {
             .collect();
         let mut result = JobResult {
             stats: FilterStats {
-                reference_inputs: len,
+                reference_inputs: covered,
                 ..FilterStats::default()
             },
             ..JobResult::empty()
@@ -853,6 +966,7 @@ impl Context<'_> {
             result.stats.screened_inputs += cleared;
         }
         result.stats.verification_nanos += t.elapsed().as_nanos() as u64;
+        result.stats.note_sample(covered, len, t.elapsed());
         result
     }
 
@@ -950,8 +1064,13 @@ impl Context<'_> {
         let (b1, b2) = (chunk.diff_bound(1), chunk.diff_bound(2));
         let base = self.eps_units() + chunk.approx_error;
         let cost = |n: u64| flat_cost(n, self.filter.kappa, chunk.domain_slope(n), b2, base);
-        // Only chunks flat enough for one turn at twice the cap: the others keep the cap.
-        if (b1 + b2 * cap as f64) * ((2 * cap - 1) as f64) >= 1.0 {
+        // Only chunks flat enough for fewer than FLAT_MAX_TURNS turns at twice the cap: the
+        // others keep the cap. One turn here kept exp's negative binades next to 0, whose
+        // results lie in [1/2, 1) with half the quantum of [1, 2), at twice their positive
+        // twins' slope: [-2^-16, -2^-17) took 2 turns at 2^16, kept domains of 2^15 where
+        // [2^-17, 2^-16) took 2^19, and ran 12 times slower (13.8 s against 1.1 s on 2^43
+        // inputs, the same case; docs/BENCHMARKS.md, "Plans").
+        if (b1 + b2 * cap as f64) * ((2 * cap - 1) as f64) >= FLAT_MAX_TURNS {
             return None;
         }
         let mut best = (cost(cap), cap);
@@ -985,16 +1104,19 @@ impl Context<'_> {
             packet_domains,
             progress: self.progress,
             candidate_cap: self.filter.candidate_cap,
+            sampled: self.sampled,
         };
         match self.generator.candidates(&work) {
             Ok((candidates, mut stats)) => {
                 stats.candidates = candidates.len() as u64;
+                let covered = chunk.len - stats.unsampled_inputs;
                 Outcome::Verify(Box::new(Verification {
                     start,
                     end: start + chunk.len as i128,
                     candidates,
                     next: 0,
                     counted: start,
+                    unsampled_share: stats.unsampled_inputs as f64 / covered.max(1) as f64,
                     stats,
                 }))
             }
@@ -1058,6 +1180,7 @@ impl Context<'_> {
         }
         let mut stats = std::mem::take(&mut v.stats);
         stats.verification_nanos += t.elapsed().as_nanos() as u64;
+        stats.unsampled_nanos += (t.elapsed().as_nanos() as f64 * v.unsampled_share) as u64;
         let result = JobResult {
             cases,
             summary,

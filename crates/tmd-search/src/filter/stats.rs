@@ -89,7 +89,7 @@ pub struct FilterStats {
     pub chunks: u64,
     pub chunk_inputs: u64,
     /// Inputs of pieces without a usable polynomial, decided one by one (by the screen or
-    /// MPFR).
+    /// MPFR); in the plan's sample, those of the sampled blocks only.
     pub reference_inputs: u64,
     /// Of those, the inputs the per-input screen cleared without MPFR (`crate::screen`).
     pub screened_inputs: u64,
@@ -122,6 +122,12 @@ pub struct FilterStats {
     /// Polynomial degrees used (smallest and largest).
     pub degree_min: u64,
     pub degree_max: u64,
+    /// Inputs whose work a sampled search (the plan's, `crate::projection`) skipped: packets,
+    /// lattice intervals or per-input blocks left out of the sample. 0 in a search.
+    pub unsampled_inputs: u64,
+    /// The wall time the skipped work would have taken, extrapolated from the sampled part of
+    /// the same chunk at the same rate.
+    pub unsampled_nanos: u64,
 }
 
 impl FilterStats {
@@ -178,7 +184,32 @@ impl FilterStats {
         }
         self.nmdm.absorb(&o.nmdm);
         self.nmdm_warp.absorb(&o.nmdm_warp);
+        self.unsampled_inputs += o.unsampled_inputs;
+        self.unsampled_nanos += o.unsampled_nanos;
     }
+
+    /// Notes that a sampled part of `covered` of `total` inputs took `wall`: the rest is
+    /// counted as skipped, at the sample's rate.
+    pub(crate) fn note_sample(&mut self, covered: u64, total: u64, wall: std::time::Duration) {
+        if covered < total {
+            self.unsampled_inputs += total - covered;
+            self.unsampled_nanos +=
+                (wall.as_nanos() as f64 * (total - covered) as f64 / covered.max(1) as f64) as u64;
+        }
+    }
+}
+
+/// `most` of the indices `0..total`, evenly spread from the first (all of them when `most`
+/// is at least `total`): the units (packets, lattice intervals, blocks of inputs) a sampled
+/// search runs. Evenly spread, so that a chunk whose cost drifts along it (domains failing
+/// more often towards one end) is sampled at both ends and between.
+pub(crate) fn spread(total: u64, most: u64) -> Vec<u64> {
+    if most >= total {
+        return (0..total).collect();
+    }
+    (0..most)
+        .map(|i| (i as u128 * total as u128 / most as u128) as u64)
+        .collect()
 }
 
 #[cfg(test)]

@@ -8,7 +8,7 @@
 //! file is made when the output is opened, before any work, so an output that cannot be
 //! written costs nothing; it is removed when the run fails, and by the interrupt handler
 //! ([`remove_temps`]). While it is written, NAME is locked for this run (`NAME.lock`,
-//! [`tmd_core::run_lock`]): a second run writing the same file is refused.
+//! [`crate::run_lock`]): a second run writing the same file is refused.
 //!
 //! An existing file is replaced only if its permission bits let this user write it (a file
 //! made read-only, or another user's, is refused even for root), and the new file keeps its
@@ -19,14 +19,14 @@
 //!
 //! Every write error names the file.
 
+use crate::run_lock::RunLock;
+use crate::safe_fs;
+use crate::InputError;
 use std::fs::{File, OpenOptions, Permissions};
 use std::io::{self, Write};
 use std::os::unix::fs::{MetadataExt, PermissionsExt};
 use std::path::{Path, PathBuf};
 use std::sync::Mutex;
-use tmd_core::run_lock::RunLock;
-use tmd_core::safe_fs;
-use tmd_core::InputError;
 
 /// The temporary files of outputs not yet finished, for [`remove_temps`].
 static TEMPS: Mutex<Vec<PathBuf>> = Mutex::new(Vec::new());
@@ -37,7 +37,7 @@ fn temps() -> std::sync::MutexGuard<'static, Vec<PathBuf>> {
 
 /// Removes the temporary file of every output not finished, for a process about to exit
 /// without dropping them (the interrupt handler).
-pub(crate) fn remove_temps() {
+pub fn remove_temps() {
     for path in temps().drain(..) {
         let _ = std::fs::remove_file(path);
     }
@@ -95,7 +95,7 @@ fn placement(flag: &str, path: &Path) -> Result<Placement, InputError> {
 
 /// Checks `path` as [`OutFile::create`] would, without creating anything (for a check before
 /// the work where the output is opened later).
-pub(crate) fn check(flag: &str, path: &Path) -> Result<(), InputError> {
+pub fn check(flag: &str, path: &Path) -> Result<(), InputError> {
     placement(flag, path).map(|_| ())
 }
 
@@ -114,7 +114,7 @@ fn check_writable(path: &Path, meta: &std::fs::Metadata) -> Result<(), String> {
         Ok(_) => Ok(()),
         Err(e) => Err(format!(
             "cannot be written ({}); not replaced",
-            crate::commands::io_reason(&e)
+            safe_fs::io_reason(&e)
         )),
     }
 }
@@ -134,7 +134,7 @@ fn lock_path(target: &Path) -> PathBuf {
 }
 
 /// An output file being written; dropped unfinished, it leaves nothing behind.
-pub(crate) struct OutFile {
+pub struct OutFile {
     file: File,
     /// `FLAG PATH`, for messages.
     name: String,
@@ -146,7 +146,7 @@ impl OutFile {
     /// Opens `path` (the value of `flag`) for writing: a new temporary file beside a regular
     /// file or a new name (locked for this run), the path itself otherwise. Bad input (exit 2)
     /// if the output cannot be written.
-    pub(crate) fn create(flag: &str, path: &Path) -> anyhow::Result<OutFile> {
+    pub fn create(flag: &str, path: &Path) -> Result<OutFile, InputError> {
         let name = format!("{flag} {}", path.display());
         let usage = |e: &dyn std::fmt::Display| InputError::Usage(format!("{name}: {e}"));
         let (target, mode) = match placement(flag, path)? {
@@ -155,7 +155,7 @@ impl OutFile {
                 let file = OpenOptions::new()
                     .write(true)
                     .open(path)
-                    .map_err(|e| usage(&crate::commands::io_reason(&e)))?;
+                    .map_err(|e| usage(&safe_fs::io_reason(&e)))?;
                 return Ok(OutFile {
                     file,
                     name,
@@ -168,8 +168,8 @@ impl OutFile {
         // cannot be written: bad input, as a missing directory is.
         let lock = RunLock::acquire(&lock_path(&target), path)
             .map_err(|e| InputError::Usage(format!("{name}: {e}")))?;
-        let (file, temp) = safe_fs::create_temp_beside(&target)
-            .map_err(|e| usage(&crate::commands::io_reason(&e)))?;
+        let (file, temp) =
+            safe_fs::create_temp_beside(&target).map_err(|e| usage(&safe_fs::io_reason(&e)))?;
         temps().push(temp.clone());
         let out = OutFile {
             file,
@@ -179,7 +179,7 @@ impl OutFile {
         if let Some(mode) = mode {
             out.file
                 .set_permissions(Permissions::from_mode(mode))
-                .map_err(|e| out.named(e))?;
+                .map_err(|e| InputError::Usage(out.named(e).to_string()))?;
         }
         Ok(out)
     }
@@ -191,7 +191,7 @@ impl OutFile {
 
     /// A writer to the same open file whose errors name it (write everything through it
     /// before [`OutFile::finish`]).
-    pub(crate) fn handle(&self) -> io::Result<NamedWriter> {
+    pub fn handle(&self) -> io::Result<NamedWriter> {
         Ok(NamedWriter {
             file: self.file.try_clone().map_err(|e| self.named(e))?,
             name: self.name.clone(),
@@ -199,7 +199,7 @@ impl OutFile {
     }
 
     /// Makes the output final: for a regular file, renamed into place.
-    pub(crate) fn finish(mut self) -> io::Result<()> {
+    pub fn finish(mut self) -> io::Result<()> {
         let Some((temp, target, lock)) = self.renamed.take() else {
             return Ok(());
         };
@@ -213,7 +213,7 @@ impl OutFile {
     }
 
     /// Writes `bytes` and makes the output final.
-    pub(crate) fn write_whole(self, bytes: &[u8]) -> io::Result<()> {
+    pub fn write_whole(self, bytes: &[u8]) -> io::Result<()> {
         (&self.file).write_all(bytes).map_err(|e| self.named(e))?;
         self.finish()
     }
@@ -236,7 +236,7 @@ impl Drop for OutFile {
 }
 
 /// A file whose write errors name it (`writing --out FILE: No space left on device`).
-pub(crate) struct NamedWriter {
+pub struct NamedWriter {
     file: File,
     name: String,
 }
@@ -257,22 +257,16 @@ impl Write for NamedWriter {
     }
 }
 
-/// Writes `bytes` to `path` whole, as [`OutFile`] does.
-pub(crate) fn write_whole(flag: &str, path: &Path, bytes: &[u8]) -> anyhow::Result<()> {
-    OutFile::create(flag, path)?.write_whole(bytes)?;
-    Ok(())
-}
-
 /// The files one output occupies while the run writes them: its path and the files beside
 /// it (a lock, a journal's files). The first is named by `flag`.
-pub(crate) struct Claim {
+pub struct Claim {
     flag: String,
     paths: Vec<PathBuf>,
 }
 
 impl Claim {
     /// The files a run writing `path` (the journal or checkpoint of `flag`) occupies.
-    pub(crate) fn new(flag: &str, paths: Vec<PathBuf>) -> Claim {
+    pub fn new(flag: &str, paths: Vec<PathBuf>) -> Claim {
         Claim {
             flag: flag.to_string(),
             paths,
@@ -281,7 +275,7 @@ impl Claim {
 
     /// The files of an output opened by [`OutFile::create`]: the file and its lock; none for
     /// a device or FIFO written in place (`/dev/null` may receive two outputs).
-    pub(crate) fn output(flag: &str, path: &Path) -> Claim {
+    pub fn output(flag: &str, path: &Path) -> Claim {
         let paths = match std::fs::metadata(path) {
             Ok(m) if !m.is_file() => vec![],
             _ => {
@@ -314,7 +308,7 @@ fn spot(what: String, path: &Path) -> Spot {
 
 /// Refuses, before any work, two claims on one file: the same real path, or the same
 /// existing file (a hard link).
-pub(crate) fn refuse_collisions(claims: &[Claim]) -> Result<(), InputError> {
+pub fn refuse_collisions(claims: &[Claim]) -> Result<(), InputError> {
     let mut spots: Vec<Spot> = Vec::new();
     for claim in claims {
         let mine: Vec<Spot> = claim

@@ -1,6 +1,6 @@
 //! The data of `tmd report`'s tables (each cell's result, its place in the matrix, the
 //! heading), the rounding of its figures, and the CSV; the Markdown and HTML pages are built
-//! in [`super::report_sections`].
+//! in [`crate::sections`].
 //!
 //! The layout follows Gladman, Innocente, Mather and Zimmermann, "Accuracy of Mathematical
 //! Functions in Single, Double, Double Extended, and Quadruple Precision" (2024): one row per
@@ -15,7 +15,7 @@ use serde::{Deserialize, Serialize};
 use tmd_crunch::checkpoint::Header;
 use tmd_crunch::Rounding;
 
-pub use super::report_sections::{html, markdown};
+pub use crate::sections::{html, markdown};
 
 /// One finished cell, as `DIR/cells/NAME.json` holds it.
 #[derive(Clone, Debug, Serialize, Deserialize)]
@@ -67,12 +67,12 @@ pub struct Provenance {
 }
 
 impl Provenance {
-    /// This process, now.
-    pub fn here() -> Provenance {
+    /// This process, now; `version` as `tmd --version` prints it after `tmd `.
+    pub fn here(version: &str) -> Provenance {
         Provenance {
-            date: super::report::utc_now(),
+            date: tmd_core::clock::utc_now(),
             machine: machine(),
-            tmd: format!("tmd {}", env!("TMD_VERSION")),
+            tmd: format!("tmd {version}"),
         }
     }
 }

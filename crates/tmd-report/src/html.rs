@@ -6,7 +6,7 @@
 //! never wider than a laptop's window and no column is out of reach. The matrix puts each
 //! argument under its error to keep columns narrow.
 
-use super::report_doc::{Document, Entry, Section, Table};
+use crate::doc::{Document, Entry, Section, Table};
 use std::fmt::Write;
 
 /// A finished cell's plot: its path relative to the report directory, whether the file is

@@ -1,10 +1,11 @@
 //! How cases and hardness reports are printed: JSON lines (docs/definitions.md; field names
-//! are normative), readable tables, and CORE-MATH's worst-case file format.
+//! are normative), readable tables, and CORE-MATH's worst-case file format; and the counts
+//! and durations of the messages, in units a reader takes in at a glance.
 
+use crate::regime::{Anchor, RangeRecord};
 use tmd_core::hardness::{Inexact, Roundings};
 use tmd_core::number::round_to_format;
 use tmd_core::{Format, FormatNumber, Outcome, Rounded};
-use tmd_search::regime::{Anchor, RangeRecord};
 
 /// The four roundings of f(x) where it has a value: a finite or overflowing y, or the signed
 /// infinity of a pole, which IEEE 754 (divideByZero) returns exactly in every direction.
@@ -283,4 +284,59 @@ pub fn wc_range_line(format: &Format, record: &RangeRecord) -> String {
         record.inputs(),
         record.rule_name()
     )
+}
+
+/// `x` with an SI prefix and three significant digits: 950, 1.20 k, 4.30 G.
+pub fn si(x: f64) -> String {
+    const PREFIXES: [&str; 7] = ["", " k", " M", " G", " T", " P", " E"];
+    let mut v = x;
+    let mut i = 0;
+    while v >= 999.5 && i + 1 < PREFIXES.len() {
+        v /= 1000.0;
+        i += 1;
+    }
+    if i == 0 {
+        format!("{v:.0}")
+    } else {
+        format!("{v:.3}")
+            .chars()
+            .take(4)
+            .collect::<String>()
+            .trim_end_matches('.')
+            .to_string()
+            + PREFIXES[i]
+    }
+}
+
+/// Seconds in the largest unit that keeps them readable.
+pub fn duration(seconds: f64) -> String {
+    match seconds {
+        s if s < 120.0 => format!("{s:.2} s"),
+        s if s < 7200.0 => format!("{:.1} min", s / 60.0),
+        s if s < 172_800.0 => format!("{:.1} h", s / 3600.0),
+        s => format!("{:.1} days", s / 86_400.0),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn si_prefixes_keep_three_digits() {
+        assert_eq!(si(950.0), "950");
+        assert_eq!(si(1200.0), "1.20 k");
+        assert_eq!(si(4.3e9), "4.30 G");
+        assert_eq!(si(12_345_678.0), "12.3 M");
+        assert_eq!(si(999_999.0), "1.00 M");
+        assert_eq!(si(2.25e21), "2250 E");
+    }
+
+    #[test]
+    fn durations_take_the_largest_readable_unit() {
+        assert_eq!(duration(3.0), "3.00 s");
+        assert_eq!(duration(600.0), "10.0 min");
+        assert_eq!(duration(9000.0), "2.5 h");
+        assert_eq!(duration(259_200.0), "3.0 days");
+    }
 }

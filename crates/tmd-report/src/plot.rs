@@ -3,9 +3,10 @@
 //! checkpoint, which holds every block's maximum, so that a report rebuilt from its cells
 //! shows the plots an uninterrupted run would.
 
-use super::report_table::CellResult;
+use crate::table::CellResult;
 use std::path::Path;
 use tmd_crunch::checkpoint::Checkpoint;
+use tmd_crunch::job::range::plot_title;
 use tmd_crunch::CrunchFormat;
 
 /// Whether the cell's plot is at `svg` on return: the file already there is kept; a missing
@@ -26,11 +27,14 @@ pub fn ensure(svg: &Path, checkpoint: &Path, result: &CellResult) -> bool {
         return false;
     }
     let blocks: Vec<_> = saved.blocks.values().collect();
-    // The title `tmd crunch --plot` gives the same run (commands::crunch::write_plot).
-    let title = format!(
-        "{} over {} [{}, {}), rounding {}",
-        header.target, header.format, header.from, header.to, header.rounding
+    // The title `tmd crunch --plot` gives the same run.
+    let title = plot_title(
+        &header.target,
+        &header.format,
+        (&header.from, &header.to),
+        header.rounding,
     );
     let text = tmd_crunch::plot::svg(&title, format, &blocks);
-    crate::out_file::write_whole("--out", svg, text.as_bytes()).is_ok()
+    tmd_core::out_file::OutFile::create("--out", svg)
+        .is_ok_and(|f| f.write_whole(text.as_bytes()).is_ok())
 }

@@ -1,11 +1,11 @@
 //! The sections of `tmd report`'s pages, built from its cells: the matrix (one row per
 //! function, one column per library and mode), the per-cell details, the timings with each
-//! cell's provenance. [`super::report_doc`] renders them as Markdown, [`super::report_html`]
+//! cell's provenance. [`crate::doc`] renders them as Markdown, [`crate::html`]
 //! as HTML, from this one [`Document`].
 
-use super::report_doc::{self, Document, Entry, Section, Table};
-use super::report_html::{self, Plot};
-use super::report_table::{ulps_rounded_up, CellResult, Heading, TableCell};
+use crate::doc::{self, Document, Entry, Section, Table};
+use crate::html::{self, Plot};
+use crate::table::{ulps_rounded_up, CellResult, Heading, TableCell};
 
 /// The matrix's text for a finished cell's maximum: `0.502`, with `*` when the maximum is
 /// only known to lie in an interval.
@@ -138,7 +138,7 @@ pub fn document(heading: &Heading, cells: &[TableCell]) -> Document {
 
 /// The Markdown report.
 pub fn markdown(heading: &Heading, cells: &[TableCell]) -> String {
-    report_doc::markdown(&document(heading, cells))
+    doc::markdown(&document(heading, cells))
 }
 
 /// The HTML report: the Markdown report's content, each finished cell linking its plot,
@@ -153,7 +153,7 @@ pub fn html(heading: &Heading, cells: &[TableCell]) -> String {
             caption: format!("{}, rounding {}", c.target, c.mode),
         })
         .collect();
-    report_html::page(&document(heading, cells), &plots)
+    html::page(&document(heading, cells), &plots)
 }
 
 /// The functions x columns table.

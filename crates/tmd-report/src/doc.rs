@@ -1,5 +1,5 @@
 //! What `tmd report` says, as one model rendered twice: `report.md` by [`markdown`] and
-//! `report.html` by [`super::report_html`]. Both pages come from the same sections, tables
+//! `report.html` by [`crate::html`]. Both pages come from the same sections, tables
 //! and notes, so that neither can hold a table or a footnote the other lacks.
 //!
 //! Text is Markdown inline text: a code span is written between backticks, which the HTML

@@ -1,0 +1,85 @@
+//! The plan samples the cost of a piece, never enumerates it: the work its timed samples run
+//! is bounded whatever the piece's chunks need (domains of one input, chunks halved 22 times
+//! for want of a polynomial), so a whole binary64 function is planned in seconds.
+//!
+//! The bound is on work counted (domains, lattice intervals, inputs decided one by one), not
+//! on time: before the samples were bounded, each of these ranges took minutes
+//! (log's subnormals over 120 s, sin's binades above 2^20 over 100 s each, on 2 cores).
+
+use tmd_search::projection::{project, PieceMethod, PlannedPiece};
+use tmd_search::{SearchPlan, SearchRequest};
+
+fn plan_of(function: &str, from: &str, to: &str) -> Vec<PlannedPiece> {
+    let request = SearchRequest {
+        warp_nmdm: false,
+        function: function.into(),
+        format: "binary64".into(),
+        from: from.into(),
+        to: to.into(),
+        bits: Some(45),
+        breakpoints: "all".into(),
+        exact: false,
+        expand_ranges: false,
+        max_precision: 8192,
+        algorithm: "auto".into(),
+        lattice_shape: None,
+        backend: "cpu".into(),
+        domain_size: 1 << 15,
+        kappa: 8,
+        division_threshold: None,
+        chunk_bits: None,
+        split_phases: false,
+        inline_phases: false,
+        work_group: None,
+        domains_per_item: None,
+        device_min_domains: None,
+    };
+    let plan = SearchPlan::new(&request, &mut |_| {}).unwrap();
+    let filter = plan.filter.as_ref().unwrap();
+    let records = plan.range_records;
+    project(&plan.target, &plan.range, &plan.params, filter, records).unwrap()
+}
+
+/// The most work one searched piece's samples may run: per magnitude part (up to 54 where the
+/// piece holds subnormals), three places, each place a few windows of a chunk, each chunk's
+/// sample 2^14 domains of the filter or 512 inputs one by one per halving.
+const WORK_PER_PIECE: u64 = 1 << 24;
+
+#[test]
+fn log_of_subnormals_is_sampled_not_enumerated() {
+    // The subnormals' piece has chunks of degree up to 16 with domains of 1 to 16 inputs
+    // near 2^-1074: each chunk of 2^34 inputs holds over 2^30 domains.
+    let pieces = plan_of("log", "0x1p-1074", "0x1p-1020");
+    assert!(pieces.len() >= 2, "{pieces:?}");
+    for p in &pieces {
+        assert!(p.sample_work > 0, "{p:?}");
+        assert!(p.sample_work <= WORK_PER_PIECE, "{p:?}");
+        assert!(p.projected_seconds > 0.0, "{p:?}");
+    }
+    let subnormal = &pieces[0];
+    assert!(subnormal.degrees.unwrap().1 >= 12, "{subnormal:?}");
+    // Projected from samples of whole chunks, the skipped parts extrapolated: the samples
+    // stand for far more inputs than their work.
+    assert!(subnormal.sample_inputs > 1 << 36, "{subnormal:?}");
+}
+
+#[test]
+fn sin_of_huge_arguments_is_sampled_not_enumerated() {
+    // No polynomial serves a chunk of sin near 2^1000 down to 2^12 inputs: the search cuts
+    // each chunk in halves 22 times and decides 2^34 inputs by MPFR; the sample follows one
+    // piece of 16 at each depth and decides 512 inputs.
+    for (from, to) in [("0x1p1000", "0x1p1001"), ("-0x1p21", "-0x1p20")] {
+        // The binade, and -2^21 alone (the binade above) where the range starts there.
+        let pieces = plan_of("sin", from, to);
+        assert!((1..=2).contains(&pieces.len()), "{pieces:?}");
+        for p in &pieces {
+            let searched = matches!(p.method, PieceMethod::Filter | PieceMethod::Screen);
+            assert!(searched, "{p:?}");
+            assert!(
+                p.sample_work > 0 && p.sample_work <= WORK_PER_PIECE,
+                "{p:?}"
+            );
+            assert!(p.projected_seconds > 0.0, "{p:?}");
+        }
+    }
+}
