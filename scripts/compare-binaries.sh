@@ -108,7 +108,7 @@ for side in old new; do
   "$bin" search exp --from 0x1p+0 --to 0x1.0008p+0 --bits 32 --breakpoints directed -q \
     --out "$work/i0.$side.wc" --stats "$work/i0.$side.stats" >/dev/null 2>&1
   # The header names the commit each binary was built from.
-  grep -v '^# command' "$work/i0.$side.wc" | sed 's/(commit [0-9a-f]*)/(commit)/' >"$work/wc.$side"
+  grep -v '^# command' "$work/i0.$side.wc" | sed -E 's/\(commit [0-9a-f]*(, dirty)?\)/(commit)/' >"$work/wc.$side"
   strip_timings <"$work/i0.$side.stats" >"$work/stats.$side"
   "$bin" search exp --from 0x1p+0 --to 0x1.0004p+0 --bits 30 -q --json --resume "$work/r.$side" \
     >"$work/resume.$side" 2>/dev/null

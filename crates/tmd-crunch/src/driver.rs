@@ -9,6 +9,7 @@ pub use crate::cluster::Cluster;
 use crate::cluster::{deal_out, share_from_root};
 use crate::format::CrunchFormat;
 use crate::function::{RefFunc, EPS_DD};
+use crate::implementation::UnaryBatch;
 use crate::rounding::Rounding;
 use crate::summary::{Argmax, MaxBound, Outcome, Summary};
 use crate::target::Target;
@@ -222,7 +223,10 @@ pub fn crunch_chunk(target: &dyn Target, lo: i64, hi: i64) -> Summary {
         CrunchFormat::Binary32 => {
             let xs: Vec<f32> = (lo..hi).map(|o| fmt.from_ordinal(o) as f32).collect();
             let mut out = vec![0f32; xs.len()];
-            target.eval_f32(&xs, &mut out);
+            target.eval(UnaryBatch::Binary32 {
+                xs: &xs,
+                out: &mut out,
+            });
             let mut references = Vec::with_capacity(xs.len());
             func.binary32_references(&xs, &mut references);
             for (i, ((&x, &a), &r)) in xs.iter().zip(&out).zip(&references).enumerate() {
@@ -233,7 +237,10 @@ pub fn crunch_chunk(target: &dyn Target, lo: i64, hi: i64) -> Summary {
         CrunchFormat::Binary64 => {
             let xs: Vec<f64> = (lo..hi).map(|o| fmt.from_ordinal(o)).collect();
             let mut out = vec![0f64; xs.len()];
-            target.eval_f64(&xs, &mut out);
+            target.eval(UnaryBatch::Binary64 {
+                xs: &xs,
+                out: &mut out,
+            });
             let saturated = crate::saturation::saturation(func);
             for (i, (&x, &a)) in xs.iter().zip(&out).enumerate() {
                 let (v, mpfr) = verdict_binary64(func, &saturated, x, a, mode);
@@ -609,12 +616,18 @@ pub fn eval_one(target: &dyn Target, x: f64) -> f64 {
     match target.format() {
         CrunchFormat::Binary32 => {
             let mut out = [0f32];
-            target.eval_f32(&[x as f32], &mut out);
+            target.eval(UnaryBatch::Binary32 {
+                xs: &[x as f32],
+                out: &mut out,
+            });
             out[0] as f64
         }
         CrunchFormat::Binary64 => {
             let mut out = [0f64];
-            target.eval_f64(&[x], &mut out);
+            target.eval(UnaryBatch::Binary64 {
+                xs: &[x],
+                out: &mut out,
+            });
             out[0]
         }
     }

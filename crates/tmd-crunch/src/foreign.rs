@@ -29,6 +29,7 @@ pub mod worker;
 
 use crate::format::CrunchFormat;
 use crate::function::RefFunc;
+use crate::implementation::{About, Implementation, Unary, UnaryBatch};
 use crate::rounding::Rounding;
 use crate::target::{BoxedTarget, Target, TargetFailure};
 use crate::wide::WideFormat;
@@ -276,24 +277,18 @@ pub fn load(
             crate::emul::cpu_model()
         ));
     }
-    Ok(Box::new(ForeignTarget {
-        name: spec.to_string(),
-        function,
-        format,
-        mode: ov.mode,
-        note,
-        workers,
-    }))
+    let about = About {
+        rounding: ov.mode,
+        note: Some(note),
+        ..About::new(spec, function, format)
+    };
+    Ok(Box::new(ForeignTarget { about, workers }))
 }
 
 /// A function of a shared library, called under a rounding mode in worker processes
 /// ([`worker`]).
 pub struct ForeignTarget {
-    name: String,
-    function: RefFunc,
-    format: CrunchFormat,
-    mode: Rounding,
-    note: String,
+    about: About<Unary>,
     workers: Workers,
 }
 
@@ -301,49 +296,44 @@ impl ForeignTarget {
     /// Where input `i` of `xs` is, for a failure's message, and its value (the run's order);
     /// `None`: somewhere in the batch.
     fn at(&self, xs: &[f64], i: Option<usize>) -> (String, f64) {
-        let place = place_in_batch(&[xs], |&x| self.format.hex(x), i);
+        let place = place_in_batch(&[xs], |&x| self.about.format.hex(x), i);
         (place, xs[i.unwrap_or(0)])
     }
 }
 
-impl Target for ForeignTarget {
-    fn name(&self) -> String {
-        self.name.clone()
+impl Implementation<Unary> for ForeignTarget {
+    fn about(&self) -> &About<Unary> {
+        &self.about
     }
-    fn function(&self) -> RefFunc {
-        self.function
-    }
-    fn format(&self) -> CrunchFormat {
-        self.format
-    }
-    fn eval_f32(&self, xs: &[f32], out: &mut [f32]) {
-        let n = xs.len().min(out.len());
-        let (xs, out) = (&xs[..n], &mut out[..n]);
-        let at = |i| self.at(&xs.iter().map(|&x| f64::from(x)).collect::<Vec<_>>(), i);
-        if !self
-            .workers
-            .eval_or_fail(bytes_of(xs), n, bytes_of_mut(out), at)
-        {
-            out.fill(f32::NAN);
+    fn eval(&self, batch: UnaryBatch<'_>) {
+        match batch {
+            UnaryBatch::Binary32 { xs, out } => {
+                let n = xs.len().min(out.len());
+                let (xs, out) = (&xs[..n], &mut out[..n]);
+                let wide = || xs.iter().map(|&x| f64::from(x)).collect::<Vec<_>>();
+                let at = |i| self.at(&wide(), i);
+                if !self
+                    .workers
+                    .eval_or_fail(bytes_of(xs), n, bytes_of_mut(out), at)
+                {
+                    out.fill(f32::NAN);
+                }
+            }
+            UnaryBatch::Binary64 { xs, out } => {
+                let n = xs.len().min(out.len());
+                let (xs, out) = (&xs[..n], &mut out[..n]);
+                if !self
+                    .workers
+                    .eval_or_fail(bytes_of(xs), n, bytes_of_mut(out), |i| self.at(xs, i))
+                {
+                    out.fill(f64::NAN);
+                }
+            }
         }
-    }
-    fn eval_f64(&self, xs: &[f64], out: &mut [f64]) {
-        let n = xs.len().min(out.len());
-        let (xs, out) = (&xs[..n], &mut out[..n]);
-        if !self
-            .workers
-            .eval_or_fail(bytes_of(xs), n, bytes_of_mut(out), |i| self.at(xs, i))
-        {
-            out.fill(f64::NAN);
-        }
-    }
-    fn note(&self) -> Option<String> {
-        Some(self.note.clone())
-    }
-    fn rounding(&self) -> Rounding {
-        self.mode
     }
     fn failure(&self) -> Option<TargetFailure> {
         self.workers.failure()
     }
 }
+
+impl Target for ForeignTarget {}

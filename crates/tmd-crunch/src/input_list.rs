@@ -29,6 +29,7 @@
 
 use crate::analysis::{classify_exact, correct_rounding, Class, Special};
 use crate::format::CrunchFormat;
+use crate::implementation::{Arity, Implementation, UnaryBatch};
 use crate::rounding::Rounding;
 use crate::summary::{Argmax, Outcome, Summary};
 use crate::target::{Target, TargetFailure};
@@ -439,6 +440,19 @@ pub(crate) struct ListSubject {
     pub note: Option<String>,
 }
 
+impl ListSubject {
+    /// What a target of any arity states about itself, for its list's report.
+    pub(crate) fn of<A: Arity>(target: &(impl Implementation<A> + ?Sized)) -> ListSubject {
+        ListSubject {
+            target: target.name(),
+            function: A::function_name(target.function()),
+            format: A::format_name(target.format()),
+            rounding: target.rounding(),
+            note: target.note(),
+        }
+    }
+}
+
 impl ListReport {
     /// The report of `list` (named `name`) read to its end, judged into `summary`, whose
     /// maximum is `max`; the run began at `start`.
@@ -472,12 +486,15 @@ fn evaluate(target: &dyn Target, xs: &[f64]) -> Vec<f64> {
         CrunchFormat::Binary32 => {
             let narrow: Vec<f32> = xs.iter().map(|&x| x as f32).collect();
             let mut out = vec![0f32; xs.len()];
-            target.eval_f32(&narrow, &mut out);
+            target.eval(UnaryBatch::Binary32 {
+                xs: &narrow,
+                out: &mut out,
+            });
             out.into_iter().map(f64::from).collect()
         }
         CrunchFormat::Binary64 => {
             let mut out = vec![0f64; xs.len()];
-            target.eval_f64(xs, &mut out);
+            target.eval(UnaryBatch::Binary64 { xs, out: &mut out });
             out
         }
     }
@@ -529,14 +546,13 @@ pub fn check_list<R: BufRead, E: From<InputError> + From<TargetFailure>>(
             expected: fmt.hex(correct_rounding(func, fmt, x, mode)),
         }
     });
-    let subject = ListSubject {
-        target: target.name(),
-        function: func.name(),
-        format: fmt.name(),
-        rounding: mode,
-        note: target.note(),
-    };
-    Ok(ListReport::new(subject, (name, list), &summary, max, start))
+    Ok(ListReport::new(
+        ListSubject::of(target),
+        (name, list),
+        &summary,
+        max,
+        start,
+    ))
 }
 
 #[cfg(test)]

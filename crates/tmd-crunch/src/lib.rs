@@ -71,6 +71,7 @@ pub mod foreign;
 pub mod format;
 pub mod function;
 pub mod gate;
+pub mod implementation;
 pub mod input_list;
 pub mod job;
 pub mod oracle;
@@ -85,5 +86,6 @@ pub use driver::{estimate, estimate_adaptive, run, CrunchError, Estimate, Plan, 
 pub use foreign::{resolve_foreign, resolve_with_rounding};
 pub use format::CrunchFormat;
 pub use function::RefFunc;
+pub use implementation::{About, Implementation};
 pub use rounding::Rounding;
 pub use target::{resolve, ClosureTarget, Target};

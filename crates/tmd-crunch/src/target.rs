@@ -16,39 +16,14 @@
 use crate::emul::{self, Estimate};
 use crate::format::CrunchFormat;
 use crate::function::{libm_of, outside_crunch, RefFunc};
+use crate::implementation::{About, Implementation, Unary, UnaryBatch};
 use tmd_core::registry::Func;
 use tmd_core::InputError;
 use tmd_xfloat::{Dd, Df64};
 
-/// An implementation of a function for one format.
-pub trait Target: Send + Sync {
-    /// The name the report shows.
-    fn name(&self) -> String;
-    /// The mathematical function it implements (chooses the reference).
-    fn function(&self) -> RefFunc;
-    /// The format of its inputs and results.
-    fn format(&self) -> CrunchFormat;
-    /// Evaluates binary32 inputs (called only when `format()` is binary32).
-    fn eval_f32(&self, xs: &[f32], out: &mut [f32]);
-    /// Evaluates binary64 inputs (called only when `format()` is binary64).
-    fn eval_f64(&self, xs: &[f64], out: &mut [f64]);
-    /// Facts the report should carry (e.g. the CPU whose instruction is measured).
-    fn note(&self) -> Option<String> {
-        None
-    }
-    /// The rounding mode the target runs under ([`crate::Rounding`]); its results are judged
-    /// against f(x) rounded in that mode. Only targets whose results are meant for another
-    /// mode (code that sets it around its own calls, or computes the directed rounding itself,
-    /// [`ClosureTarget::with_rounding`]) return anything but the default, round-to-nearest.
-    fn rounding(&self) -> crate::Rounding {
-        crate::Rounding::Nearest
-    }
-    /// Why the target stopped evaluating (a foreign target whose worker crashed, exited or
-    /// hung, [`crate::foreign::worker`]): its results since are NaN and not its own, so a run
-    /// stops with this error before it records the batch. `None` (the default) while it works.
-    fn failure(&self) -> Option<TargetFailure> {
-        None
-    }
+/// An implementation of a function of one binary32 or binary64 argument: the
+/// [`Implementation`] of that arity, and whether it also analyses its own errors on a device.
+pub trait Target: Implementation<Unary> {
     /// The summary of ordinals `[lo, hi)` when the target evaluates AND analyses on a device
     /// ([`crate::device::summary_from_device`]); `None` (the default) to analyse on the cores.
     fn crunch_on_device(&self, _lo: i64, _hi: i64) -> Option<crate::summary::Summary> {
@@ -56,31 +31,23 @@ pub trait Target: Send + Sync {
     }
 }
 
-/// Named here too, beside the trait whose [`Target::failure`] gives it.
+/// Named here too, beside the trait whose [`Implementation::failure`] gives it.
 pub use crate::failure::TargetFailure;
 
 /// A target from plain functions.
 pub struct ClosureTarget<F32, F64> {
-    name: String,
-    function: RefFunc,
-    format: CrunchFormat,
+    about: About<Unary>,
     f32_fn: F32,
     f64_fn: F64,
-    note: Option<String>,
-    rounding: crate::Rounding,
 }
 
 impl<G: Fn(f32) -> f32 + Send + Sync> ClosureTarget<G, fn(f64) -> f64> {
     /// A binary32 target computing `function` by `f`.
     pub fn binary32(name: &str, function: RefFunc, f: G) -> Self {
         ClosureTarget {
-            name: name.to_string(),
-            function,
-            format: CrunchFormat::Binary32,
+            about: About::new(name, function, CrunchFormat::Binary32),
             f32_fn: f,
             f64_fn: |x| x,
-            note: None,
-            rounding: crate::Rounding::Nearest,
         }
     }
 }
@@ -89,20 +56,16 @@ impl<G: Fn(f64) -> f64 + Send + Sync> ClosureTarget<fn(f32) -> f32, G> {
     /// A binary64 target computing `function` by `f`.
     pub fn binary64(name: &str, function: RefFunc, f: G) -> Self {
         ClosureTarget {
-            name: name.to_string(),
-            function,
-            format: CrunchFormat::Binary64,
+            about: About::new(name, function, CrunchFormat::Binary64),
             f32_fn: |x| x,
             f64_fn: f,
-            note: None,
-            rounding: crate::Rounding::Nearest,
         }
     }
 }
 
 impl<A, B> ClosureTarget<A, B> {
     fn with_note(mut self, note: String) -> Self {
-        self.note = Some(note);
+        self.about.note = Some(note);
         self
     }
 
@@ -110,8 +73,32 @@ impl<A, B> ClosureTarget<A, B> {
     /// rounded in that mode). The closure itself need not set the mode: one that computes the
     /// directed rounding on its own is as good as one called under `fesetround`.
     pub fn with_rounding(mut self, mode: crate::Rounding) -> Self {
-        self.rounding = mode;
+        self.about.rounding = mode;
         self
+    }
+}
+
+impl<A, B> Implementation<Unary> for ClosureTarget<A, B>
+where
+    A: Fn(f32) -> f32 + Send + Sync,
+    B: Fn(f64) -> f64 + Send + Sync,
+{
+    fn about(&self) -> &About<Unary> {
+        &self.about
+    }
+    fn eval(&self, batch: UnaryBatch<'_>) {
+        match batch {
+            UnaryBatch::Binary32 { xs, out } => {
+                for (o, &x) in out.iter_mut().zip(xs) {
+                    *o = (self.f32_fn)(x);
+                }
+            }
+            UnaryBatch::Binary64 { xs, out } => {
+                for (o, &x) in out.iter_mut().zip(xs) {
+                    *o = (self.f64_fn)(x);
+                }
+            }
+        }
     }
 }
 
@@ -120,31 +107,6 @@ where
     A: Fn(f32) -> f32 + Send + Sync,
     B: Fn(f64) -> f64 + Send + Sync,
 {
-    fn name(&self) -> String {
-        self.name.clone()
-    }
-    fn function(&self) -> RefFunc {
-        self.function
-    }
-    fn format(&self) -> CrunchFormat {
-        self.format
-    }
-    fn eval_f32(&self, xs: &[f32], out: &mut [f32]) {
-        for (o, &x) in out.iter_mut().zip(xs) {
-            *o = (self.f32_fn)(x);
-        }
-    }
-    fn eval_f64(&self, xs: &[f64], out: &mut [f64]) {
-        for (o, &x) in out.iter_mut().zip(xs) {
-            *o = (self.f64_fn)(x);
-        }
-    }
-    fn note(&self) -> Option<String> {
-        self.note.clone()
-    }
-    fn rounding(&self) -> crate::Rounding {
-        self.rounding
-    }
 }
 
 /// xfloat's double-float and double-double versions of a function.

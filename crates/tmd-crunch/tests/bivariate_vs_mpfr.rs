@@ -22,6 +22,7 @@ use tmd_crunch::bivariate::pairs::{random_sample, structured_hypot, structured_p
 use tmd_crunch::bivariate::run::{run_pairs, PairsKind};
 use tmd_crunch::bivariate::target::Narrowed;
 use tmd_crunch::bivariate::{BiFunc, PairClosure, PairFormat, PairTarget};
+use tmd_crunch::implementation::{Implementation, PairBatch};
 use tmd_crunch::Rounding;
 
 const FUNCS: [BiFunc; 3] = [BiFunc::Pow, BiFunc::Atan2, BiFunc::Hypot];
@@ -263,7 +264,11 @@ fn check_pairs(func: BiFunc, fmt: PairFormat, mode: Rounding, plant: Plant, pair
     let t = target(func, fmt, mode, plant);
     let (a, b): (Vec<f64>, Vec<f64>) = pairs.iter().copied().unzip();
     let mut out = vec![0.0; pairs.len()];
-    t.eval(&a, &b, &mut out);
+    t.eval(PairBatch {
+        a: &a,
+        b: &b,
+        out: &mut out,
+    });
     for ((&x, &y), &r) in a.iter().zip(&b).zip(&out) {
         let (v, _) = verdict(func, fmt, x, y, r, mode);
         let o = judge(func, fmt, x, y, r, mode);
@@ -358,7 +363,11 @@ fn binary32_results_narrowed_to_binary16_are_judged_as_the_oracle_judges_them() 
             let pairs = pairs_for(func, PairFormat::Binary16, 3000, 5);
             let (a, b): (Vec<f64>, Vec<f64>) = pairs.iter().copied().unzip();
             let mut out = vec![0.0; a.len()];
-            narrowed.eval(&a, &b, &mut out);
+            narrowed.eval(PairBatch {
+                a: &a,
+                b: &b,
+                out: &mut out,
+            });
             for ((&x, &y), &r) in a.iter().zip(&b).zip(&out) {
                 let (v, _) = verdict(func, PairFormat::Binary16, x, y, r, mode);
                 let o = judge(func, PairFormat::Binary16, x, y, r, mode);
@@ -557,7 +566,11 @@ fn real_implementations_are_judged_as_the_oracle_judges_them() {
             let pairs = pairs_for(func, fmt, n, 41);
             let (a, b): (Vec<f64>, Vec<f64>) = pairs.iter().copied().unzip();
             let mut out = vec![0.0; a.len()];
-            t.eval(&a, &b, &mut out);
+            t.eval(PairBatch {
+                a: &a,
+                b: &b,
+                out: &mut out,
+            });
             for ((&x, &y), &r) in a.iter().zip(&b).zip(&out) {
                 let (v, _) = verdict(func, fmt, x, y, r, Rounding::Nearest);
                 let o = judge(func, fmt, x, y, r, Rounding::Nearest);

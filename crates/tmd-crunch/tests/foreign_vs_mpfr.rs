@@ -8,6 +8,7 @@ mod common;
 use common::{check_summary, random_windows};
 use tmd_crunch::driver::{crunch_chunk, eval_one};
 use tmd_crunch::foreign::current_rounding;
+use tmd_crunch::implementation::UnaryBatch;
 use tmd_crunch::{resolve, resolve_foreign, CrunchFormat, Rounding, Target};
 
 /// A deliberately wrong binary32 exp: correctly rounded almost everywhere (binary64 exp
@@ -91,7 +92,10 @@ fn c_target_runs_under_its_rounding_mode_and_restores_it() {
         let t = resolve_foreign(&probe, Some("exp"), Some(CrunchFormat::Binary32), mode).unwrap();
         assert_eq!(t.rounding(), mode);
         let mut out = [f32::NAN; 5];
-        t.eval_f32(&[1.0; 5], &mut out);
+        t.eval(UnaryBatch::Binary32 {
+            xs: &[1.0; 5],
+            out: &mut out,
+        });
         assert_eq!(out, [expected; 5], "under {mode}");
         assert_eq!(current_rounding(), Rounding::Nearest, "mode restored");
     }
@@ -147,12 +151,18 @@ fn check_lanes(spec: &str) {
         CrunchFormat::Binary32 => {
             let x32: Vec<f32> = xs.iter().map(|&x| x as f32).collect();
             let mut out = vec![f32::NAN; x32.len()];
-            t.eval_f32(&x32, &mut out);
+            t.eval(UnaryBatch::Binary32 {
+                xs: &x32,
+                out: &mut out,
+            });
             out.into_iter().map(f64::from).collect()
         }
         CrunchFormat::Binary64 => {
             let mut out = vec![f64::NAN; xs.len()];
-            t.eval_f64(&xs, &mut out);
+            t.eval(UnaryBatch::Binary64 {
+                xs: &xs,
+                out: &mut out,
+            });
             out
         }
     };
@@ -230,7 +240,10 @@ fn a_foreign_target_that_crashes_stops_the_run_with_its_input_and_returns_nan() 
     assert!((y - 1.25f64.exp()).abs() < 1e-14, "{y}");
     assert!(t.failure().is_none());
     let mut out = [0.0; 3];
-    t.eval_f64(&[1.25, 1.5, 1.75], &mut out);
+    t.eval(UnaryBatch::Binary64 {
+        xs: &[1.25, 1.5, 1.75],
+        out: &mut out,
+    });
     assert!(out.iter().all(|y| y.is_nan()), "{out:?}");
     let failure = t.failure().expect("the crash is kept");
     assert_eq!(failure.at, "x = 0x1.8p+0");

@@ -15,7 +15,7 @@ use tmd_crunch::analysis::{Class, Special};
 use tmd_crunch::input_list::InputList;
 use tmd_crunch::wide::judge::Roundings;
 use tmd_crunch::wide::{check_wide_list, WideFailure, WideFormat, WideTarget, WideValue};
-use tmd_crunch::{RefFunc, Rounding};
+use tmd_crunch::{Implementation, RefFunc, Rounding};
 
 /// exp correctly rounded by MPFR in the caller's mode, except: one ulp high at 1.5 in every
 /// mode, NaN at 2, and one ulp low in mode up at inputs in (3, 8192) whose significand is odd.

@@ -22,6 +22,7 @@ use tmd_crunch::device::{
     next_listing, summary_from_device, DeviceAnalysis, ListingRule, NextListing,
 };
 use tmd_crunch::function::RefFunc;
+use tmd_crunch::implementation::{About, Implementation, Unary, UnaryBatch};
 use tmd_crunch::summary::Summary;
 use tmd_crunch::target::{BoxedTarget, Target};
 use tmd_crunch::CrunchFormat;
@@ -42,9 +43,8 @@ const UNDECIDED_ROOM: u32 = 1 << 20;
 const MAX_LAUNCHES: u32 = 6;
 
 struct DeviceTarget {
-    name: String,
-    function: RefFunc,
-    format: CrunchFormat,
+    /// Its name, function and format; the note is made as it runs ([`Implementation::note`]).
+    about: About<Unary>,
     /// The C definition of `crunch_target`.
     body: String,
     device: Device,
@@ -66,7 +66,7 @@ impl DeviceTarget {
     fn fail(&self, e: GpuError) -> ! {
         (self.on_failure)(&format!(
             "{} on {}: {e}",
-            self.name,
+            self.about.name,
             device_label(&self.device)
         ))
     }
@@ -83,9 +83,9 @@ impl DeviceTarget {
     fn analyse_batch(&self, lo: i64, hi: i64) -> Option<Summary> {
         // Binary32 has no saturation thresholds: the kernel applies its own rules
         // (analysis::quick_special's) from the reference.
-        let (overflow_from, overflow_symmetric, tiny_until) = match self.format {
+        let (overflow_from, overflow_symmetric, tiny_until) = match self.about.format {
             CrunchFormat::Binary64 => {
-                let saturation = tmd_crunch::saturation::saturation(self.function);
+                let saturation = tmd_crunch::saturation::saturation(self.about.function);
                 (
                     saturation.overflow_from(),
                     saturation.symmetric(),
@@ -95,7 +95,7 @@ impl DeviceTarget {
             CrunchFormat::Binary32 => (None, false, None),
         };
         let mut plan = AnalysePlan {
-            format: self.format,
+            format: self.about.format,
             lo,
             n: (hi - lo) as u64,
             eps: self.analysis_eps(),
@@ -146,8 +146,8 @@ impl DeviceTarget {
             undecided: out.host,
         };
         Some(summary_from_device(
-            self.function,
-            self.format,
+            self.about.function,
+            self.about.format,
             lo,
             hi,
             &dev,
@@ -161,7 +161,7 @@ impl DeviceTarget {
     fn analyse_once(&self, plan: &AnalysePlan) -> Option<AnalyseOutput> {
         match self
             .device
-            .crunch_analyse(self.function.name(), &self.body, plan)
+            .crunch_analyse(self.about.function.name(), &self.body, plan)
         {
             Ok(out) => out,
             Err(GpuError::Build { log, .. }) => {
@@ -178,26 +178,23 @@ impl DeviceTarget {
     }
 }
 
-impl Target for DeviceTarget {
-    fn name(&self) -> String {
-        self.name.clone()
+impl Implementation<Unary> for DeviceTarget {
+    fn about(&self) -> &About<Unary> {
+        &self.about
     }
-    fn function(&self) -> RefFunc {
-        self.function
-    }
-    fn format(&self) -> CrunchFormat {
-        self.format
-    }
-    fn eval_f32(&self, xs: &[f32], out: &mut [f32]) {
-        match self.device.crunch_eval(&self.body, xs) {
-            Ok(ys) => out.copy_from_slice(&ys),
-            Err(e) => self.fail(e),
-        }
-    }
-    fn eval_f64(&self, xs: &[f64], out: &mut [f64]) {
-        match self.device.crunch_eval(&self.body, xs) {
-            Ok(ys) => out.copy_from_slice(&ys),
-            Err(e) => self.fail(e),
+    fn eval(&self, batch: UnaryBatch<'_>) {
+        let done = match batch {
+            UnaryBatch::Binary32 { xs, out } => self
+                .device
+                .crunch_eval(&self.body, xs)
+                .map(|ys| out.copy_from_slice(&ys)),
+            UnaryBatch::Binary64 { xs, out } => self
+                .device
+                .crunch_eval(&self.body, xs)
+                .map(|ys| out.copy_from_slice(&ys)),
+        };
+        if let Err(e) = done {
+            self.fail(e)
         }
     }
     fn note(&self) -> Option<String> {
@@ -216,6 +213,9 @@ impl Target for DeviceTarget {
             device_label(&self.device)
         ))
     }
+}
+
+impl Target for DeviceTarget {
     fn crunch_on_device(&self, lo: i64, hi: i64) -> Option<Summary> {
         if !self.analyses_on_device() {
             return None;
@@ -244,8 +244,8 @@ impl Target for DeviceTarget {
 
 impl DeviceTarget {
     fn analyses_on_device(&self) -> bool {
-        let name = self.function.name();
-        let has_reference = match self.format {
+        let name = self.about.function.name();
+        let has_reference = match self.about.format {
             CrunchFormat::Binary32 => tmd_kernels::crunch_reference_binary32(name).is_some(),
             CrunchFormat::Binary64 => tmd_kernels::crunch_reference(name).is_some(),
         };
@@ -254,8 +254,8 @@ impl DeviceTarget {
 
     /// The relative bound of the device's reference.
     fn analysis_eps(&self) -> f64 {
-        match self.format {
-            CrunchFormat::Binary32 => self.function.binary32_device_eps(),
+        match self.about.format {
+            CrunchFormat::Binary32 => self.about.function.binary32_device_eps(),
             CrunchFormat::Binary64 => tmd_crunch::function::EPS_DD,
         }
     }
@@ -406,6 +406,16 @@ pub enum TargetError {
     Device(String),
 }
 
+/// A device target that does not resolve stops a crunch job the way the job's own errors do.
+impl From<TargetError> for tmd_crunch::job::JobError {
+    fn from(e: TargetError) -> Self {
+        match e {
+            TargetError::Input(i) => tmd_crunch::job::JobError::Input(i),
+            TargetError::Device(message) => tmd_crunch::job::JobError::Device(message),
+        }
+    }
+}
+
 /// Resolves a target for a device backend, compiling it once (a snippet that does not
 /// compile is bad input, with the compiler's first error line).
 pub fn resolve_device(spec: &str, choice: &DeviceChoice) -> Result<BoxedTarget, TargetError> {
@@ -442,9 +452,7 @@ pub fn resolve_device(spec: &str, choice: &DeviceChoice) -> Result<BoxedTarget, 
         Ok(()) => {}
     }
     Ok(Box::new(DeviceTarget {
-        name: spec.to_string(),
-        function: func,
-        format: fmt,
+        about: About::new(spec, func, fmt),
         body,
         device,
         device_analysis: !choice.host_analysis,

@@ -15,7 +15,7 @@ use std::time::Instant;
 use tmd_crunch::job::{Bar, CrunchHost, CrunchRequest, JobError, Observer};
 use tmd_crunch::target::BoxedTarget;
 use tmd_crunch::{CrunchFormat, Rounding};
-use tmd_gpu::crunch_target::{resolve_device, DeviceChoice, TargetError};
+use tmd_gpu::crunch_target::{resolve_device, DeviceChoice};
 
 /// The payload a device target unwinds with when a launch fails in the middle of a run: the
 /// CLI prints its line and exits 1; here it becomes a `JobError`.
@@ -61,10 +61,7 @@ impl CrunchHost for Host {
             host_analysis: false,
             on_failure: device_failure,
         };
-        resolve_device(spec, &choice).map_err(|e| match e {
-            TargetError::Input(i) => JobError::Input(i),
-            TargetError::Device(message) => JobError::Device(message),
-        })
+        Ok(resolve_device(spec, &choice)?)
     }
 }
 

@@ -190,6 +190,23 @@ fn push_searched(
     }
 }
 
+impl PlannedPiece {
+    /// The piece `[start, end)` searched by `method`, before any sample is timed.
+    fn unsampled(start: i128, end: i128, method: PieceMethod) -> PlannedPiece {
+        PlannedPiece {
+            start,
+            end,
+            method,
+            sample_inputs: 0,
+            sample_seconds: 0.0,
+            sample_work: 0,
+            projected_seconds: 0.0,
+            degrees: None,
+            domain_sizes: None,
+        }
+    }
+}
+
 /// Projects a piece's time: nothing for a piece decided without search; else each of its
 /// magnitude parts ([`magnitude_parts`]) timed on up to three samples and projected, the
 /// parts summed.
@@ -202,17 +219,7 @@ fn time_piece(
     method: PieceMethod,
     stop: &AtomicBool,
 ) -> Result<PlannedPiece, FilterError> {
-    let mut planned = PlannedPiece {
-        start,
-        end,
-        method,
-        sample_inputs: 0,
-        sample_seconds: 0.0,
-        sample_work: 0,
-        projected_seconds: 0.0,
-        degrees: None,
-        domain_sizes: None,
-    };
+    let mut planned = PlannedPiece::unsampled(start, end, method);
     if matches!(
         method,
         PieceMethod::RuleNoneHard | PieceMethod::RuleRecord | PieceMethod::Whole(_)
@@ -276,17 +283,7 @@ fn time_part(
     method: PieceMethod,
     stop: &AtomicBool,
 ) -> Result<PlannedPiece, FilterError> {
-    let mut planned = PlannedPiece {
-        start,
-        end,
-        method,
-        sample_inputs: 0,
-        sample_seconds: 0.0,
-        sample_work: 0,
-        projected_seconds: 0.0,
-        degrees: None,
-        domain_sizes: None,
-    };
+    let mut planned = PlannedPiece::unsampled(start, end, method);
     let len = end - start;
     // Samples of 2^20 inputs cost mostly their polynomial, which a chunk of 2^34 amortises:
     // timed so, a binade of binary64 exp was projected at 100 to 60,000 times its time. At

@@ -7,11 +7,12 @@
 //! ([`crate::foreign`], [`crate::foreign::worker`]).
 
 use super::format::PairFormat;
-use super::target::{function_of_name, resolve_builtin, BoxedPairTarget, Narrowed, PairTarget};
+use super::target::{function_of_name, resolve_builtin, BoxedPairTarget, Narrowed};
 use super::BiFunc;
 use crate::foreign::libraries::{musl_wrapper, LIBM, LIBSLEEF};
 use crate::foreign::worker::{bytes_of, bytes_of_mut, place_in_batch, Kind, Workers};
 use crate::foreign::{naming, path_and_symbol, split_source, usage, Loadable};
+use crate::implementation::{About, Binary, Implementation, PairBatch};
 use crate::rounding::Rounding;
 use crate::target::TargetFailure;
 use tmd_core::InputError;
@@ -19,11 +20,7 @@ use tmd_core::InputError;
 /// A two-argument function of a shared library, called under a rounding mode in worker
 /// processes ([`crate::foreign::worker`]).
 pub struct ForeignPairTarget {
-    name: String,
-    func: BiFunc,
-    format: PairFormat,
-    mode: Rounding,
-    note: String,
+    about: About<Binary>,
     workers: Workers,
 }
 
@@ -31,25 +28,23 @@ impl ForeignPairTarget {
     /// Where pair `i` is, for a failure's message; `None`: somewhere in the batch. Pairs have
     /// no order of their own here: the first death seen is kept.
     fn at(&self, a: &[f64], b: &[f64], i: Option<usize>) -> (String, f64) {
-        (place_in_batch(&[a, b], |&v| self.format.hex(v), i), 0.0)
+        (
+            place_in_batch(&[a, b], |&v| self.about.format.hex(v), i),
+            0.0,
+        )
     }
 }
 
-impl PairTarget for ForeignPairTarget {
-    fn name(&self) -> String {
-        self.name.clone()
+impl Implementation<Binary> for ForeignPairTarget {
+    fn about(&self) -> &About<Binary> {
+        &self.about
     }
-    fn function(&self) -> BiFunc {
-        self.func
-    }
-    fn format(&self) -> PairFormat {
-        self.format
-    }
-    fn eval(&self, a: &[f64], b: &[f64], out: &mut [f64]) {
+    fn eval(&self, batch: PairBatch<'_>) {
+        let PairBatch { a, b, out } = batch;
         let n = a.len().min(b.len()).min(out.len());
         let (a, b) = (&a[..n], &b[..n]);
         // The first arguments, then the second ones (the worker's layout for pairs).
-        let ok = if self.format == PairFormat::Binary32 {
+        let ok = if self.about.format == PairFormat::Binary32 {
             let input: Vec<f32> = a.iter().chain(b).map(|&v| v as f32).collect();
             let mut narrow = vec![0f32; n];
             let ok =
@@ -71,12 +66,6 @@ impl PairTarget for ForeignPairTarget {
         if !ok {
             out[..n].fill(f64::NAN);
         }
-    }
-    fn rounding(&self) -> Rounding {
-        self.mode
-    }
-    fn note(&self) -> Option<String> {
-        Some(self.note.clone())
     }
     fn failure(&self) -> Option<TargetFailure> {
         self.workers.failure()
@@ -222,12 +211,10 @@ fn load(
         }
     };
     let workers = Workers::start(spec, library, symbol, kind, mode)?;
-    Ok(Box::new(ForeignPairTarget {
-        name: spec.to_string(),
-        func,
-        format,
-        mode,
-        note: library.note.clone().unwrap_or_else(|| library.path.clone()),
-        workers,
-    }))
+    let about = About {
+        rounding: mode,
+        note: Some(library.note.clone().unwrap_or_else(|| library.path.clone())),
+        ..About::new(spec, func, format)
+    };
+    Ok(Box::new(ForeignPairTarget { about, workers }))
 }

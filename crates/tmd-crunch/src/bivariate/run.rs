@@ -6,6 +6,7 @@ use super::analysis::{correct_rounding, exact, reference_name, verdict};
 use super::pairs::PairSet;
 use super::target::PairTarget;
 use crate::analysis::{Class, Special};
+use crate::implementation::PairBatch;
 use crate::rounding::Rounding;
 use crate::summary::{Argmax, MaxBound, Outcome, Summary};
 use rayon::prelude::*;
@@ -83,7 +84,11 @@ fn evaluate(
 ) -> (Vec<f64>, Vec<f64>, Vec<f64>) {
     let (a, b): (Vec<f64>, Vec<f64>) = (lo..hi).map(|i| set.pair(i)).unzip();
     let mut out = vec![0.0; a.len()];
-    target.eval(&a, &b, &mut out);
+    target.eval(PairBatch {
+        a: &a,
+        b: &b,
+        out: &mut out,
+    });
     (a, b, out)
 }
 

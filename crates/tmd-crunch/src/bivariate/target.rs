@@ -12,30 +12,15 @@
 use super::format::PairFormat;
 use super::{BiFunc, BIVARIATE};
 use crate::foreign::naming;
+use crate::implementation::{About, Binary, Implementation, PairBatch};
 use crate::rounding::Rounding;
 use tmd_core::InputError;
 
-/// An implementation of a two-argument function for one format. Inputs and results travel as
-/// the f64 of the format's numbers.
-pub trait PairTarget: Send + Sync {
-    /// The name the report shows.
-    fn name(&self) -> String;
-    fn function(&self) -> BiFunc;
-    fn format(&self) -> PairFormat;
-    /// Evaluates f(a[i], b[i]) (C argument order) into `out[i]`.
-    fn eval(&self, a: &[f64], b: &[f64], out: &mut [f64]);
-    /// The rounding mode its results are meant for (see [`crate::Target::rounding`]).
-    fn rounding(&self) -> Rounding {
-        Rounding::Nearest
-    }
-    fn note(&self) -> Option<String> {
-        None
-    }
-    /// Why the target stopped evaluating ([`crate::Target::failure`]).
-    fn failure(&self) -> Option<crate::target::TargetFailure> {
-        None
-    }
-}
+/// An implementation of a two-argument function: the [`Implementation`] of that arity, by
+/// another name. Inputs and results travel as the f64 of the format's numbers.
+pub trait PairTarget: Implementation<Binary> {}
+
+impl<T: Implementation<Binary> + ?Sized> PairTarget for T {}
 
 /// A boxed two-argument target.
 pub type BoxedPairTarget = Box<dyn PairTarget>;
@@ -43,53 +28,39 @@ pub type BoxedPairTarget = Box<dyn PairTarget>;
 /// A target from a closure on f64 values of the format (its results must be numbers of the
 /// format: a binary16 closure rounds its own results).
 pub struct PairClosure<F> {
-    name: String,
-    func: BiFunc,
-    format: PairFormat,
+    about: About<Binary>,
     f: F,
-    rounding: Rounding,
 }
 
 impl<F: Fn(f64, f64) -> f64 + Send + Sync> PairClosure<F> {
     pub fn new(name: &str, func: BiFunc, format: PairFormat, f: F) -> Self {
         PairClosure {
-            name: name.to_string(),
-            func,
-            format,
+            about: About::new(name, func, format),
             f,
-            rounding: Rounding::Nearest,
         }
     }
 
     /// Declares the mode its results are meant for.
     pub fn with_rounding(mut self, mode: Rounding) -> Self {
-        self.rounding = mode;
+        self.about.rounding = mode;
         self
     }
 }
 
-impl<F: Fn(f64, f64) -> f64 + Send + Sync> PairTarget for PairClosure<F> {
-    fn name(&self) -> String {
-        self.name.clone()
+impl<F: Fn(f64, f64) -> f64 + Send + Sync> Implementation<Binary> for PairClosure<F> {
+    fn about(&self) -> &About<Binary> {
+        &self.about
     }
-    fn function(&self) -> BiFunc {
-        self.func
-    }
-    fn format(&self) -> PairFormat {
-        self.format
-    }
-    fn eval(&self, a: &[f64], b: &[f64], out: &mut [f64]) {
-        for ((o, &x), &y) in out.iter_mut().zip(a).zip(b) {
+    fn eval(&self, batch: PairBatch<'_>) {
+        for ((o, &x), &y) in batch.out.iter_mut().zip(batch.a).zip(batch.b) {
             *o = (self.f)(x, y);
         }
-    }
-    fn rounding(&self) -> Rounding {
-        self.rounding
     }
 }
 
 /// A binary32 target run on binary16 inputs, its results rounded to binary16 in its mode.
 pub struct Narrowed {
+    about: About<Binary>,
     inner: BoxedPairTarget,
 }
 
@@ -104,39 +75,40 @@ impl Narrowed {
                 inner.format().name()
             )));
         }
-        Ok(Narrowed { inner })
+        let how = format!(
+            "binary32 results rounded to binary16 ({})",
+            inner.rounding()
+        );
+        let about = About {
+            format: PairFormat::Binary16,
+            note: Some(match inner.note() {
+                Some(n) => format!("{how}; {n}"),
+                None => how,
+            }),
+            ..inner.about().clone()
+        };
+        Ok(Narrowed { about, inner })
     }
 }
 
-impl PairTarget for Narrowed {
-    fn name(&self) -> String {
-        self.inner.name()
+impl Implementation<Binary> for Narrowed {
+    fn about(&self) -> &About<Binary> {
+        &self.about
     }
-    fn function(&self) -> BiFunc {
-        self.inner.function()
-    }
-    fn format(&self) -> PairFormat {
-        PairFormat::Binary16
-    }
-    fn eval(&self, a: &[f64], b: &[f64], out: &mut [f64]) {
-        self.inner.eval(a, b, out);
+    fn eval(&self, batch: PairBatch<'_>) {
+        let PairBatch { a, b, out } = batch;
+        self.inner.eval(PairBatch {
+            a,
+            b,
+            out: &mut *out,
+        });
         let mode = self.inner.rounding();
         for o in out.iter_mut() {
             *o = PairFormat::Binary16.round(*o, mode);
         }
     }
-    fn rounding(&self) -> Rounding {
-        self.inner.rounding()
-    }
-    fn note(&self) -> Option<String> {
-        let how = format!(
-            "binary32 results rounded to binary16 ({})",
-            self.inner.rounding()
-        );
-        Some(match self.inner.note() {
-            Some(n) => format!("{how}; {n}"),
-            None => how,
-        })
+    fn failure(&self) -> Option<crate::target::TargetFailure> {
+        self.inner.failure()
     }
 }
 
@@ -262,7 +234,11 @@ mod tests {
         .unwrap();
         assert_eq!(t.format(), PairFormat::Binary16);
         let mut out = [0.0];
-        t.eval(&[3.0], &[4.0], &mut out);
+        t.eval(PairBatch {
+            a: &[3.0],
+            b: &[4.0],
+            out: &mut out,
+        });
         assert_eq!(out[0], 5.0);
         assert!(resolve(
             "std:pow",

@@ -5,6 +5,7 @@ use super::encoding::{Slot, WideValue};
 use super::judge::judge;
 use super::target::WideTarget;
 use crate::analysis::{Class, Special};
+use crate::implementation::{Implementation, WideBatch};
 use crate::input_list::{crunch_list, InputList, ListReport, ListSubject};
 use crate::summary::{Argmax, Summary};
 use crate::target::TargetFailure;
@@ -41,7 +42,7 @@ fn evaluate(target: &WideTarget, xs: &[FormatNumber]) -> Vec<WideValue> {
     let mut out = vec![[0u8; 16]; slots.len()];
     out.par_chunks_mut(CALL)
         .zip(slots.par_chunks(CALL))
-        .for_each(|(y, x)| target.eval(x, y));
+        .for_each(|(out, xs)| target.eval(WideBatch { xs, out }));
     out.iter().map(|s| fmt.decode(s)).collect()
 }
 
@@ -94,12 +95,6 @@ pub fn check_wide_list<R: BufRead, E: From<InputError> + From<TargetFailure>>(
             on_failure(&failure())
         },
     )?;
-    let subject = ListSubject {
-        target: target.name().to_string(),
-        function: func.name(),
-        format: target.format().name(),
-        rounding: mode,
-        note: Some(target.note().to_string()),
-    };
+    let subject = ListSubject::of(target);
     Ok(ListReport::new(subject, (name, list), &summary, max, start))
 }

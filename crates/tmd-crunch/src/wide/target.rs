@@ -17,6 +17,7 @@ use crate::foreign::{
     long_double, path_and_symbol, split_source, usage, Loadable,
 };
 use crate::function::RefFunc;
+use crate::implementation::{About, Implementation, Wide, WideBatch};
 use crate::rounding::Rounding;
 use crate::target::TargetFailure;
 use tmd_core::InputError;
@@ -68,11 +69,7 @@ pub fn format_of(spec: &str, format_flag: Option<&str>) -> Result<Option<WideFor
 /// A binary80 or binary128 function of a shared library, called under a rounding mode in
 /// worker processes ([`crate::foreign::worker`]).
 pub struct WideTarget {
-    name: String,
-    function: RefFunc,
-    format: WideFormat,
-    mode: Rounding,
-    note: String,
+    about: About<Wide>,
     workers: Workers,
 }
 
@@ -114,41 +111,28 @@ impl WideTarget {
             WideFormat::Binary128 => Kind::Binary128,
         };
         let workers = Workers::start(spec, &library, symbol, kind, mode)?;
-        Ok(WideTarget {
-            name: spec.to_string(),
-            function: func,
-            format,
-            mode,
-            note: library.note.clone().unwrap_or(library.path.clone()),
-            workers,
-        })
+        let about = About {
+            rounding: mode,
+            note: Some(library.note.clone().unwrap_or(library.path.clone())),
+            ..About::new(spec, func, format)
+        };
+        Ok(WideTarget { about, workers })
     }
+}
 
-    pub fn name(&self) -> &str {
-        &self.name
+impl Implementation<Wide> for WideTarget {
+    fn about(&self) -> &About<Wide> {
+        &self.about
     }
-    pub fn function(&self) -> RefFunc {
-        self.function
-    }
-    pub fn format(&self) -> WideFormat {
-        self.format
-    }
-    pub fn rounding(&self) -> Rounding {
-        self.mode
-    }
-    /// Where the function comes from.
-    pub fn note(&self) -> &str {
-        &self.note
-    }
-
     /// The results at `xs` (encodings), computed under the target's mode; NaN encodings once
-    /// the target has failed ([`WideTarget::failure`]).
-    pub fn eval(&self, xs: &[Slot], out: &mut [Slot]) {
+    /// the target has failed ([`Implementation::failure`]).
+    fn eval(&self, batch: WideBatch<'_>) {
+        let WideBatch { xs, out } = batch;
         let n = xs.len().min(out.len());
         // No order of its own here: the first death seen is kept.
         let (input, results) = (&xs[..n], &mut out[..n]);
         let at = |i| {
-            let hex = |x: &Slot| self.format.decode(x).to_hex();
+            let hex = |x: &Slot| self.about.format.decode(x).to_hex();
             (place_in_batch(&[input], hex, i), 0.0)
         };
         if !self
@@ -156,7 +140,7 @@ impl WideTarget {
             .eval_or_fail(bytes_of(input), n, bytes_of_mut(results), at)
         {
             // A quiet NaN of the format.
-            let nan: u128 = match self.format {
+            let nan: u128 = match self.about.format {
                 WideFormat::Binary80 => (0x7fff << 64) | (3 << 62),
                 WideFormat::Binary128 => (0x7fff << 112) | (1 << 111),
             };
@@ -164,8 +148,7 @@ impl WideTarget {
         }
     }
 
-    /// Why the target stopped evaluating ([`crate::Target::failure`]).
-    pub fn failure(&self) -> Option<TargetFailure> {
+    fn failure(&self) -> Option<TargetFailure> {
         self.workers.failure()
     }
 }

@@ -7,7 +7,7 @@ use std::path::Path;
 use tmd_crunch::job::{CrunchHost, CrunchRequest, JobError, Observer};
 use tmd_crunch::target::BoxedTarget;
 use tmd_crunch::CrunchFormat;
-use tmd_gpu::crunch_target::{resolve_device, DeviceChoice, TargetError};
+use tmd_gpu::crunch_target::{resolve_device, DeviceChoice};
 
 #[derive(clap::Args, Debug)]
 pub struct CrunchArgs {
@@ -193,10 +193,7 @@ impl CrunchHost for Host<'_> {
             host_analysis: self.args.host_analysis,
             on_failure: device_failure,
         };
-        resolve_device(spec, &choice).map_err(|e| match e {
-            TargetError::Input(i) => JobError::Input(i),
-            TargetError::Device(message) => JobError::Device(message),
-        })
+        Ok(resolve_device(spec, &choice)?)
     }
 
     #[cfg(feature = "mpi")]
