@@ -255,31 +255,22 @@ mod tests {
         }
     }
 
-    fn simulated_device(lo: i64, hi: i64, seed: u64) -> DeviceAnalysis {
-        let func = RefFunc::Registry(tmd_core::registry::Func::Exp);
-        let fmt = CrunchFormat::Binary64;
-        let sat = crate::saturation::saturation(func);
+    /// What a device launch over `[lo, hi)` returns, its inputs taken in a shuffled order (as
+    /// work-items finish): `judge(ord)` gives the result there and the kernel's verdict
+    /// (`None`: undecided, left to the host); candidates are kept against the running maximum.
+    fn simulate(
+        lo: i64,
+        hi: i64,
+        seed: u64,
+        judge: impl Fn(i64) -> (f64, Option<crate::analysis::Verdict>),
+    ) -> DeviceAnalysis {
         let mut counts = vec![0u64; COUNT_WORDS];
         let mut order: Vec<i64> = (lo..hi).collect();
         order.shuffle(&mut rand_chacha::ChaCha8Rng::seed_from_u64(seed));
         let (mut candidates, mut undecided) = (Vec::new(), Vec::new());
         let mut seen_max = 0.0f64;
         for ord in order {
-            let x = fmt.from_ordinal(ord);
-            let a = planted(x);
-            let verdict = if let Some(v) = sat.judge(func, x, a, Rounding::Nearest) {
-                Some(v)
-            } else if a.is_nan() {
-                None
-            } else {
-                // the kernel's two stages: the fast reference, then the double-double one
-                let (fast, eps) = func.fast_f64().unwrap();
-                let (h, l) = fast(x);
-                classify_fast(fmt, a, h, l, eps, Rounding::Nearest).or_else(|| {
-                    let r = func.dd().unwrap()(Dd::from(x));
-                    classify_fast(fmt, a, r.hi(), r.lo(), EPS_DD, Rounding::Nearest)
-                })
-            };
+            let (a, verdict) = judge(ord);
             let Some(v) = verdict else {
                 undecided.push((ord, a));
                 continue;
@@ -296,6 +287,30 @@ mod tests {
             candidates,
             undecided,
         }
+    }
+
+    fn simulated_device(lo: i64, hi: i64, seed: u64) -> DeviceAnalysis {
+        let func = RefFunc::Registry(tmd_core::registry::Func::Exp);
+        let fmt = CrunchFormat::Binary64;
+        let sat = crate::saturation::saturation(func);
+        simulate(lo, hi, seed, |ord| {
+            let x = fmt.from_ordinal(ord);
+            let a = planted(x);
+            let verdict = if let Some(v) = sat.judge(func, x, a, Rounding::Nearest) {
+                Some(v)
+            } else if a.is_nan() {
+                None
+            } else {
+                // the kernel's two stages: the fast reference, then the double-double one
+                let (fast, eps) = func.fast_f64().unwrap();
+                let (h, l) = fast(x);
+                classify_fast(fmt, a, h, l, eps, Rounding::Nearest).or_else(|| {
+                    let r = func.dd().unwrap()(Dd::from(x));
+                    classify_fast(fmt, a, r.hi(), r.lo(), EPS_DD, Rounding::Nearest)
+                })
+            };
+            (a, verdict)
+        })
     }
 
     #[test]
@@ -373,12 +388,7 @@ mod tests {
         use crate::function::EPS_DD_BINARY32;
         let func = RefFunc::Registry(tmd_core::registry::Func::Exp);
         let fmt = CrunchFormat::Binary32;
-        let mut counts = vec![0u64; COUNT_WORDS];
-        let mut order: Vec<i64> = (lo..hi).collect();
-        order.shuffle(&mut rand_chacha::ChaCha8Rng::seed_from_u64(seed));
-        let (mut candidates, mut undecided) = (Vec::new(), Vec::new());
-        let mut seen_max = 0.0f64;
-        for ord in order {
+        simulate(lo, hi, seed, |ord| {
             let x = fmt.from_ordinal(ord);
             let a = planted_f32(x as f32) as f64;
             let verdict = if a.is_nan() {
@@ -400,22 +410,8 @@ mod tests {
                     classify_fast(fmt, a, r.hi(), r.lo(), EPS_DD_BINARY32, Rounding::Nearest)
                 }
             };
-            let Some(v) = verdict else {
-                undecided.push((ord, a));
-                continue;
-            };
-            tally(&mut counts, &v);
-            let Some(err) = v.err else { continue };
-            seen_max = seen_max.max(err);
-            if err >= seen_max - 2.0 * near_max_window(seen_max) {
-                candidates.push((ord, err));
-            }
-        }
-        DeviceAnalysis {
-            counts,
-            candidates,
-            undecided,
-        }
+            (a, verdict)
+        })
     }
 
     /// The kernel's counter words for one decided verdict.

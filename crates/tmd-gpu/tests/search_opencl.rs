@@ -371,12 +371,15 @@ fn opencl_i0_gives_the_cpu_cases_and_counts() {
     let (split_cases, _, split_stats) = run(&i0, &dev);
     assert_eq!(cpu_cases, split_cases);
     assert_eq!(comparable(&cpu_stats), comparable(&split_stats));
-    // Two NMDM groups and two mask words per work-item.
-    let mut wide = dev.clone();
-    wide.domains_per_item = 64;
-    let (wide_cases, _, wide_stats) = run(&i0, &wide);
-    assert_eq!(cpu_cases, wide_cases);
-    assert_eq!(comparable(&cpu_stats), comparable(&wide_stats));
+    // Two NMDM groups and two mask words per work-item: one more program, which PoCL
+    // compiles anew on a fresh machine in some 17 s, so in the large tier only.
+    if tmd_test_tier::extensive() {
+        let mut wide = dev.clone();
+        wide.domains_per_item = 64;
+        let (wide_cases, _, wide_stats) = run(&i0, &wide);
+        assert_eq!(cpu_cases, wide_cases);
+        assert_eq!(comparable(&cpu_stats), comparable(&wide_stats));
+    }
     // The NMDM of real warps: every (warp, step) with work, a mean in [0, 1), the same
     // whatever the pipeline (phase 1 is the same work), none on the CPU.
     let warp = dev_stats.nmdm_warp;
