@@ -1,7 +1,7 @@
 //! Binary16 and bfloat16, every finite input of every registry function searched (in the
 //! fast tier each function but Ai and zeta in one of the two formats, in turn; in both in the
-//! large tier); every listed case re-checked by `hardness` and by the bitwise oracle (see `common`), and a
-//! random sample of the inputs not listed confirmed not hard by the oracle.
+//! large tier); every listed case re-checked by `hardness` and by the bitwise oracle (see
+//! `common`), and a random sample of the inputs not listed confirmed not hard by the oracle.
 
 mod common;
 
