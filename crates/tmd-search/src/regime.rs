@@ -63,10 +63,13 @@ pub enum Regime {
 }
 
 /// The working precision for inputs up to 2^e of a p-bit format: the gap g(x) may be as small
-/// as x^3 relative to f(x) (sin near 0), so three times the input's exponent, plus margin.
+/// as x^3 relative to f(x) (sin near 0), and the model's terms carry errors of about 2^-prec
+/// that its remainder multiplies by w^4 (degree 3, pieces of width w up to 2^e), so four times
+/// the input's exponent, plus margin. With three times, the pieces of exp2m1 below -2^125
+/// (every input hard: 2^x - 1 lies within 2^-2^125 of -1) were left undecided.
 fn rule_precision(format: &Format, x: &Float) -> u32 {
     let e = x.get_exp().unwrap_or(0).unsigned_abs();
-    128 + format.precision() + 3 * e
+    128 + format.precision() + 4 * e
 }
 
 /// ulp(y) for 2^(e-1) <= |y| < 2^e, as a power of two (docs/definitions.md).
