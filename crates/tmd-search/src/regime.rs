@@ -568,6 +568,11 @@ fn ends_share_an_anchor(expr: &Expr, format: &Format, a: i128, b: i128) -> bool 
     let xl = format.from_ordinal(a).to_float();
     let xh = format.from_ordinal(b - 1).to_float();
     match (rounded(&xl), rounded(&xh)) {
+        // Both ends exactly 0 (sinpi and tanpi at integers, cospi at half-integers): the
+        // model centred at an end has f = 0 there, which anchors nothing (`choose_anchor`), so
+        // the piece is undecided; halving it would try a model at every level for nothing
+        // (sinpi's binades from 2^52 on, all integers, cost 50 to 80 s of a whole plan).
+        (Some(yl), Some(_)) if yl.is_zero() && !xl.is_zero() => false,
         (Some(yl), Some(yh)) => yl == yh || (yl == xl && yh == xh),
         _ => false,
     }
