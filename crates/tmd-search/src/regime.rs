@@ -703,10 +703,10 @@ mod tests {
                         -(u / half) * half + 1
                     }
                     .min(format.max_ordinal() + 1);
-                    for piece in decided_pieces_with_min(&expr, &format, o, end, bits, kinds, 16) {
+                    for piece in decided_pieces_with_min(&expr, format, o, end, bits, kinds, 16) {
                         for q in piece.start..piece.end {
                             let x = format.from_ordinal(q);
-                            let d = decide(&expr, &format, &x, bits, kinds, 1024);
+                            let d = decide(&expr, format, &x, bits, kinds, 1024);
                             let at = format!(
                                 "{f} at {} ({bits}, {kinds:?}): {:?}",
                                 x.to_hex(),
