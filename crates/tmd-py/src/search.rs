@@ -101,29 +101,17 @@ fn request(
     chunk_bits: Option<u32>,
 ) -> SearchRequest {
     SearchRequest {
-        function: function.to_string(),
         format: format.to_string(),
-        from: lo.to_string(),
-        to: hi.to_string(),
         bits,
         breakpoints: breakpoints.to_string(),
         exact,
         expand_ranges,
         max_precision,
         algorithm: algorithm.to_string(),
-        lattice_shape: None,
         backend: backend.to_string(),
-        // The CLI's defaults of the lower-bound tests (`tmd search --help`).
-        domain_size: 1 << 15,
-        kappa: 8,
-        division_threshold: None,
         chunk_bits,
-        split_phases: false,
-        inline_phases: false,
-        work_group: None,
-        domains_per_item: None,
-        device_min_domains: None,
-        warp_nmdm: false,
+        // The rest (the lower-bound tests' domain size and kappa, ...) as `tmd search`'s.
+        ..SearchRequest::new(function, lo, hi)
     }
 }
 

@@ -72,6 +72,38 @@ pub struct SearchRequest {
     pub warp_nmdm: bool,
 }
 
+impl SearchRequest {
+    /// A search of `function` over `[from, to)` with `tmd search`'s defaults: binary64, K the
+    /// format's precision, every breakpoint, `--algorithm auto` on the CPU, the lower-bound
+    /// tests' domain size 2^15 and kappa 8. Callers set the rest with struct update syntax.
+    pub fn new(function: &str, from: &str, to: &str) -> SearchRequest {
+        SearchRequest {
+            function: function.to_string(),
+            format: "binary64".to_string(),
+            from: from.to_string(),
+            to: to.to_string(),
+            bits: None,
+            breakpoints: "all".to_string(),
+            exact: false,
+            expand_ranges: false,
+            max_precision: tmd_core::hardness::DEFAULT_MAX_PRECISION,
+            algorithm: "auto".to_string(),
+            lattice_shape: None,
+            backend: "cpu".to_string(),
+            domain_size: 1 << 15,
+            kappa: 8,
+            division_threshold: None,
+            chunk_bits: None,
+            split_phases: false,
+            inline_phases: false,
+            work_group: None,
+            domains_per_item: None,
+            device_min_domains: None,
+            warp_nmdm: false,
+        }
+    }
+}
+
 /// Where candidates are generated.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Backend {

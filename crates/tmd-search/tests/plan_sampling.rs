@@ -11,28 +11,8 @@ use tmd_search::{SearchPlan, SearchRequest};
 
 fn plan_of(function: &str, from: &str, to: &str) -> Vec<PlannedPiece> {
     let request = SearchRequest {
-        warp_nmdm: false,
-        function: function.into(),
-        format: "binary64".into(),
-        from: from.into(),
-        to: to.into(),
         bits: Some(45),
-        breakpoints: "all".into(),
-        exact: false,
-        expand_ranges: false,
-        max_precision: 8192,
-        algorithm: "auto".into(),
-        lattice_shape: None,
-        backend: "cpu".into(),
-        domain_size: 1 << 15,
-        kappa: 8,
-        division_threshold: None,
-        chunk_bits: None,
-        split_phases: false,
-        inline_phases: false,
-        work_group: None,
-        domains_per_item: None,
-        device_min_domains: None,
+        ..SearchRequest::new(function, from, to)
     };
     let plan = SearchPlan::new(&request, &mut |_| {}).unwrap();
     let filter = plan.filter.as_ref().unwrap();

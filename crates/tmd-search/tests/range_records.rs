@@ -201,28 +201,11 @@ fn segmented_searches_list_the_records_of_one_run() {
         ("sin", "-0x1p-9", "0x1p-60"),
     ] {
         let request = SearchRequest {
-            warp_nmdm: false,
-            function: func.into(),
             format: "binary32".into(),
-            from: from.into(),
-            to: to.into(),
             bits: Some(24),
-            breakpoints: "all".into(),
             exact: true,
-            expand_ranges: false,
             max_precision: 4096,
-            algorithm: "auto".into(),
-            lattice_shape: None,
-            backend: "cpu".into(),
-            domain_size: 1 << 15,
-            kappa: 8,
-            division_threshold: None,
-            chunk_bits: None,
-            split_phases: false,
-            inline_phases: false,
-            work_group: None,
-            domains_per_item: None,
-            device_min_domains: None,
+            ..SearchRequest::new(func, from, to)
         };
         let plan = SearchPlan::new(&request, &mut |_| {}).unwrap();
         let format = plan.range.format.clone();

@@ -88,28 +88,10 @@ mod tests {
 
     fn exp_plan() -> SearchPlan {
         let request = SearchRequest {
-            function: "exp".into(),
-            format: "binary64".into(),
-            from: "1".into(),
-            to: "0x1.00001p+0".into(),
             bits: Some(40),
-            breakpoints: "all".into(),
-            exact: false,
-            expand_ranges: false,
             max_precision: 4096,
             algorithm: "regular".into(),
-            lattice_shape: None,
-            backend: "cpu".into(),
-            domain_size: 1 << 15,
-            kappa: 8,
-            division_threshold: None,
-            chunk_bits: None,
-            split_phases: false,
-            inline_phases: false,
-            work_group: None,
-            domains_per_item: None,
-            device_min_domains: None,
-            warp_nmdm: false,
+            ..SearchRequest::new("exp", "1", "0x1.00001p+0")
         };
         SearchPlan::new(&request, &mut |_| {}).unwrap()
     }
