@@ -232,10 +232,12 @@ pub fn wc_line(x: &FormatNumber, outcome: &Outcome) -> String {
 }
 
 /// The printed parts of a range record: its first and last inputs, and its anchor (a format
-/// number, or `x`).
+/// number, `x`, or a power of two times it: `x/2`, `x*2^k`).
 fn range_parts(format: &Format, record: &RangeRecord) -> (String, String, String) {
     let anchor = match &record.anchor {
-        Anchor::Identity => "x".to_string(),
+        Anchor::ScaledInput(0) => "x".to_string(),
+        Anchor::ScaledInput(-1) => "x/2".to_string(),
+        Anchor::ScaledInput(k) => format!("x*2^{k}"),
         Anchor::Constant(c) => c
             .to_rational()
             .and_then(|q| round_to_format(&q, format).ok())

@@ -38,7 +38,7 @@ use tmd_core::taylor::taylor_model;
 use tmd_core::{Breakpoints, Expr, Format};
 
 /// The Taylor degree of the rule's models: low, since the rule is tried only where f is
-/// nearly constant or nearly x.
+/// nearly constant or nearly a power of two times x.
 const RULE_DEGREE: usize = 3;
 
 /// The format number f(x) stays next to over a piece.
@@ -46,8 +46,15 @@ const RULE_DEGREE: usize = 3;
 pub enum Anchor {
     /// A constant format number c (exp, cos, cosh near 0: c = 1).
     Constant(Float),
-    /// The input itself (sin, tan, expm1, log1p, ... near 0).
-    Identity,
+    /// A power of two times the input, 2^k x: the input itself for k = 0 (sin, tan, expm1,
+    /// log1p, ... near 0), x/2 for J1 near 0. Only where 2^k x is a format number for every
+    /// input of the piece (normal, or k = 0).
+    ScaledInput(i32),
+}
+
+impl Anchor {
+    /// The input itself.
+    pub const IDENTITY: Anchor = Anchor::ScaledInput(0);
 }
 
 /// What the rule says about a piece of inputs.
@@ -104,13 +111,16 @@ pub fn decide_piece(
         return Regime::Undecided;
     };
     let m = model.coefficients();
-    let Some(anchor) = choose_anchor(format, base, &m[0]) else {
+    let Some(anchor) = choose_anchor(format, base, &m) else {
         return Regime::Undecided;
     };
-    // q_0 = m_0 - b(base), q_1 = m_1 - b'.
+    // q_0 = m_0 - b(base), q_1 = m_1 - b' (powers of two: exact).
     let (b0, b1) = match &anchor {
-        Anchor::Constant(c) => (c.clone(), 0),
-        Anchor::Identity => (base.clone(), 1),
+        Anchor::Constant(c) => (c.clone(), Float::new(2)),
+        Anchor::ScaledInput(k) => (
+            Float::with_val(base.prec(), base << *k),
+            Float::with_val(2, 1) << *k,
+        ),
     };
     // The enclosure keeps the model's precision: where the gap grows from exactly the
     // threshold (exp at 2^-97: g = 2^-97 + 2^-195 + ...), the terms that put it on the right
@@ -121,12 +131,13 @@ pub fn decide_piece(
     g_lo.sub_assign_round(&error, Round::Down);
     let mut g_hi = Float::with_val_round(gap_prec, &m[0] - &b0, Round::Up).0;
     g_hi.add_assign_round(&error, Round::Up);
+    let zero = Float::new(2);
     let mut power = Float::with_val(64, 1);
     for (k, mk) in m.iter().enumerate().skip(1) {
         power.mul_assign_round(&width, Round::Up);
         // q_k (q_1 = m_1 - b') rounded away from zero to 64 bits: a bound on its magnitude.
-        let b = if k == 1 { b1 } else { 0 };
-        let negative = *mk < b;
+        let b = if k == 1 { &b1 } else { &zero };
+        let negative = *mk < *b;
         let away = if negative { Round::Down } else { Round::Up };
         let mut term = Float::with_val_round(64, mk - b, away).0.abs();
         // q_k t^k over t in [0, w] lies between 0 and q_k w^k; over t in [-w, 0], between 0
@@ -189,9 +200,12 @@ fn asymptote_side(expr: &Expr, anchor: &Anchor) -> Option<bool> {
     }
 }
 
-/// The anchor whose gap at the centre is smaller: f(x0) rounded to the format, or x0 itself.
-/// `None` when f(x0) is not within the normal, finite numbers.
-fn choose_anchor(format: &Format, x0: &Float, m0: &Float) -> Option<Anchor> {
+/// The anchor whose gap at the centre is smaller: f(x0) rounded to the format, or x0 times
+/// the power of two nearest to f'(x0) (x0 itself where f' is near 1; x0 is the piece's input
+/// nearest zero, so 2^k x is normal over the piece when 2^k x0 is). `None` when f(x0) is not
+/// within the normal, finite numbers. `m` holds f(x0) and f'(x0).
+fn choose_anchor(format: &Format, x0: &Float, m: &[Float]) -> Option<Anchor> {
+    let m0 = &m[0];
     if m0.is_zero() || !m0.is_finite() {
         return None;
     }
@@ -201,13 +215,30 @@ fn choose_anchor(format: &Format, x0: &Float, m0: &Float) -> Option<Anchor> {
     }
     // A subnormal f(x0) rounded to p bits need not be a format number: only x itself anchors.
     if e - 1 < format.emin() {
-        return Some(Anchor::Identity);
+        return Some(Anchor::IDENTITY);
     }
     let c = Float::with_val(format.precision(), m0);
     let to_c = Float::with_val(m0.prec(), m0 - &c).abs();
-    let to_x = Float::with_val(m0.prec() + x0.prec(), m0 - x0).abs();
-    Some(if to_x <= to_c {
-        Anchor::Identity
+    let prec = m0.prec() + x0.prec();
+    let to_scaled = |k: i32| {
+        let scaled = Float::with_val(x0.prec(), x0 << k);
+        Float::with_val(prec, m0 - &scaled).abs()
+    };
+    let mut best = (0, to_scaled(0));
+    // f'(x0) in [2^(e1 - 1), 2^e1): 2^k x with k = e1 - 1 or e1 follows f's slope.
+    if let (Some(e1), Some(ex)) = (m.get(1).and_then(|m1| m1.get_exp()), x0.get_exp()) {
+        for k in [e1 - 1, e1] {
+            let normal = ex + k - 1 >= format.emin();
+            if k != 0 && normal && m[1].is_sign_positive() {
+                let d = to_scaled(k);
+                if d < best.1 {
+                    best = (k, d);
+                }
+            }
+        }
+    }
+    Some(if best.1 <= to_c {
+        Anchor::ScaledInput(best.0)
     } else {
         Anchor::Constant(c)
     })
@@ -241,7 +272,10 @@ fn classify_gap(
     // ... and the values y = b(x) + g(x) one sign, inside the finite numbers.
     let (b_lo, b_hi) = match anchor {
         Anchor::Constant(c) => (c.clone(), c.clone()),
-        Anchor::Identity => (xl.clone(), xh.clone()),
+        Anchor::ScaledInput(k) => (
+            Float::with_val(xl.prec(), xl << *k),
+            Float::with_val(xh.prec(), xh << *k),
+        ),
     };
     let mut y_lo = Float::with_val(format.precision() + 64, &b_lo);
     y_lo.add_assign_round(g_lo, Round::Down);
@@ -387,7 +421,7 @@ impl RangeRecord {
     pub fn rule_name(&self) -> &'static str {
         match self.anchor {
             Anchor::Constant(_) => "next-to-constant",
-            Anchor::Identity => "next-to-x",
+            Anchor::ScaledInput(_) => "next-to-x",
         }
     }
 
@@ -467,6 +501,14 @@ fn decided_pieces_with_min(
             continue;
         }
         if !piece.worth_trying(a, b) {
+            // Where f's values at the ends round to neighbouring format numbers, a regime may
+            // end inside the piece (exp10m1 on [-32, -16): 10^x - 1 next to -1, every input
+            // hard below -29.5, none above): its halves are tried.
+            if depth < MAX_HALVINGS && piece.ends_are_neighbours(a, b) {
+                let mid = a + (b - a) / 2;
+                pending.push((mid, b, depth + 1));
+                pending.push((a, mid, depth + 1));
+            }
             continue;
         }
         match piece.decide(a, b) {
@@ -512,6 +554,13 @@ impl Piece<'_> {
             && ends_share_an_anchor(self.expr, self.format, a, b)
     }
 
+    /// Whether `[a, b)` is large enough to halve and f at its first and last inputs rounds to
+    /// two neighbouring format numbers ([`ends_round_to_neighbours`]).
+    fn ends_are_neighbours(&self, a: i128, b: i128) -> bool {
+        ((b - a) as u128) >= 2 * self.min_piece as u128
+            && ends_round_to_neighbours(self.expr, self.format, a, b)
+    }
+
     /// The rule over the inputs `[a, b)`.
     fn decide(&self, a: i128, b: i128) -> Regime {
         let xl = self.format.from_ordinal(a).to_float();
@@ -554,9 +603,11 @@ impl Piece<'_> {
     }
 }
 
-/// Whether f at the first and last inputs of `[a, b)` rounds to one format number, or to each
-/// input itself: the cheap necessary sign that a rule may hold.
-fn ends_share_an_anchor(expr: &Expr, format: &Format, a: i128, b: i128) -> bool {
+/// The first and last inputs of `[a, b)`, each with f's value there rounded to the format's
+/// precision (`None` where its enclosure does not round to one number).
+type RoundedEnd = (Float, Option<Float>);
+
+fn rounded_ends(expr: &Expr, format: &Format, a: i128, b: i128) -> (RoundedEnd, RoundedEnd) {
     let prec = format.precision() + 64;
     let rounded = |x: &Float| match expr.eval(x, prec) {
         tmd_core::interval::Eval::Value(v) if v.lo.is_finite() && v.hi.is_finite() => {
@@ -567,13 +618,54 @@ fn ends_share_an_anchor(expr: &Expr, format: &Format, a: i128, b: i128) -> bool 
     };
     let xl = format.from_ordinal(a).to_float();
     let xh = format.from_ordinal(b - 1).to_float();
-    match (rounded(&xl), rounded(&xh)) {
+    let (yl, yh) = (rounded(&xl), rounded(&xh));
+    ((xl, yl), (xh, yh))
+}
+
+/// Whether f at the first and last inputs of `[a, b)` rounds to two neighbouring format
+/// numbers, both normal: a constant anchor may hold on part of the piece.
+fn ends_round_to_neighbours(expr: &Expr, format: &Format, a: i128, b: i128) -> bool {
+    let ((_, yl), (_, yh)) = rounded_ends(expr, format, a, b);
+    let (Some(yl), Some(yh)) = (yl, yh) else {
+        return false;
+    };
+    let normal = |y: &Float| {
+        y.get_exp()
+            .is_some_and(|e| e - 1 >= format.emin() && e <= format.emax())
+    };
+    if !(normal(&yl) && normal(&yh)) || yl == yh {
+        return false;
+    }
+    // yl's neighbour towards yh at the format's precision: the next format number, both
+    // being normal.
+    let mut next = yl.clone();
+    if yh > yl {
+        next.next_up();
+    } else {
+        next.next_down();
+    }
+    next == yh
+}
+
+/// Whether y is x times a power of two (x itself included), x not zero.
+fn scaled_inputs(x: &Float, y: &Float) -> bool {
+    match (x.get_exp(), y.get_exp()) {
+        (Some(ex), Some(ey)) => Float::with_val(x.prec(), x << (ey - ex)) == *y,
+        _ => false,
+    }
+}
+
+/// Whether f at the first and last inputs of `[a, b)` rounds to one format number, or to each
+/// input itself times one power of two: the cheap necessary sign that a rule may hold.
+fn ends_share_an_anchor(expr: &Expr, format: &Format, a: i128, b: i128) -> bool {
+    let ((xl, yl), (xh, yh)) = rounded_ends(expr, format, a, b);
+    match (yl, yh) {
         // Both ends exactly 0 (sinpi and tanpi at integers, cospi at half-integers): the
         // model centred at an end has f = 0 there, which anchors nothing (`choose_anchor`), so
         // the piece is undecided; halving it would try a model at every level for nothing
         // (sinpi's binades from 2^52 on, all integers, cost 50 to 80 s of a whole plan).
         (Some(yl), Some(_)) if yl.is_zero() && !xl.is_zero() => false,
-        (Some(yl), Some(yh)) => yl == yh || (yl == xl && yh == xh),
+        (Some(yl), Some(yh)) => yl == yh || scaled_inputs(&xl, &yl) && scaled_inputs(&xh, &yh),
         _ => false,
     }
 }
@@ -638,7 +730,7 @@ mod tests {
             matches!(
                 tiny,
                 Regime::AllHard {
-                    anchor: Anchor::Identity,
+                    anchor: Anchor::ScaledInput(0),
                     ..
                 }
             ),
@@ -661,6 +753,69 @@ mod tests {
         assert_eq!(one, Regime::Undecided);
     }
 
+    #[test]
+    fn j1_of_tiny_inputs_stays_next_to_half_x() {
+        // J1(x) = x/2 - x^3/16 + ...: the gap to x/2 is x^2/8 of it, below 2^-45 ulp for
+        // x below about 2^-48, every input hard; above, up to where the gap reaches half an
+        // ulp, none.
+        let b64 = Format::binary64();
+        let tiny = piece(
+            "j1(x)",
+            &b64,
+            2f64.powi(-60),
+            2f64.powi(-59),
+            45,
+            Breakpoints::All,
+        );
+        assert!(
+            matches!(tiny, Regime::AllHard { anchor: Anchor::ScaledInput(-1), bits_at_least } if bits_at_least > 66.0),
+            "{tiny:?}"
+        );
+        let above = piece(
+            "j1(x)",
+            &b64,
+            -2f64.powi(-40),
+            -2f64.powi(-41),
+            45,
+            Breakpoints::All,
+        );
+        assert!(
+            matches!(
+                above,
+                Regime::NoneHard {
+                    anchor: Anchor::ScaledInput(-1)
+                }
+            ),
+            "{above:?}"
+        );
+    }
+
+    #[test]
+    fn a_regime_that_ends_inside_a_binade_is_found_by_halving() {
+        // exp10m1 on [-32, -16): 10^x - 1 next to -1, within 2^-45 ulp below about -29.5 and
+        // not above; the values at the binade's ends round to -1 and its neighbour, so no
+        // model is tried on the whole binade, only on its halves.
+        let b64 = Format::binary64();
+        let expr = Expr::parse("exp10m1(x)").unwrap();
+        let ordinal = |t: &str| b64.ordinal(&tmd_core::number::parse_exact(t, &b64).unwrap());
+        // The binade piece of magnitudes [16, 32), in increasing ordinals.
+        let (start, end) = (ordinal("-0x1.fffffffffffffp+4"), ordinal("-0x1p+4") + 1);
+        let pieces = decided_pieces(&expr, &b64, start, end, 45, Breakpoints::All);
+        let count = |all_hard: bool| -> i128 {
+            pieces
+                .iter()
+                .filter(|p| matches!(p.regime, Regime::AllHard { .. }) == all_hard)
+                .map(|p| p.end - p.start)
+                .sum()
+        };
+        // [-32, -30) and more is all hard, and nearly all of [-29, -16) none hard.
+        assert!(count(true) >= ordinal("-0x1.ep+4") - start, "{pieces:?}");
+        assert!(
+            count(false) >= (end - ordinal("-0x1.dp+4")) * 9 / 10,
+            "{pieces:?}"
+        );
+    }
+
     /// Every decided piece of every binade of binary16 and bfloat16, for functions that stay
     /// next to a constant or to x near 0 (and some that do not), against the per-input
     /// decision of the reference search (`tmd_core::decide`): all hard means each input is a
@@ -672,7 +827,8 @@ mod tests {
         use tmd_core::{Kind, Outcome};
         let functions = [
             "exp", "expm1", "exp2", "exp10", "log1p", "sin", "cos", "tan", "sinh", "cosh", "tanh",
-            "asin", "atan", "asinh", "atanh", "erf", "cbrt", "x*exp(x)", "sin(x)/x",
+            "asin", "atan", "asinh", "atanh", "erf", "cbrt", "x*exp(x)", "sin(x)/x", "j1",
+            "exp10m1", "erfc",
         ];
         // Each (format, function) on its own thread: one after the other they took 46 s.
         let jobs: Vec<(Format, &str)> = [Format::binary16(), Format::bfloat16()]

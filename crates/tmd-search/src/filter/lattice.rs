@@ -24,6 +24,12 @@ use tmd_lattice::slz::{log2_t_limit, small_values, Outcome, SmallValueProblem};
 /// Intervals of fewer inputs are searched by exact evaluation of R at each input.
 pub const EXACT_BELOW: u64 = 64;
 
+/// Work a sampled interval may do, in inputs evaluated exactly plus lattice problems, before
+/// it stops where it has reached: where nearly every input is hard (the inputs of a piece the
+/// rule proves all hard, searched input by input), the lattice fails at every width and an
+/// interval of 2^30 inputs halves down to exact evaluation of each; the plan times a prefix.
+const SAMPLE_INTERVAL_WORK: u64 = 1 << 12;
+
 /// Largest interval half-width T tried (2^40): the roots' search and the lattice entries grow
 /// with it.
 const T_MAX_LOG2: f64 = 40.0;
@@ -267,26 +273,36 @@ pub fn lattice_candidates(
         (0..intervals).collect()
     };
     let started = Instant::now();
-    let outputs: Vec<(Vec<u64>, FilterStats)> = chosen
+    let outputs: Vec<(Vec<u64>, FilterStats, u64)> = chosen
         .par_iter()
         .map(|&i| {
             let a = i * width;
             let b = (a + width).min(chunk.len);
             let mut stats = FilterStats::default();
             let mut out = Vec::new();
-            search_interval(shape, chunk, &v_full, (a, b), &mut stats, &mut out);
-            work.progress.fetch_add(b - a, Ordering::Relaxed);
-            (out, stats)
+            let mut budget = if work.sampled {
+                SAMPLE_INTERVAL_WORK
+            } else {
+                u64::MAX
+            };
+            let reached = search_interval(
+                shape,
+                chunk,
+                &v_full,
+                (a, b),
+                &mut budget,
+                &mut stats,
+                &mut out,
+            );
+            work.progress.fetch_add(reached - a, Ordering::Relaxed);
+            (out, stats, reached - a)
         })
         .collect();
     let mut stats = FilterStats::default();
-    let covered: u64 = chosen
-        .iter()
-        .map(|&i| width.min(chunk.len - i * width))
-        .sum();
+    let covered: u64 = outputs.iter().map(|o| o.2).sum();
     stats.note_sample(covered, chunk.len, started.elapsed());
     let mut candidates = Vec::new();
-    for (c, s) in outputs {
+    for (c, s, _) in outputs {
         candidates.extend(c);
         stats.absorb(&s);
     }
@@ -310,21 +326,30 @@ fn threshold_scaled(eps_units: f64, approx_error: f64, scale: u32) -> Integer {
         .expect("a finite threshold")
 }
 
-/// The candidates of the inputs `a..b` of the chunk, appended in increasing order.
+/// The candidates of the inputs `a..b` of the chunk, appended in increasing order, as far
+/// as `budget` (inputs evaluated exactly plus lattice problems, taken from it) reaches: the
+/// end of the inputs searched, `b` unless the budget ran out.
 fn search_interval(
     shape: LatticeShape,
     chunk: &ChunkModel,
     v_full: &Integer,
     (a, b): (u64, u64),
+    budget: &mut u64,
     stats: &mut FilterStats,
     out: &mut Vec<u64>,
-) {
+) -> u64 {
     if b - a < EXACT_BELOW {
+        let end = a + (b - a).min(*budget);
+        *budget -= end - a;
         let t0 = Instant::now();
-        out.extend((a..b).filter(|&x| near_integer(chunk, x, v_full)));
-        record(&mut stats.phase3, b - a, false, t0);
-        return;
+        out.extend((a..end).filter(|&x| near_integer(chunk, x, v_full)));
+        record(&mut stats.phase3, end - a, false, t0);
+        return end;
     }
+    if *budget == 0 {
+        return a;
+    }
+    *budget -= 1;
     let centre = a + (b - a) / 2;
     let t_max = (centre - a).max(b - 1 - centre);
     let t0 = Instant::now();
@@ -339,12 +364,16 @@ fn search_interval(
                     .filter(|&x| x >= a as i64 && x < b as i64)
                     .map(|x| x as u64),
             );
+            b
         }
         _ => {
             record(&mut stats.phase1, b - a, true, t0);
             let mid = a + (b - a) / 2;
-            search_interval(shape, chunk, v_full, (a, mid), stats, out);
-            search_interval(shape, chunk, v_full, (mid, b), stats, out);
+            let reached = search_interval(shape, chunk, v_full, (a, mid), budget, stats, out);
+            if reached < mid {
+                return reached;
+            }
+            search_interval(shape, chunk, v_full, (mid, b), budget, stats, out)
         }
     }
 }
