@@ -68,8 +68,9 @@
 //! accurate near 0 because their g_0 is MPFR's own expm1, log1p, ... and their higher
 //! coefficients (those of exp and of 1/(1 + f)) have no cancellation there; likewise the "pi"
 //! variants take g_0 from MPFR's sinpi, asinpi, ... and only scale the higher coefficients,
-//! tanh takes 1 - g_0^2 as 1/cosh(f_0)^2, and asin, acos, acosh, atanh factor 1 - f^2 as
-//! (1 - f)(1 + f).
+//! tanh takes 1 - g_0^2 as 1/cosh(f_0)^2 (as 1 - g_0^2 itself only where cosh(f_0) is beyond
+//! MPFR's exponent range: both enclose the same value), and asin, acos, acosh, atanh factor
+//! 1 - f^2 as (1 - f)(1 + f).
 //!
 //! # Why the bounds are rigorous
 //!
@@ -1012,14 +1013,20 @@ fn half_turn_argument(trig: Trig, f: &Series, prec: u32) -> Result<Series, NoMod
 
 /// tan, tanpi, tanh: g' = u' h with h = 1 + g^2 (tanh: 1 - g^2), u = f (tanpi: pi f). The
 /// constant term of h is 1 + g_0^2, or 1/cosh(f_0)^2 for tanh, which avoids 1 - tanh^2's
-/// cancellation at large arguments.
+/// cancellation at large arguments; where cosh(f_0) is beyond MPFR's exponent range (|f_0|
+/// past about 2^29.5), 1 - g_0^2, a wider enclosure of the same value (tanh is then within
+/// 2^-prec of ±1, and the model only has to say that its derivatives are that small).
 fn tan_like(trig: Trig, g0: Ival, f: &Series, prec: u32) -> Result<Series, NoModel> {
     let hyperbolic = trig == Trig::Hyperbolic;
     let u = half_turn_argument(trig, f, prec)?;
     let h0 = if hyperbolic {
-        value_range(Func::Cosh, &f.coeffs[0], prec)?
-            .square(prec)?
-            .recip(prec)?
+        let sech_squared = value_range(Func::Cosh, &f.coeffs[0], prec)
+            .and_then(|c| c.square(prec))
+            .and_then(|c| c.recip(prec));
+        match sech_squared {
+            Ok(h0) => h0,
+            Err(_) => g0.square(prec)?.neg().add_integer(1, prec)?,
+        }
     } else {
         g0.square(prec)?.add_integer(1, prec)?
     };

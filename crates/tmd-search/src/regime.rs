@@ -79,6 +79,15 @@ fn rule_precision(format: &Format, x: &Float) -> u32 {
     128 + format.precision() + 4 * e
 }
 
+/// The precision tried first: where the gap is linear in x (zeta, exp, cos, cosh next to
+/// their value at 0) or the piece is far from 0, once the input's exponent is enough, and
+/// the model costs a fraction of one at [`rule_precision`] (zeta's Euler-Maclaurin sums at
+/// 4,000 bits take seconds each, and its binades near 0 were minutes of a whole plan).
+fn first_rule_precision(format: &Format, x: &Float) -> u32 {
+    let e = x.get_exp().unwrap_or(0).unsigned_abs();
+    128 + format.precision() + e
+}
+
 /// ulp(y) for 2^(e-1) <= |y| < 2^e, as a power of two (docs/definitions.md).
 fn ulp_of(format: &Format, y: &Float) -> Float {
     let e = y.get_exp().expect("a finite non-zero value") as i64;
@@ -95,6 +104,26 @@ pub fn decide_piece(
     bits: u32,
     kinds: Breakpoints,
 ) -> Regime {
+    // Any precision gives a proven enclosure; a higher one only a tighter one.
+    let first = first_rule_precision(format, xl).max(first_rule_precision(format, xh));
+    let full = rule_precision(format, xl).max(rule_precision(format, xh));
+    let regime = decide_piece_at(expr, format, xl, xh, bits, kinds, first);
+    if regime != Regime::Undecided || first >= full {
+        return regime;
+    }
+    decide_piece_at(expr, format, xl, xh, bits, kinds, full)
+}
+
+/// [`decide_piece`] with a model at `prec` bits.
+fn decide_piece_at(
+    expr: &Expr,
+    format: &Format,
+    xl: &Float,
+    xh: &Float,
+    bits: u32,
+    kinds: Breakpoints,
+    prec: u32,
+) -> Regime {
     // The model is centred at the piece's end nearest zero (xl for positive inputs, xh for
     // negative ones), so that t runs over [0, w] or [-w, 0] and each coefficient's sign gives
     // a one-sided bound: where g is monotone (the usual case), the enclosure's end near the
@@ -104,14 +133,13 @@ pub fn decide_piece(
     // over a negative piece is -x^3/6 at its base, and q_1 t = (cos(x0) - 1) t adds the same
     // order only if t reaches back over the larger inputs.
     let width = Float::with_val(format.precision() + 2, xh - xl);
-    let prec = rule_precision(format, xl).max(rule_precision(format, xh));
     let downward = xh.is_sign_negative() && !xh.is_zero();
     let base = if downward { xh } else { xl };
     let Ok(model) = taylor_model(expr, base, &width, RULE_DEGREE, prec) else {
         return Regime::Undecided;
     };
     let m = model.coefficients();
-    let Some(anchor) = choose_anchor(format, base, &m) else {
+    let Some(anchor) = choose_anchor(format, base, m) else {
         return Regime::Undecided;
     };
     // q_0 = m_0 - b(base), q_1 = m_1 - b' (powers of two: exact).
@@ -228,7 +256,7 @@ fn choose_anchor(format: &Format, x0: &Float, m: &[Float]) -> Option<Anchor> {
     // f'(x0) in [2^(e1 - 1), 2^e1): 2^k x with k = e1 - 1 or e1 follows f's slope.
     if let (Some(e1), Some(ex)) = (m.get(1).and_then(|m1| m1.get_exp()), x0.get_exp()) {
         for k in [e1 - 1, e1] {
-            let normal = ex + k - 1 >= format.emin();
+            let normal = ex + k > format.emin();
             if k != 0 && normal && m[1].is_sign_positive() {
                 let d = to_scaled(k);
                 if d < best.1 {
@@ -631,7 +659,7 @@ fn ends_round_to_neighbours(expr: &Expr, format: &Format, a: i128, b: i128) -> b
     };
     let normal = |y: &Float| {
         y.get_exp()
-            .is_some_and(|e| e - 1 >= format.emin() && e <= format.emax())
+            .is_some_and(|e| e > format.emin() && e <= format.emax())
     };
     if !(normal(&yl) && normal(&yh)) || yl == yh {
         return false;
@@ -788,6 +816,27 @@ mod tests {
             ),
             "{above:?}"
         );
+    }
+
+    #[test]
+    fn tanh_of_huge_inputs_is_next_to_one_though_cosh_overflows() {
+        // tanh(x) = 1 - 2e^(-2x) + ...: past 2^30, cosh(x) is beyond MPFR's exponents, and the
+        // model's derivative comes from 1 - tanh^2 instead; tanh < 1 gives the gap's sign.
+        let b64 = Format::binary64();
+        // Half binades, as the halving meets them: one model over a whole binade is left
+        // undecided, its halves are decided.
+        for (lo, hi) in [
+            (2f64.powi(40), 1.5 * 2f64.powi(40)),
+            (-2f64.powi(59), -1.5 * 2f64.powi(58)),
+        ] {
+            let all = piece("tanh(x)", &b64, lo, hi, 45, Breakpoints::All);
+            assert!(
+                matches!(all, Regime::AllHard { anchor: Anchor::Constant(ref c), bits_at_least } if c.clone().abs() == 1 && bits_at_least > 100.0),
+                "{lo}: {all:?}"
+            );
+            let nearest = piece("tanh(x)", &b64, lo, hi, 45, Breakpoints::Nearest);
+            assert!(matches!(nearest, Regime::NoneHard { .. }), "{nearest:?}");
+        }
     }
 
     #[test]

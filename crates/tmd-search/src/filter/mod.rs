@@ -238,7 +238,8 @@ pub fn filtered_search(
 /// intervals run ([`generator::SAMPLE_DOMAINS`]), and only some blocks of the inputs it
 /// decides one by one ([`SAMPLE_REFERENCE_INPUTS`]). What was skipped is counted in
 /// [`FilterStats::unsampled_inputs`], its time extrapolated in
-/// [`FilterStats::unsampled_nanos`]; the cases are those of the sampled inputs only. So the
+/// [`FilterStats::unsampled_nanos`]; the cases are those of some candidates of the sampled
+/// inputs only (at most [`SAMPLE_CANDIDATES`] per chunk are decided). So the
 /// cost of timing a chunk is bounded whatever the chunk's domains, and the chunk polynomial
 /// and tables weigh in it what they weigh in the search.
 ///
@@ -725,10 +726,17 @@ struct Verification {
     counted: i128,
     /// The statistics of the candidates' generation, reported with the first part.
     stats: FilterStats,
-    /// In the plan's sample, the skipped inputs of the chunk per sampled one: its candidates
-    /// are the sampled packets' only, so their verification time is extrapolated by this.
+    /// In the plan's sample, the verification time not spent per second spent: the
+    /// candidates are the sampled packets' only, and at most [`SAMPLE_CANDIDATES`] of them
+    /// are decided, so their time is extrapolated to all of them and to the skipped inputs.
     unsampled_share: f64,
 }
+
+/// The candidates of a chunk the plan's sample decides (evenly spread over them): where
+/// nearly every input is a candidate and hard to decide (J1 of subnormal inputs, each next to
+/// x/2 by 2^-2000 of an ulp: MPFR's Ziv loop climbs to thousands of bits), deciding every
+/// candidate of a sampled window took minutes.
+const SAMPLE_CANDIDATES: usize = 64;
 
 /// What searching one piece gives. Returned once per piece and matched at once, never
 /// stored, so its size does not matter.
@@ -1107,16 +1115,23 @@ impl Context<'_> {
             sampled: self.sampled,
         };
         match self.generator.candidates(&work) {
-            Ok((candidates, mut stats)) => {
+            Ok((mut candidates, mut stats)) => {
                 stats.candidates = candidates.len() as u64;
                 let covered = chunk.len - stats.unsampled_inputs;
+                let inputs_share = stats.unsampled_inputs as f64 / covered.max(1) as f64;
+                let mut candidates_share = 1.0;
+                if self.sampled && candidates.len() > SAMPLE_CANDIDATES {
+                    candidates_share = candidates.len() as f64 / SAMPLE_CANDIDATES as f64;
+                    let chosen = stats::spread(candidates.len() as u64, SAMPLE_CANDIDATES as u64);
+                    candidates = chosen.iter().map(|&i| candidates[i as usize]).collect();
+                }
                 Outcome::Verify(Box::new(Verification {
                     start,
                     end: start + chunk.len as i128,
                     candidates,
                     next: 0,
                     counted: start,
-                    unsampled_share: stats.unsampled_inputs as f64 / covered.max(1) as f64,
+                    unsampled_share: candidates_share * (1.0 + inputs_share) - 1.0,
                     stats,
                 }))
             }
