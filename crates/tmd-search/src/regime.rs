@@ -632,15 +632,17 @@ impl Piece<'_> {
 }
 
 /// The first and last inputs of `[a, b)`, each with f's value there rounded to the format's
-/// precision (`None` where its enclosure does not round to one number).
-type RoundedEnd = (Float, Option<Float>);
+/// precision (`None` where its enclosure does not round to one number), and whether that value
+/// is f's exact value.
+type RoundedEnd = (Float, Option<(Float, bool)>);
 
 fn rounded_ends(expr: &Expr, format: &Format, a: i128, b: i128) -> (RoundedEnd, RoundedEnd) {
     let prec = format.precision() + 64;
     let rounded = |x: &Float| match expr.eval(x, prec) {
         tmd_core::interval::Eval::Value(v) if v.lo.is_finite() && v.hi.is_finite() => {
             let lo = Float::with_val(format.precision(), &v.lo);
-            (lo == Float::with_val(format.precision(), &v.hi)).then_some(lo)
+            let exact = v.lo == v.hi && lo == v.lo;
+            (lo == Float::with_val(format.precision(), &v.hi)).then_some((lo, exact))
         }
         _ => None,
     };
@@ -654,7 +656,7 @@ fn rounded_ends(expr: &Expr, format: &Format, a: i128, b: i128) -> (RoundedEnd, 
 /// numbers, both normal: a constant anchor may hold on part of the piece.
 fn ends_round_to_neighbours(expr: &Expr, format: &Format, a: i128, b: i128) -> bool {
     let ((_, yl), (_, yh)) = rounded_ends(expr, format, a, b);
-    let (Some(yl), Some(yh)) = (yl, yh) else {
+    let (Some((yl, _)), Some((yh, _))) = (yl, yh) else {
         return false;
     };
     let normal = |y: &Float| {
@@ -687,13 +689,26 @@ fn scaled_inputs(x: &Float, y: &Float) -> bool {
 /// input itself times one power of two: the cheap necessary sign that a rule may hold.
 fn ends_share_an_anchor(expr: &Expr, format: &Format, a: i128, b: i128) -> bool {
     let ((xl, yl), (xh, yh)) = rounded_ends(expr, format, a, b);
+    // The model is centred at the end nearest zero (`decide_piece`).
+    let base_exact = if xh.is_sign_negative() && !xh.is_zero() {
+        yh.as_ref().is_some_and(|y| y.1)
+    } else {
+        yl.as_ref().is_some_and(|y| y.1)
+    };
     match (yl, yh) {
         // Both ends exactly 0 (sinpi and tanpi at integers, cospi at half-integers): the
         // model centred at an end has f = 0 there, which anchors nothing (`choose_anchor`), so
         // the piece is undecided; halving it would try a model at every level for nothing
         // (sinpi's binades from 2^52 on, all integers, cost 50 to 80 s of a whole plan).
-        (Some(yl), Some(_)) if yl.is_zero() && !xl.is_zero() => false,
-        (Some(yl), Some(yh)) => yl == yh || scaled_inputs(&xl, &yl) && scaled_inputs(&xh, &yh),
+        (Some((yl, _)), Some(_)) if yl.is_zero() && !xl.is_zero() => false,
+        // f exact at the model's centre, on the anchor it would take (cospi at the integers
+        // of the binades from 2^53 on: exactly ±1): the gap is 0 there and no enclosure of it
+        // keeps one sign; a model per halving of each such binade took over a minute of
+        // cospi's plan.
+        (Some((yl, _)), Some((yh, _))) if base_exact && yl == yh => false,
+        (Some((yl, _)), Some((yh, _))) => {
+            yl == yh || scaled_inputs(&xl, &yl) && scaled_inputs(&xh, &yh)
+        }
         _ => false,
     }
 }
