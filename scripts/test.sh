@@ -5,13 +5,15 @@
 # themselves took. TMD_EXTENSIVE=1 runs the large tier instead of the fast one.
 set -euo pipefail
 cd "$(dirname "$0")/.."
+# The Python module (crates/tmd-py, feature `python`) into .venv (scripts/setup.sh makes it),
+# first: it writes its library under crates/, which tmd's build script watches (for the
+# commit's dirty mark), so the builds after it are the ones the tests use as they are.
+VIRTUAL_ENV="$PWD/.venv" PATH="$PWD/.venv/bin:$PATH" \
+  maturin develop --release --quiet -m crates/tmd-py/Cargo.toml
 bash scripts/fix-dev-null.sh
 cargo build --workspace --release --all-targets
 bash scripts/fix-dev-null.sh
 cargo build --release -p tmd --features mpi --target-dir target/mpi
-# The Python module (crates/tmd-py, feature `python`) into .venv (scripts/setup.sh makes it).
-VIRTUAL_ENV="$PWD/.venv" PATH="$PWD/.venv/bin:$PATH" \
-  maturin develop --release --quiet -m crates/tmd-py/Cargo.toml
 start=$(date +%s)
 cargo test --workspace --release "$@"
 .venv/bin/python -m pytest -q -p no:cacheprovider crates/tmd-py/tests
