@@ -91,6 +91,23 @@ fn binary64_rules_agree_with_the_per_input_decision_at_the_piece_ends() {
     assert!(checked > 20_000, "{checked}");
 }
 
+/// J1 next to x/2 (an anchor 2^k x with k = -1) over tiny binades, and exp10m1's binades
+/// where a regime ends inside (every input hard below about -29.5, none above, found by
+/// halving a binade whose ends round to neighbouring numbers).
+#[test]
+fn binary64_scaled_anchors_and_inner_regime_ends_agree_with_the_per_input_decision() {
+    let f64 = Format::binary64();
+    let mut rng = ChaCha8Rng::seed_from_u64(642);
+    let mut checked = 0;
+    for (bits, kinds) in [(45, Breakpoints::All), (50, Breakpoints::Nearest)] {
+        let exponents = (-1020..-20).step_by(50).chain(-52..-44);
+        checked += check_binades("j1", &f64, exponents, bits, kinds, &mut rng);
+        checked += check_binades("exp10m1", &f64, 3..7, bits, kinds, &mut rng);
+    }
+    eprintln!("binary64 j1 and exp10m1: {checked} inputs checked");
+    assert!(checked > 5_000, "{checked}");
+}
+
 /// Where the regime changes at one input of a binade the rule must still decide the rest of
 /// it: exp at K = 45 is hard at no input of [2^-97, 2^-96) (exp(2^-97) - 1 = 2^-97 + 2^-195 +
 /// ...: the gap starts a hair above 2^-45 ulp of 1), and at one input only of the binade of
