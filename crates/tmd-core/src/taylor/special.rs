@@ -650,10 +650,29 @@ fn zeta_coefficients(v: &Ival, order: usize, prec: u32) -> Result<Vec<Ival>, NoM
     } else {
         zeta_euler_maclaurin(v, order, prec)?
     };
-    if v.lo == v.hi {
-        c[0] = monotone(Func::Zeta, v, true, prec)?; // MPFR's correctly rounded value
+    // MPFR's correctly rounded value where the sums' enclosure of zeta(v) is wider than 2^8
+    // units of `prec` bits. Elsewhere it is within a few units already (2^-1178 of zeta's
+    // value at 1,180 bits next to 0), and MPFR's zeta at such precisions costs three times the
+    // whole model: the regime rule's models over zeta's 2,000 binades next to 0.
+    if v.lo == v.hi && !within_units(&c[0], prec.saturating_sub(8)) {
+        c[0] = monotone(Func::Zeta, v, true, prec)?;
     }
     Ok(c)
+}
+
+/// Whether the enclosure `c` excludes zero and is at most one unit of `bits` bits of its
+/// magnitude wide.
+fn within_units(c: &Ival, bits: u32) -> bool {
+    if !c.excludes_zero() {
+        return false;
+    }
+    let width = Float::with_val(64, &c.hi - &c.lo);
+    let magnitude = c.lo.clone().abs().min(&c.hi.clone().abs());
+    match (width.get_exp(), magnitude.get_exp()) {
+        (None, _) => true,
+        (Some(w), Some(m)) => i64::from(w) <= i64::from(m) - i64::from(bits),
+        (Some(_), None) => false,
+    }
 }
 
 /// zeta(s) = 2^s pi^(s-1) sin(pi s/2) Gamma(1 - s) zeta(1 - s) (DLMF 25.4.1) on series, for
