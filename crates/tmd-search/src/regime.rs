@@ -52,11 +52,6 @@ pub enum Anchor {
     ScaledInput(i32),
 }
 
-impl Anchor {
-    /// The input itself.
-    pub const IDENTITY: Anchor = Anchor::ScaledInput(0);
-}
-
 /// What the rule says about a piece of inputs.
 #[derive(Clone, Debug, PartialEq)]
 pub enum Regime {
@@ -81,8 +76,8 @@ fn rule_precision(format: &Format, x: &Float) -> u32 {
 
 /// The precision tried first: where the gap is linear in x (zeta, exp, cos, cosh next to
 /// their value at 0) or the piece is far from 0, once the input's exponent is enough, and
-/// the model costs a fraction of one at [`rule_precision`] (zeta's Euler-Maclaurin sums at
-/// 4,000 bits take seconds each, and its binades near 0 were minutes of a whole plan).
+/// the model costs a fraction of one at [`rule_precision`] (zeta's binades next to 0 need
+/// over a thousand bits either way, and its Euler-Maclaurin sums grow with the precision).
 fn first_rule_precision(format: &Format, x: &Float) -> u32 {
     let e = x.get_exp().unwrap_or(0).unsigned_abs();
     128 + format.precision() + e
@@ -243,7 +238,7 @@ fn choose_anchor(format: &Format, x0: &Float, m: &[Float]) -> Option<Anchor> {
     }
     // A subnormal f(x0) rounded to p bits need not be a format number: only x itself anchors.
     if e - 1 < format.emin() {
-        return Some(Anchor::IDENTITY);
+        return Some(Anchor::ScaledInput(0));
     }
     let c = Float::with_val(format.precision(), m0);
     let to_c = Float::with_val(m0.prec(), m0 - &c).abs();
@@ -528,18 +523,19 @@ fn decided_pieces_with_min(
             pending.push((a, 0, depth));
             continue;
         }
-        if !piece.worth_trying(a, b) {
+        let regime = match piece.ends(a, b) {
+            Ends::ShareAnAnchor => piece.decide(a, b),
             // Where f's values at the ends round to neighbouring format numbers, a regime may
             // end inside the piece (exp10m1 on [-32, -16): 10^x - 1 next to -1, every input
-            // hard below -29.5, none above): its halves are tried.
-            if depth < MAX_HALVINGS && piece.ends_are_neighbours(a, b) {
-                let mid = a + (b - a) / 2;
-                pending.push((mid, b, depth + 1));
-                pending.push((a, mid, depth + 1));
+            // hard below -29.5, none above): it is not tried, its halves are.
+            Ends::Neighbours
+                if depth < MAX_HALVINGS && (b - a) as u128 >= 2 * min_piece as u128 =>
+            {
+                Regime::Undecided
             }
-            continue;
-        }
-        match piece.decide(a, b) {
+            _ => continue,
+        };
+        match regime {
             Regime::Undecided if depth < MAX_HALVINGS => {
                 let mid = a + (b - a) / 2;
                 pending.push((mid, b, depth + 1));
@@ -576,17 +572,13 @@ struct Piece<'a> {
 }
 
 impl Piece<'_> {
-    /// Whether `[a, b)` is large enough and passes [`ends_share_an_anchor`].
-    fn worth_trying(&self, a: i128, b: i128) -> bool {
-        ((b - a) as u128) >= self.min_piece as u128
-            && ends_share_an_anchor(self.expr, self.format, a, b)
-    }
-
-    /// Whether `[a, b)` is large enough to halve and f at its first and last inputs rounds to
-    /// two neighbouring format numbers ([`ends_round_to_neighbours`]).
-    fn ends_are_neighbours(&self, a: i128, b: i128) -> bool {
-        ((b - a) as u128) >= 2 * self.min_piece as u128
-            && ends_round_to_neighbours(self.expr, self.format, a, b)
+    /// What f at the ends of `[a, b)` says ([`ends`]), for a piece of at least the smallest
+    /// size (`Ends::Neither` below it, without evaluating f).
+    fn ends(&self, a: i128, b: i128) -> Ends {
+        if ((b - a) as u128) < self.min_piece as u128 {
+            return Ends::Neither;
+        }
+        ends(self.expr, self.format, a, b)
     }
 
     /// The rule over the inputs `[a, b)`.
@@ -596,9 +588,9 @@ impl Piece<'_> {
         decide_piece(self.expr, self.format, &xl, &xh, self.bits, self.kinds)
     }
 
-    /// The rule over `[a, b)` where it is worth trying, `Undecided` otherwise.
+    /// The rule over `[a, b)` where its ends share an anchor, `Undecided` otherwise.
     fn try_decide(&self, a: i128, b: i128) -> Regime {
-        if self.worth_trying(a, b) {
+        if self.ends(a, b) == Ends::ShareAnAnchor {
             self.decide(a, b)
         } else {
             Regime::Undecided
@@ -631,13 +623,25 @@ impl Piece<'_> {
     }
 }
 
-/// The first and last inputs of `[a, b)`, each with f's value there rounded to the format's
-/// precision (`None` where its enclosure does not round to one number), and whether that value
-/// is f's exact value.
-type RoundedEnd = (Float, Option<(Float, bool)>);
+/// What f at the first and last inputs of a piece says of the rule's chances there.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Ends {
+    /// f at both ends rounds to one format number, or to each input itself times one power
+    /// of two, and is not exact at the model's centre: a rule may hold, the model is tried.
+    ShareAnAnchor,
+    /// f at the ends rounds to two neighbouring normal format numbers: a constant anchor may
+    /// hold on part of the piece.
+    Neighbours,
+    /// Neither: no rule holds on the whole piece.
+    Neither,
+}
 
-fn rounded_ends(expr: &Expr, format: &Format, a: i128, b: i128) -> (RoundedEnd, RoundedEnd) {
+/// [`Ends`] of `[a, b)`: two evaluations of f at p + 64 bits, the cheap necessary sign that a
+/// rule may hold, so that binades far from any such regime cost next to nothing.
+fn ends(expr: &Expr, format: &Format, a: i128, b: i128) -> Ends {
     let prec = format.precision() + 64;
+    // f rounded to the format's precision (`None` where its enclosure does not round to one
+    // number), and whether that is f's exact value.
     let rounded = |x: &Float| match expr.eval(x, prec) {
         tmd_core::interval::Eval::Value(v) if v.lo.is_finite() && v.hi.is_finite() => {
             let lo = Float::with_val(format.precision(), &v.lo);
@@ -648,22 +652,44 @@ fn rounded_ends(expr: &Expr, format: &Format, a: i128, b: i128) -> (RoundedEnd, 
     };
     let xl = format.from_ordinal(a).to_float();
     let xh = format.from_ordinal(b - 1).to_float();
-    let (yl, yh) = (rounded(&xl), rounded(&xh));
-    ((xl, yl), (xh, yh))
+    let (Some((yl, exact_l)), Some((yh, exact_h))) = (rounded(&xl), rounded(&xh)) else {
+        return Ends::Neither;
+    };
+    // The model is centred at the end nearest zero (`decide_piece`).
+    let centre_exact = if xh.is_sign_negative() && !xh.is_zero() {
+        exact_h
+    } else {
+        exact_l
+    };
+    if yl == yh {
+        // f exact at the model's centre, on the anchor it would take (sinpi and tanpi at
+        // integers: 0; cospi at the integers of the binades from 2^53 on: ±1): the gap is 0
+        // there and no enclosure of it keeps one sign, so every halving would try a model for
+        // nothing (sinpi's and cospi's binades of integers took a minute or more of a plan).
+        return if centre_exact {
+            Ends::Neither
+        } else {
+            Ends::ShareAnAnchor
+        };
+    }
+    if scaled_inputs(&xl, &yl) && scaled_inputs(&xh, &yh) {
+        return Ends::ShareAnAnchor;
+    }
+    if round_to_neighbours(format, &yl, &yh) {
+        Ends::Neighbours
+    } else {
+        Ends::Neither
+    }
 }
 
-/// Whether f at the first and last inputs of `[a, b)` rounds to two neighbouring format
-/// numbers, both normal: a constant anchor may hold on part of the piece.
-fn ends_round_to_neighbours(expr: &Expr, format: &Format, a: i128, b: i128) -> bool {
-    let ((_, yl), (_, yh)) = rounded_ends(expr, format, a, b);
-    let (Some((yl, _)), Some((yh, _))) = (yl, yh) else {
-        return false;
-    };
+/// Whether the format numbers yl and yh (at the format's precision) are neighbours, both
+/// normal.
+fn round_to_neighbours(format: &Format, yl: &Float, yh: &Float) -> bool {
     let normal = |y: &Float| {
         y.get_exp()
             .is_some_and(|e| e > format.emin() && e <= format.emax())
     };
-    if !(normal(&yl) && normal(&yh)) || yl == yh {
+    if !(normal(yl) && normal(yh)) || yl == yh {
         return false;
     }
     // yl's neighbour towards yh at the format's precision: the next format number, both
@@ -674,41 +700,13 @@ fn ends_round_to_neighbours(expr: &Expr, format: &Format, a: i128, b: i128) -> b
     } else {
         next.next_down();
     }
-    next == yh
+    next == *yh
 }
 
 /// Whether y is x times a power of two (x itself included), x not zero.
 fn scaled_inputs(x: &Float, y: &Float) -> bool {
     match (x.get_exp(), y.get_exp()) {
         (Some(ex), Some(ey)) => Float::with_val(x.prec(), x << (ey - ex)) == *y,
-        _ => false,
-    }
-}
-
-/// Whether f at the first and last inputs of `[a, b)` rounds to one format number, or to each
-/// input itself times one power of two: the cheap necessary sign that a rule may hold.
-fn ends_share_an_anchor(expr: &Expr, format: &Format, a: i128, b: i128) -> bool {
-    let ((xl, yl), (xh, yh)) = rounded_ends(expr, format, a, b);
-    // The model is centred at the end nearest zero (`decide_piece`).
-    let base_exact = if xh.is_sign_negative() && !xh.is_zero() {
-        yh.as_ref().is_some_and(|y| y.1)
-    } else {
-        yl.as_ref().is_some_and(|y| y.1)
-    };
-    match (yl, yh) {
-        // Both ends exactly 0 (sinpi and tanpi at integers, cospi at half-integers): the
-        // model centred at an end has f = 0 there, which anchors nothing (`choose_anchor`), so
-        // the piece is undecided; halving it would try a model at every level for nothing
-        // (sinpi's binades from 2^52 on, all integers, cost 50 to 80 s of a whole plan).
-        (Some((yl, _)), Some(_)) if yl.is_zero() && !xl.is_zero() => false,
-        // f exact at the model's centre, on the anchor it would take (cospi at the integers
-        // of the binades from 2^53 on: exactly ±1): the gap is 0 there and no enclosure of it
-        // keeps one sign; a model per halving of each such binade took over a minute of
-        // cospi's plan.
-        (Some((yl, _)), Some((yh, _))) if base_exact && yl == yh => false,
-        (Some((yl, _)), Some((yh, _))) => {
-            yl == yh || scaled_inputs(&xl, &yl) && scaled_inputs(&xh, &yh)
-        }
         _ => false,
     }
 }
@@ -730,45 +728,27 @@ mod tests {
         )
     }
 
+    /// [`piece`] in binary64 at K = 45.
+    fn binary64_piece(f: &str, lo: f64, hi: f64, kinds: Breakpoints) -> Regime {
+        piece(f, &Format::binary64(), lo, hi, 45, kinds)
+    }
+
     #[test]
     fn exp_of_tiny_inputs_is_hard_everywhere_then_nowhere() {
-        let b64 = Format::binary64();
         // exp(x) - 1 ~ x: within 2^-46 ulp of 1 for x < 2^-98, hard at K = 45.
-        let below = piece(
-            "exp(x)",
-            &b64,
-            2f64.powi(-110),
-            2f64.powi(-109),
-            45,
-            Breakpoints::All,
-        );
+        let below = binary64_piece("exp(x)", 2f64.powi(-110), 2f64.powi(-109), Breakpoints::All);
         assert!(
             matches!(below, Regime::AllHard { anchor: Anchor::Constant(ref c), bits_at_least } if *c == 1 && bits_at_least > 56.0),
             "{below:?}"
         );
         // [2^-60, 2^-59): exp(x) - 1 in [2^-8, 2^-7) ulps: no input hard.
-        let above = piece(
-            "exp(x)",
-            &b64,
-            2f64.powi(-60),
-            2f64.powi(-59),
-            45,
-            Breakpoints::All,
-        );
+        let above = binary64_piece("exp(x)", 2f64.powi(-60), 2f64.powi(-59), Breakpoints::All);
         assert!(matches!(above, Regime::NoneHard { .. }), "{above:?}");
     }
 
     #[test]
     fn sin_of_tiny_inputs_stays_next_to_x() {
-        let b64 = Format::binary64();
-        let tiny = piece(
-            "sin(x)",
-            &b64,
-            2f64.powi(-500),
-            2f64.powi(-499),
-            45,
-            Breakpoints::All,
-        );
+        let tiny = binary64_piece("sin(x)", 2f64.powi(-500), 2f64.powi(-499), Breakpoints::All);
         assert!(
             matches!(
                 tiny,
@@ -779,12 +759,10 @@ mod tests {
             ),
             "{tiny:?}"
         );
-        let nearest_only = piece(
+        let nearest_only = binary64_piece(
             "sin(x)",
-            &b64,
             2f64.powi(-500),
             2f64.powi(-499),
-            45,
             Breakpoints::Nearest,
         );
         assert!(
@@ -792,7 +770,7 @@ mod tests {
             "{nearest_only:?}"
         );
         // Near 1 sin is neither close to a constant nor to x.
-        let one = piece("sin(x)", &b64, 1.0, 1.5, 45, Breakpoints::All);
+        let one = binary64_piece("sin(x)", 1.0, 1.5, Breakpoints::All);
         assert_eq!(one, Regime::Undecided);
     }
 
@@ -801,27 +779,12 @@ mod tests {
         // J1(x) = x/2 - x^3/16 + ...: the gap to x/2 is x^2/8 of it, below 2^-45 ulp for
         // x below about 2^-48, every input hard; above, up to where the gap reaches half an
         // ulp, none.
-        let b64 = Format::binary64();
-        let tiny = piece(
-            "j1(x)",
-            &b64,
-            2f64.powi(-60),
-            2f64.powi(-59),
-            45,
-            Breakpoints::All,
-        );
+        let tiny = binary64_piece("j1(x)", 2f64.powi(-60), 2f64.powi(-59), Breakpoints::All);
         assert!(
             matches!(tiny, Regime::AllHard { anchor: Anchor::ScaledInput(-1), bits_at_least } if bits_at_least > 66.0),
             "{tiny:?}"
         );
-        let above = piece(
-            "j1(x)",
-            &b64,
-            -2f64.powi(-40),
-            -2f64.powi(-41),
-            45,
-            Breakpoints::All,
-        );
+        let above = binary64_piece("j1(x)", -2f64.powi(-40), -2f64.powi(-41), Breakpoints::All);
         assert!(
             matches!(
                 above,
@@ -837,19 +800,18 @@ mod tests {
     fn tanh_of_huge_inputs_is_next_to_one_though_cosh_overflows() {
         // tanh(x) = 1 - 2e^(-2x) + ...: past 2^30, cosh(x) is beyond MPFR's exponents, and the
         // model's derivative comes from 1 - tanh^2 instead; tanh < 1 gives the gap's sign.
-        let b64 = Format::binary64();
         // Half binades, as the halving meets them: one model over a whole binade is left
         // undecided, its halves are decided.
         for (lo, hi) in [
             (2f64.powi(40), 1.5 * 2f64.powi(40)),
             (-2f64.powi(59), -1.5 * 2f64.powi(58)),
         ] {
-            let all = piece("tanh(x)", &b64, lo, hi, 45, Breakpoints::All);
+            let all = binary64_piece("tanh(x)", lo, hi, Breakpoints::All);
             assert!(
                 matches!(all, Regime::AllHard { anchor: Anchor::Constant(ref c), bits_at_least } if c.clone().abs() == 1 && bits_at_least > 100.0),
                 "{lo}: {all:?}"
             );
-            let nearest = piece("tanh(x)", &b64, lo, hi, 45, Breakpoints::Nearest);
+            let nearest = binary64_piece("tanh(x)", lo, hi, Breakpoints::Nearest);
             assert!(matches!(nearest, Regime::NoneHard { .. }), "{nearest:?}");
         }
     }

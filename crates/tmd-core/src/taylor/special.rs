@@ -340,29 +340,18 @@ thread_local! {
     static BERNOULLI: RefCell<Vec<(u32, Vec<Ival>)>> = const { RefCell::new(Vec::new()) };
 }
 
-/// Precisions of [`bernoulli_ratios`] are rounded up to a multiple of this, so that the models
-/// of one plan, whose precision grows with the input's exponent (the regime rule's over zeta's
-/// binades near 0: 1,000 to 4,000 bits), share a few computations of the ratios instead of
-/// one each (a second or more apiece at those precisions).
-const BERNOULLI_PRECISION_STEP: u32 = 256;
-
 /// b_i = B_(2i)/(2i)! = (-1)^(i+1) 2 zeta(2i) / (2 pi)^(2i) (Euler's formula, DLMF 25.6.2) for
-/// i = 1..=m, with zeta(2i) from MPFR's directed roundings, enclosed at `prec` bits or more.
+/// i = 1..=m, with zeta(2i) from MPFR's directed roundings.
 fn bernoulli_ratios(m: usize, prec: u32) -> Result<Vec<Ival>, NoModel> {
     let cached = BERNOULLI.with(|c| {
         c.borrow()
             .iter()
-            .find(|(p, b)| *p >= prec && b.len() >= m)
+            .find(|(p, b)| *p == prec && b.len() >= m)
             .map(|(_, b)| b[..m].to_vec())
     });
     if let Some(b) = cached {
         return Ok(b);
     }
-    // As many terms as zeta's Euler-Maclaurin sums take at the rounded precision
-    // (`zeta_euler_maclaurin`: m = prec / 2 + 2), so that later requests up to it are served.
-    let wanted = m;
-    let prec = prec.next_multiple_of(BERNOULLI_PRECISION_STEP);
-    let m = m.max(prec as usize / 2 + 2);
     let two_pi_squared = Ival::pi(prec).mul_int(2, prec)?.square(prec)?;
     let step = two_pi_squared.recip(prec)?;
     let mut scale = step.mul_int(2, prec)?; // 2 / (2 pi)^(2i)
@@ -384,8 +373,6 @@ fn bernoulli_ratios(m: usize, prec: u32) -> Result<Vec<Ival>, NoModel> {
         }
         cache.push((prec, b.clone()));
     });
-    // Exactly the terms asked for: the callers' remainder bounds take the last one.
-    b.truncate(wanted);
     Ok(b)
 }
 
@@ -652,8 +639,8 @@ fn zeta_coefficients(v: &Ival, order: usize, prec: u32) -> Result<Vec<Ival>, NoM
     };
     // MPFR's correctly rounded value where the sums' enclosure of zeta(v) is wider than 2^8
     // units of `prec` bits. Elsewhere it is within a few units already (2^-1178 of zeta's
-    // value at 1,180 bits next to 0), and MPFR's zeta at such precisions costs three times the
-    // whole model: the regime rule's models over zeta's 2,000 binades next to 0.
+    // value at 1,180 bits next to 0), and MPFR's zeta at such precisions cost about 2.5 times
+    // the rest of the model (the regime rule's models over zeta's binades next to 0).
     if v.lo == v.hi && !within_units(&c[0], prec.saturating_sub(8)) {
         c[0] = monotone(Func::Zeta, v, true, prec)?;
     }
