@@ -59,7 +59,7 @@
 //! | li2 near 0        | I_(k-1)(y)/k, I_j = q^(j)/j! by the backward recurrence I_(j-1) = U^j/j - y I_j, U = 1/(1 - y) |
 //! | j0, j1, y0, y1    | 2^-k/k! sum_j (-1)^j binom(k, j) C_(n-k+2j)(y) (DLMF 10.6.7), C_m from MPFR's jn, yn |
 //! | ai                | (k+2)(k+1) a_(k+2) = y a_k + a_(k-1) from Ai'' = x Ai; Ai' from its Maclaurin series |
-//! | zeta              | Euler-Maclaurin on series in s (remainder by Cauchy's estimate); for s < 0 the reflection formula |
+//! | zeta              | Euler-Maclaurin on series in s (remainder by Cauchy's estimate); below -1 the reflection formula; far right the Dirichlet series' bound |
 //!
 //! docs/error-analysis.md, "Taylor models of the special functions", proves every enclosure.
 //!

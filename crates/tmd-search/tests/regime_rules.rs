@@ -10,14 +10,39 @@ use tmd_core::hardness::{decide, Decision};
 use tmd_core::{Breakpoints, Expr, Format, Kind, Outcome};
 use tmd_search::regime::{decided_pieces, Regime};
 
-/// Checks `count` random inputs plus `edge` at each end of every decided piece of the
-/// binades 2^e for e in `exponents`, both signs; returns how many inputs were checked.
+/// Checks 64 random inputs plus 16 at each end of every decided piece of the binades 2^e
+/// for e in `exponents`, both signs; returns how many inputs were checked.
 fn check_binades(
     f: &str,
     format: &Format,
     exponents: impl Iterator<Item = i32>,
     bits: u32,
     kinds: Breakpoints,
+    rng: &mut ChaCha8Rng,
+) -> u64 {
+    let counts = InputsPerPiece {
+        edge: 16,
+        inside: 64,
+    };
+    check_binades_with(f, format, exponents, bits, kinds, counts, rng)
+}
+
+/// How many inputs of a decided piece are checked: `edge` at each end, `inside` at random.
+#[derive(Clone, Copy)]
+struct InputsPerPiece {
+    edge: i128,
+    inside: usize,
+}
+
+/// [`check_binades`] with other numbers of inputs per piece (MPFR's zeta at a thousand bits,
+/// which the per-input decision needs next to 0, takes a tenth of a second).
+fn check_binades_with(
+    f: &str,
+    format: &Format,
+    exponents: impl Iterator<Item = i32>,
+    bits: u32,
+    kinds: Breakpoints,
+    counts: InputsPerPiece,
     rng: &mut ChaCha8Rng,
 ) -> u64 {
     let expr = Expr::parse(&format!("{f}(x)")).unwrap();
@@ -29,8 +54,9 @@ fn check_binades(
         for (a, b) in [(start, start + half), (-start - half + 1, -start + 1)] {
             for piece in decided_pieces(&expr, format, a, b, bits, kinds) {
                 let len = piece.end - piece.start;
-                let ends = (0..16.min(len)).flat_map(|i| [piece.start + i, piece.end - 1 - i]);
-                let inside = (0..64).map(|_| rng.gen_range(piece.start..piece.end));
+                let ends =
+                    (0..counts.edge.min(len)).flat_map(|i| [piece.start + i, piece.end - 1 - i]);
+                let inside = (0..counts.inside).map(|_| rng.gen_range(piece.start..piece.end));
                 for q in ends.chain(inside) {
                     let x = format.from_ordinal(q);
                     let d = decide(&expr, format, &x, bits, kinds, 8192);
@@ -106,6 +132,25 @@ fn binary64_scaled_anchors_and_inner_regime_ends_agree_with_the_per_input_decisi
     }
     eprintln!("binary64 j1 and exp10m1: {checked} inputs checked");
     assert!(checked > 5_000, "{checked}");
+}
+
+/// zeta next to its value at 0 (-1/2 exactly: pieces below 2^-64 decided from one model
+/// centred at 0, both signs) and next to 1 far right (zeta(x) - 1 about 2^-x, decided from
+/// the Dirichlet series' bound beyond the working precision and from zeta(x) > 1).
+#[test]
+fn binary64_zeta_next_to_minus_half_and_to_one_agrees_with_the_per_input_decision() {
+    let f64 = Format::binary64();
+    let mut rng = ChaCha8Rng::seed_from_u64(6403);
+    let mut checked = 0;
+    let few = InputsPerPiece { edge: 1, inside: 1 };
+    for (bits, kinds) in [(45, Breakpoints::All), (50, Breakpoints::Nearest)] {
+        let next_to_zero = [-1020, -100, -66, -60].into_iter().chain(-56..-52);
+        checked += check_binades_with("zeta", &f64, next_to_zero, bits, kinds, few, &mut rng);
+        let some = InputsPerPiece { edge: 4, inside: 8 };
+        checked += check_binades_with("zeta", &f64, 6..11, bits, kinds, some, &mut rng);
+    }
+    eprintln!("binary64 zeta: {checked} inputs checked");
+    assert!(checked > 1_000, "{checked}");
 }
 
 /// Where the regime changes at one input of a binade the rule must still decide the rest of

@@ -615,6 +615,9 @@ fn airy_origin(work: u32) -> Result<[Ival; 3], NoModel> {
 /// sums grow with |x| and MPFR per input is cheaper).
 const ZETA_LARGEST_ARGUMENT: f64 = 4096.0;
 
+/// The smallest argument at which zeta's coefficients come from [`zeta_large_argument`].
+const ZETA_LARGE_ARGUMENT: u32 = 64;
+
 /// zeta^(k)(y)/k! for every y in v (v must exclude the pole 1): Euler-Maclaurin (DLMF 2.10.1)
 /// for f(x) = x^(-s) from N on, continued analytically to Re s > 1 - 2m,
 ///
@@ -632,7 +635,14 @@ fn zeta_coefficients(v: &Ival, order: usize, prec: u32) -> Result<Vec<Ival>, NoM
     if !v.add_integer(-1, prec)?.excludes_zero() {
         return Err(NoModel::OutsideDomain(Func::Zeta));
     }
-    let mut c = if v.hi < 0 {
+    if let Some(c) = zeta_large_argument(v, order, prec)? {
+        return Ok(c);
+    }
+    // Down to -1 the Euler-Maclaurin sums cancel terms of at most N (a few bits more), while
+    // the reflection next to 0 multiplies sin(pi s/2) by the pole of zeta(1 - s): its series
+    // lose about -log2|s| bits per order (at s = -2^-64, the third coefficient kept 15 bits
+    // of 244).
+    let mut c = if v.hi < 0 && v.lo < -1 {
         zeta_reflected(v, order, prec)?
     } else {
         zeta_euler_maclaurin(v, order, prec)?
@@ -645,6 +655,59 @@ fn zeta_coefficients(v: &Ival, order: usize, prec: u32) -> Result<Vec<Ival>, NoM
         c[0] = monotone(Func::Zeta, v, true, prec)?;
     }
     Ok(c)
+}
+
+/// zeta^(k)(y)/k! for every y in v where v lies beyond both the working precision and
+/// [`ZETA_LARGE_ARGUMENT`], from the Dirichlet series alone: zeta(y) - 1 = S_0(y) and
+/// zeta^(k)(y) = (-1)^k S_k(y) with S_k(y) = sum_{n>=2} (ln n)^k n^-y, and for y > 1 + k/ln 2
+///
+/// ```text
+///     0 < S_k(y) <= (ln 2)^k 2^-y (1 + 2 / (y - 1 - k/ln 2))
+/// ```
+///
+/// (the terms n >= 3 are below the integral from 2 of (ln t)^k t^-y, decreasing for
+/// y ln 2 > k; with u = ln t and u^k <= (ln 2)^k e^(k (u - ln 2)/ln 2) it is at most
+/// (ln 2)^k 2^(1-y) / (y - 1 - k/ln 2)). S_k decreases in y, so its bound at inf v holds over v.
+/// There 2^-y is below the precision's resolution, where the Euler-Maclaurin sums would give
+/// zeta(y) as 1 plus or minus their rounding error only, at a cost growing with y; beyond
+/// 4096 they are not built at all. `None` below that or where y - 1 - k/ln 2 <= 1.
+fn zeta_large_argument(v: &Ival, order: usize, prec: u32) -> Result<Option<Vec<Ival>>, NoModel> {
+    let threshold = Float::with_val(
+        64,
+        prec.min(ZETA_LARGEST_ARGUMENT as u32)
+            .max(ZETA_LARGE_ARGUMENT),
+    );
+    if v.lo < threshold {
+        return Ok(None);
+    }
+    // Every operation is rounded the safe way (a reference operand keeps MPFR's rounding to
+    // the target). y - 1 - k/ln 2 at inf v and the largest k, rounded down (1/ln 2 < 1.4427):
+    // its factor bounds every S_k's.
+    let inverse_ln2 = up(64, &Float::with_val(64, 14427u32) / 10000u32);
+    let steep = up(64, &inverse_ln2 * order as u32);
+    let y_down = down(64, &v.lo);
+    let denominator = down(64, &down(64, &y_down - 1u32) - &steep);
+    if denominator <= 1 {
+        return Ok(None);
+    }
+    let two_to_minus_y = eval_rounded(Func::Exp2, &Float::with_val(64, -&y_down), 64, Dir::Up).0;
+    let factor = up(64, &up(64, &Float::with_val(64, 2) / &denominator) + 1u32);
+    let mut bound = up(64, &two_to_minus_y * &factor); // S_0's; S_k/k!'s below
+    let ln2 = up(64, &Float::with_val(64, 6932u32) / 10000u32); // > ln 2
+    let mut c = vec![Ival::new(
+        Float::with_val(prec, 1),
+        up(prec, &bound + 1u32),
+    )?];
+    for k in 1..=order {
+        bound = up(64, &up(64, &bound * &ln2) / k as u32);
+        let magnitude = up(prec, &bound * 1u32);
+        c.push(if k % 2 == 0 {
+            Ival::new(Float::new(prec), magnitude)?
+        } else {
+            Ival::new(-magnitude, Float::new(prec))?
+        });
+    }
+    Ok(Some(c))
 }
 
 /// Whether the enclosure `c` excludes zero and is at most one unit of `bits` bits of its
@@ -892,6 +955,49 @@ mod tests {
             "zeta(2, -2.75) = {} vs psi' {slope}",
             zetas[2].lo
         );
+    }
+
+    #[test]
+    fn zeta_far_right_holds_the_sums_at_high_precision() {
+        // At 64 bits from 64 on the Dirichlet series' bound is used; the sums at 1,024 bits
+        // resolve 2^-y and must lie inside it, coefficient by coefficient.
+        for (lo, hi) in [(64.0, 64.0), (100.0, 101.5), (700.0, 700.0)] {
+            let v = iv(lo, hi);
+            let far = zeta_large_argument(&v, 6, 64).unwrap().expect("far right");
+            let sums = zeta_euler_maclaurin(&v, 6, 1024).unwrap();
+            for (k, (a, b)) in far.iter().zip(&sums).enumerate() {
+                assert!(
+                    a.lo <= b.lo && b.hi <= a.hi,
+                    "[{lo}, {hi}] c_{k}: {a:?} vs {b:?}"
+                );
+            }
+            // Tight: c_0 - 1 within 2^-lo (1 + 2/(lo - 10)), plus the rounding of 1 + that
+            // up to 64 bits.
+            let excess = Float::with_val(64, &far[0].hi - 1u32);
+            let bound = Float::with_val(64, -lo).exp2() * 1.05 + Float::with_val(64, -63).exp2();
+            assert!(excess <= bound, "{excess}");
+        }
+        // Beyond 4096, where the sums are refused, against MPFR's zeta.
+        let far = zeta_coefficients(&iv(5000.0, 5000.0), 4, PREC).unwrap();
+        let exact = Float::with_val(6000, Float::with_val(64, 5000).zeta_ref());
+        assert!(holds(&far[0], &exact) && exact > 1);
+        assert!(zeta_large_argument(&iv(20.0, 20.0), 4, PREC)
+            .unwrap()
+            .is_none());
+    }
+
+    #[test]
+    fn zeta_next_to_zero_on_the_left_keeps_its_bits() {
+        // The reflection formula lost about 64 bits per order at -2^-64; the sums do not.
+        let v = iv(-(2f64.powi(-64)), -(2f64.powi(-64)));
+        let c = zeta_coefficients(&v, 3, 244).unwrap();
+        for (k, ck) in c.iter().enumerate() {
+            let width = Float::with_val(64, &ck.hi - &ck.lo);
+            assert!(
+                width < Float::with_val(64, 2f64.powi(-230)),
+                "c_{k}: {width}"
+            );
+        }
     }
 
     #[test]
