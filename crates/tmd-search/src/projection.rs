@@ -77,8 +77,8 @@ pub struct PlannedPiece {
 
 /// The pieces of `range`, each with its method and projected time. Each filtered piece is timed
 /// at two or three places on windows of one chunk (the search's own job, [`piece_chunk_len`], so that
-/// the chunk polynomial and its tables weigh what they weigh in the search), or 1/256 of the
-/// piece where that is less (at least 2^12 inputs, or the whole piece), doubled while cheap;
+/// the chunk polynomial and its tables weigh what they weigh in the search), or the whole
+/// piece where that is less, doubled while cheap;
 /// `records`: pieces the rule proves all hard are range records (else listed input by input).
 pub fn project(
     target: &Target,
@@ -292,11 +292,13 @@ fn time_part(
     let mut planned = PlannedPiece::unsampled(start, end, method);
     let len = end - start;
     // Samples of 2^20 inputs cost mostly their polynomial, which a chunk of 2^34 amortises:
-    // timed so, a binade of binary64 exp was projected at 100 to 60,000 times its time. At
-    // most 1/256 of the piece (at least 2^12 inputs), so that planning costs about 1% of
-    // searching where inputs go to MPFR one by one (sin of huge binary32 inputs).
+    // timed so, a binade of binary64 exp was projected at 100 to 60,000 times its time. A
+    // window of the search's chunk even in a piece of few chunks: the sampled search walks a
+    // bounded part of it whatever its length (`sampled_filtered_search`), while windows of
+    // 1/256 of such a piece each paid a chunk's setup for a fraction of its inputs (sqrt and
+    // gamma on 2^37-2^40 inputs: projected 8 to 9 times the run; 2.6 and 1.1 times so).
     let chunk_len = piece_chunk_len(&target.expr, &range.format, params.bits, filter, start, end);
-    let width = (chunk_len as i128).min((len / 256).max(1 << 12)).min(len);
+    let width = (chunk_len as i128).min(len);
     // On the search's chunk grid (chunks start at the piece's start).
     let middle = start + (len - width) / 2 / width * width;
     // The ends first; the middle only where they disagree (below).
