@@ -273,9 +273,8 @@ fn decide_piece_from_zero(
         let q = if k == 1 { &b1 } else { &zero };
         let q_lo = Float::with_val_round(gap_prec, mk - q, Round::Down).0;
         let q_hi = Float::with_val_round(gap_prec, mk - q, Round::Up).0;
-        // x^k at both ends, exact (k p bits); the term's extremes are among the four products.
-        let ends =
-            [xl, xh].map(|x| Float::with_val(k as u32 * format.precision(), x.pow(k as u32)));
+        // x^k at both ends, exact at k times their precision; the term's extremes are among the four products.
+        let ends = [xl, xh].map(|x| Float::with_val(k as u32 * x.prec(), x.pow(k as u32)));
         let mut lowest = Float::with_val(gap_prec, f64::INFINITY);
         let mut highest = Float::with_val(gap_prec, f64::NEG_INFINITY);
         for q in [&q_lo, &q_hi] {
