@@ -16,6 +16,7 @@ use crate::filter::{
 };
 use crate::regime::{decided_pieces, Regime};
 use crate::{InputRange, SearchParams, Target};
+use rayon::prelude::*;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::time::Instant;
 
@@ -104,18 +105,31 @@ pub fn project_unless(
 ) -> Result<Option<Vec<PlannedPiece>>, FilterError> {
     let half = 1i128 << (range.format.precision() - 1);
     let cut = Instant::now();
-    let mut pieces = Vec::new();
+    let mut binades = Vec::new();
     let mut o = range.start;
     while o < range.end {
         let end = piece_end(o, half).min(range.end);
-        let decided = decided_pieces(
-            &target.expr,
-            &range.format,
-            o,
-            end,
-            params.bits,
-            params.breakpoints,
-        );
+        binades.push((o, end));
+        o = end;
+    }
+    // The rule's pieces of each binade, binades side by side: its models are most of the cut
+    // (zeta's 4,400 pieces: 20 s on one thread).
+    let decided: Vec<_> = binades
+        .par_iter()
+        .map(|&(o, end)| {
+            let pieces = decided_pieces(
+                &target.expr,
+                &range.format,
+                o,
+                end,
+                params.bits,
+                params.breakpoints,
+            );
+            (o, end, pieces)
+        })
+        .collect();
+    let mut pieces = Vec::new();
+    for (o, end, decided) in decided {
         let mut at = o;
         for d in decided {
             push_searched(&mut pieces, target, range, params, filter, at, d.start);
@@ -128,7 +142,6 @@ pub fn project_unless(
             at = d.end;
         }
         push_searched(&mut pieces, target, range, params, filter, at, end);
-        o = end;
     }
     // Pieces one after the other, each sample on every thread: the timing is the backend's.
     if trace_plan() {
