@@ -306,18 +306,25 @@ fn anchor_from_zero(
         let normal = e > format.emin() && e <= format.emax();
         return (normal && c == *f0).then_some(Anchor::Constant(c));
     }
-    if !m1.is_sign_positive() || m1.is_zero() {
-        return None;
-    }
-    let e1 = m1.get_exp()?;
     let smallest = xl.clone().abs().min(&xh.clone().abs());
-    let ex = smallest.get_exp()?;
     let distance = |k: i32| Float::with_val(m1.prec(), m1 - (Float::with_val(2, 1) << k)).abs();
-    [e1 - 1, e1]
-        .into_iter()
-        .filter(|&k| k == 0 || ex + k > format.emin())
+    slope_exponents(format, &smallest, Some(m1))
         .min_by(|&a, &b| distance(a).total_cmp(&distance(b)))
         .map(Anchor::ScaledInput)
+}
+
+/// The k of the anchors 2^k x that follow f's slope f' = `m1` in [2^(e1 - 1), 2^e1): k = e1 - 1
+/// and e1, where f' is positive and 2^k x is a format number for every input of magnitude
+/// `x0` or more (k = 0, or 2^k x0 normal).
+fn slope_exponents(format: &Format, x0: &Float, m1: Option<&Float>) -> impl Iterator<Item = i32> {
+    let e1 = m1
+        .filter(|m1| m1.is_sign_positive())
+        .and_then(|m1| m1.get_exp());
+    let ex = x0.get_exp();
+    let emin = format.emin();
+    e1.into_iter()
+        .flat_map(|e1| [e1 - 1, e1])
+        .filter(move |&k| k == 0 || ex.is_some_and(|ex| ex + k > emin))
 }
 
 /// The sign of the gap f(x) - c, known for every finite x, when c is a value f approaches but
@@ -389,16 +396,10 @@ fn choose_anchor(format: &Format, x0: &Float, m: &[Float]) -> Option<Anchor> {
         Float::with_val(prec, m0 - &scaled).abs()
     };
     let mut best = (0, to_scaled(0));
-    // f'(x0) in [2^(e1 - 1), 2^e1): 2^k x with k = e1 - 1 or e1 follows f's slope.
-    if let (Some(e1), Some(ex)) = (m.get(1).and_then(|m1| m1.get_exp()), x0.get_exp()) {
-        for k in [e1 - 1, e1] {
-            let normal = ex + k > format.emin();
-            if k != 0 && normal && m[1].is_sign_positive() {
-                let d = to_scaled(k);
-                if d < best.1 {
-                    best = (k, d);
-                }
-            }
+    for k in slope_exponents(format, x0, m.get(1)) {
+        let d = to_scaled(k);
+        if k != 0 && d < best.1 {
+            best = (k, d);
         }
     }
     Some(if best.1 <= to_c {

@@ -640,8 +640,8 @@ fn zeta_coefficients(v: &Ival, order: usize, prec: u32) -> Result<Vec<Ival>, NoM
     }
     // Down to -1 the Euler-Maclaurin sums cancel terms of at most N (a few bits more), while
     // the reflection next to 0 multiplies sin(pi s/2) by the pole of zeta(1 - s): its series
-    // lose about -log2|s| bits per order (at s = -2^-64, the third coefficient kept 15 bits
-    // of 244).
+    // lose about -log2|s| bits per order (at s = -2^-64 and 244 bits, coefficients 1 to 3
+    // came within 2^-177, 2^-113 and 2^-49; the sums give 2^-243 or less for each).
     let mut c = if v.hi < 0 && v.lo < -1 {
         zeta_reflected(v, order, prec)?
     } else {
@@ -700,7 +700,7 @@ fn zeta_large_argument(v: &Ival, order: usize, prec: u32) -> Result<Option<Vec<I
     )?];
     for k in 1..=order {
         bound = up(64, &up(64, &bound * &ln2) / k as u32);
-        let magnitude = up(prec, &bound * 1u32);
+        let magnitude = up(prec, &bound);
         c.push(if k % 2 == 0 {
             Ival::new(Float::new(prec), magnitude)?
         } else {
