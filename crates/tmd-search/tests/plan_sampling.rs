@@ -6,12 +6,18 @@
 //! on time: before the samples were bounded, each of these ranges took minutes
 //! (log's subnormals over 120 s, sin's binades above 2^20 over 100 s each, on 2 cores).
 
+use tmd_search::filter::SAMPLE_SCREENED_INPUTS;
 use tmd_search::projection::{project, PieceMethod, PlannedPiece};
 use tmd_search::{SearchPlan, SearchRequest};
 
 fn plan_of(function: &str, from: &str, to: &str) -> Vec<PlannedPiece> {
+    plan_in("binary64", 45, function, from, to)
+}
+
+fn plan_in(format: &str, bits: u32, function: &str, from: &str, to: &str) -> Vec<PlannedPiece> {
     let request = SearchRequest {
-        bits: Some(45),
+        format: format.into(),
+        bits: Some(bits),
         ..SearchRequest::new(function, from, to)
     };
     let plan = SearchPlan::new(&request, &mut |_| {}).unwrap();
@@ -62,4 +68,20 @@ fn sin_of_huge_arguments_is_sampled_not_enumerated() {
             assert!(p.projected_seconds > 0.0, "{p:?}");
         }
     }
+}
+
+#[test]
+fn a_screened_binade_is_timed_on_enough_inputs_to_outweigh_the_samples_overhead() {
+    // The screen clears a binary32 input of sin in 20-50 ns: a sample of a few hundred
+    // inputs lasts less than the thread pool's wake-up, which the projection then multiplies
+    // by the binade's 2^23 inputs. Each place timed decides SAMPLE_SCREENED_INPUTS inputs
+    // (about 1 ms of work), and the sample still stands for the whole binade.
+    let pieces = plan_in("binary32", 24, "sin", "0x1p20", "0x1p21");
+    assert_eq!(pieces.len(), 1, "{pieces:?}");
+    let p = &pieces[0];
+    assert_eq!(p.method, PieceMethod::Screen, "{p:?}");
+    let places = p.sample_work / SAMPLE_SCREENED_INPUTS;
+    assert!((1..=3).contains(&places), "{p:?}");
+    assert_eq!(p.sample_work % SAMPLE_SCREENED_INPUTS, 0, "{p:?}");
+    assert!(p.sample_inputs >= 1 << 23, "{p:?}");
 }
