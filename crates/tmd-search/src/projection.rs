@@ -151,11 +151,13 @@ pub fn project_unless(
             cut.elapsed().as_secs_f64()
         );
     }
-    let mut planned = Vec::with_capacity(pieces.len());
+    let part_of = |(start, end)| PartTiming::new(target, range, params, filter, (start, end), stop);
+    let mut timed = Vec::with_capacity(pieces.len());
     for (start, end, method) in pieces {
         let t = Instant::now();
-        let piece = time_piece(target, range, params, filter, (start, end), method, stop)?;
+        let parts = time_piece(&part_of, range, (start, end), method)?;
         if trace_plan() && t.elapsed().as_secs_f64() > 0.05 {
+            let piece = assemble(start, end, method, &parts);
             eprintln!(
                 "tmd-trace-plan: {} {:?} {:.3} s, {} sample inputs, {} sample work, projected {:.1} s, deg {:?} dom {:?}",
                 range.format.from_ordinal(start).to_hex(),
@@ -171,8 +173,16 @@ pub fn project_unless(
         if stop.load(Ordering::Relaxed) {
             return Ok(None);
         }
-        planned.push(piece);
+        timed.push((start, end, method, parts));
     }
+    spread_costliest(&mut timed, stop)?;
+    if stop.load(Ordering::Relaxed) {
+        return Ok(None);
+    }
+    let planned = timed
+        .iter()
+        .map(|(start, end, method, parts)| assemble(*start, *end, *method, parts))
+        .collect();
     Ok(Some(planned))
 }
 
@@ -220,29 +230,38 @@ impl PlannedPiece {
     }
 }
 
-/// Projects a piece's time: nothing for a piece decided without search; else each of its
-/// magnitude parts ([`magnitude_parts`]) timed on up to three samples and projected, the
-/// parts summed.
-fn time_piece(
-    target: &Target,
+/// A piece's parts, each timed: none for a piece decided without search; else each of its
+/// magnitude parts ([`magnitude_parts`]) at two or three places.
+fn time_piece<'a>(
+    part_of: &dyn Fn((i128, i128)) -> PartTiming<'a>,
     range: &InputRange,
-    params: &SearchParams,
-    filter: &FilterParams,
     (start, end): (i128, i128),
     method: PieceMethod,
-    stop: &AtomicBool,
-) -> Result<PlannedPiece, FilterError> {
-    let mut planned = PlannedPiece::unsampled(start, end, method);
+) -> Result<Vec<PartTiming<'a>>, FilterError> {
     if matches!(
         method,
         PieceMethod::RuleNoneHard | PieceMethod::RuleRecord | PieceMethod::Whole(_)
     ) {
-        return Ok(planned);
+        return Ok(Vec::new());
     }
     let half = 1i128 << (range.format.precision() - 1);
-    let mut costliest = 0.0;
+    let mut parts = Vec::new();
     for (s, e) in magnitude_parts(start, end, half) {
-        let part = time_part(target, range, params, filter, (s, e), method, stop)?;
+        let mut part = part_of((s, e));
+        part.method = method;
+        part.time_ends_and_middle()?;
+        parts.push(part);
+    }
+    Ok(parts)
+}
+
+/// The piece `[start, end)` searched by `method` as its timed parts project it: their
+/// projections and samples summed, named by how its costliest part is searched.
+fn assemble(start: i128, end: i128, method: PieceMethod, parts: &[PartTiming]) -> PlannedPiece {
+    let mut planned = PlannedPiece::unsampled(start, end, method);
+    let mut costliest = 0.0;
+    for part in parts {
+        let part = part.planned();
         let widen = |acc: Option<(u64, u64)>, part: Option<(u64, u64)>| match (acc, part) {
             (Some((a, b)), Some((c, d))) => Some((a.min(c), b.max(d))),
             (acc, part) => acc.or(part),
@@ -253,13 +272,12 @@ fn time_piece(
         planned.sample_seconds += part.sample_seconds;
         planned.sample_work += part.sample_work;
         planned.projected_seconds += part.projected_seconds;
-        // The piece is named by how its costliest part is searched.
         if part.projected_seconds >= costliest {
             costliest = part.projected_seconds;
             planned.method = part.method;
         }
     }
-    Ok(planned)
+    planned
 }
 
 /// The parts of the piece `[start, end)` timed apart: where the piece holds subnormals (the
@@ -292,110 +310,241 @@ fn magnitude_parts(start: i128, end: i128, half: i128) -> Vec<(i128, i128)> {
 /// sinpi's 4,091 pieces took 114 s to plan.
 const PLACE_SECONDS: f64 = 0.003;
 
-/// Times up to three samples of a part of a piece and projects its whole time.
-fn time_part(
-    target: &Target,
-    range: &InputRange,
-    params: &SearchParams,
-    filter: &FilterParams,
-    (start, end): (i128, i128),
-    method: PieceMethod,
+/// The costliest parts of a plan, up to [`SPREAD_PARTS`] of those projected above this many
+/// seconds, are timed at [`SPREAD_PLACES`] more places: their cost per input swings along them
+/// (exp's phase-1 failure rate follows y/u, which goes from 2^53 to 2^54 and back once every
+/// ln 2 of x; on a device a failing lane holds its warp), and a sample of about a millisecond
+/// varies by a third from run to run: three places projected exp's [-2^9, -2^8) at 3.2 to 7.2
+/// days in six plans on 2 cores, eleven at 3.6 to 4.0.
+const SPREAD_ABOVE_SECONDS: f64 = 3600.0;
+/// How many parts are spread at most: a plan costs a few of them more, whatever the function.
+const SPREAD_PARTS: usize = 32;
+/// The places added to such a part, one in each of as many equal strata of it.
+const SPREAD_PLACES: u64 = 8;
+/// A part whose places cost more than this each (decided by MPFR input by input, where the
+/// cost per input does not swing) gets no spread places.
+const SPREAD_PLACE_SECONDS: f64 = 0.03;
+
+/// Times the costliest parts of `timed` (pieces with their parts) at [`SPREAD_PLACES`] more
+/// places each.
+fn spread_costliest(
+    timed: &mut [(i128, i128, PieceMethod, Vec<PartTiming>)],
     stop: &AtomicBool,
-) -> Result<PlannedPiece, FilterError> {
-    let mut planned = PlannedPiece::unsampled(start, end, method);
-    let len = end - start;
-    // Samples of 2^20 inputs cost mostly their polynomial, which a chunk of 2^34 amortises:
-    // timed so, a binade of binary64 exp was projected at 100 to 60,000 times its time. A
-    // window of the search's chunk even in a piece of few chunks: the sampled search walks a
-    // bounded part of it whatever its length (`sampled_filtered_search`), while windows of
-    // 1/256 of such a piece each paid a chunk's setup for a fraction of its inputs (sqrt and
-    // gamma on 2^37-2^40 inputs: projected 8 to 9 times the run; 2.6 and 1.1 times so).
-    let chunk_len = piece_chunk_len(&target.expr, &range.format, params.bits, filter, start, end);
-    let width = (chunk_len as i128).min(len);
-    // On the search's chunk grid (chunks start at the piece's start).
-    let middle = start + (len - width) / 2 / width * width;
-    // The ends first; the middle only where they disagree (below).
-    let mut starts = vec![start];
-    for s in [end - width, middle] {
-        if !starts.contains(&s) {
-            starts.push(s);
+) -> Result<(), FilterError> {
+    let mut costly: Vec<(f64, usize, usize)> = timed
+        .iter()
+        .enumerate()
+        .flat_map(|(i, (.., parts))| {
+            parts
+                .iter()
+                .enumerate()
+                .map(move |(j, part)| (part.projection(), i, j))
+        })
+        .filter(|&(seconds, ..)| seconds > SPREAD_ABOVE_SECONDS)
+        .collect();
+    costly.sort_by(|a, b| b.0.total_cmp(&a.0));
+    for &(_, i, j) in costly.iter().take(SPREAD_PARTS) {
+        let part = &mut timed[i].3[j];
+        if part.measured_seconds / part.timed.len().max(1) as f64 <= SPREAD_PLACE_SECONDS {
+            part.time_spread_places()?;
+        }
+        if stop.load(Ordering::Relaxed) {
+            break;
         }
     }
-    let threads = rayon::current_num_threads().max(1) as u64;
-    let mut degrees: Option<(u64, u64)> = None;
-    let mut sizes: Option<(u64, u64)> = None;
-    // Inputs the screen cleared, of those decided one by one (sampled blocks only), and
-    // inputs of chunks that got a polynomial (whole chunks).
-    let (mut screened, mut one_by_one, mut under_polynomial) = (0, 0, 0);
-    // Seconds per input at each place timed so far.
-    let mut rates: Vec<f64> = Vec::new();
-    for s in starts {
-        // The cost per input of a piece drifts smoothly along it (the polynomial's degree and
-        // domain size follow the function's scale): where the two ends agree within 1.5
-        // times, the middle lies between them and is not timed. A whole binary64 function has
-        // about 4,000 pieces, so a third of the samples saved is a third of its plan's time.
-        if let [a, b] = rates[..] {
-            if s == middle && a.max(b) <= 1.5 * a.min(b) {
-                break;
+    Ok(())
+}
+
+/// One part of a piece being timed, and what its timed places add up to.
+struct PartTiming<'a> {
+    target: &'a Target,
+    range: &'a InputRange,
+    params: &'a SearchParams,
+    filter: &'a FilterParams,
+    method: PieceMethod,
+    stop: &'a AtomicBool,
+    /// The search's chunk over the part, and the windows' first width: one chunk or the part.
+    chunk_len: u64,
+    width: i128,
+    /// The places timed, and the samples' sums.
+    timed: Vec<i128>,
+    planned: PlannedPiece,
+    /// Inputs the screen cleared, of those decided one by one (sampled blocks only), and
+    /// inputs of chunks that got a polynomial (whole chunks).
+    screened: u64,
+    one_by_one: u64,
+    under_polynomial: u64,
+    /// The samples' own wall time, without what they extrapolate.
+    measured_seconds: f64,
+}
+
+impl<'a> PartTiming<'a> {
+    fn new(
+        target: &'a Target,
+        range: &'a InputRange,
+        params: &'a SearchParams,
+        filter: &'a FilterParams,
+        (start, end): (i128, i128),
+        stop: &'a AtomicBool,
+    ) -> PartTiming<'a> {
+        // Samples of 2^20 inputs cost mostly their polynomial, which a chunk of 2^34
+        // amortises: timed so, a binade of binary64 exp was projected at 100 to 60,000 times
+        // its time. A window of the search's chunk even in a piece of few chunks: the sampled
+        // search walks a bounded part of it whatever its length (`sampled_filtered_search`),
+        // while windows of 1/256 of such a piece each paid a chunk's setup for a fraction of
+        // its inputs (sqrt and gamma on 2^37-2^40 inputs: projected 8 to 9 times the run; 2.6
+        // and 1.1 times so).
+        let (format, bits) = (&range.format, params.bits);
+        let chunk_len = piece_chunk_len(&target.expr, format, bits, filter, start, end);
+        PartTiming {
+            target,
+            range,
+            params,
+            filter,
+            method: PieceMethod::Filter,
+            stop,
+            chunk_len,
+            width: (chunk_len as i128).min(end - start),
+            timed: Vec::new(),
+            planned: PlannedPiece::unsampled(start, end, PieceMethod::Filter),
+            screened: 0,
+            one_by_one: 0,
+            under_polynomial: 0,
+            measured_seconds: 0.0,
+        }
+    }
+
+    /// Times the part at its two ends, and at its middle where they disagree.
+    fn time_ends_and_middle(&mut self) -> Result<(), FilterError> {
+        let (start, end, width) = (self.planned.start, self.planned.end, self.width);
+        // On the search's chunk grid (chunks start at the piece's start).
+        let middle = start + (end - start - width) / 2 / width * width;
+        let mut places = vec![start];
+        for s in [end - width, middle] {
+            if !places.contains(&s) {
+                places.push(s);
             }
         }
+        // Seconds per input at each place timed so far.
+        let mut rates: Vec<f64> = Vec::new();
+        for s in places {
+            // The cost per input of a piece drifts smoothly along it (the polynomial's degree
+            // and domain size follow the function's scale): where the two ends agree within 1.5
+            // times, the middle lies between them and is not timed. A whole binary64 function
+            // has about 4,000 pieces, so a third of the samples saved is a third of its plan's
+            // time.
+            if let [a, b] = rates[..] {
+                if s == middle && a.max(b) <= 1.5 * a.min(b) {
+                    break;
+                }
+            }
+            rates.push(self.time_place(s)?);
+        }
+        Ok(())
+    }
+
+    /// Times the part at [`SPREAD_PLACES`] windows on its chunk grid, one in each of as many
+    /// equal strata, at offsets within the strata that follow the golden ratio's multiples (so
+    /// that no period of the function's cost lines up with them all).
+    fn time_spread_places(&mut self) -> Result<(), FilterError> {
+        let (start, end, width) = (self.planned.start, self.planned.end, self.width);
+        let slots = (end - start) / width;
+        let golden = 0.618_033_988_749_895_f64;
+        for i in 0..SPREAD_PLACES {
+            let at = (i as f64 + ((i + 1) as f64 * golden).fract()) / SPREAD_PLACES as f64;
+            let s = start + ((at * slots as f64) as i128).min(slots - 1) * width;
+            if !self.timed.contains(&s) && !self.stop.load(Ordering::Relaxed) {
+                self.time_place(s)?;
+            }
+        }
+        Ok(())
+    }
+
+    /// Times the place `s`: a window of `width` inputs from `s`, doubled while cheap. Returns
+    /// its seconds per input.
+    fn time_place(&mut self, s: i128) -> Result<f64, FilterError> {
+        let (end, len) = (self.planned.end, self.planned.end - self.planned.start);
+        let threads = rayon::current_num_threads().max(1) as u64;
         // A sample that takes a few microseconds times mostly the thread pool's wake-up (tens
         // of microseconds): where one chunk is that cheap (nearly flat binades), the window
         // doubles, up to 1/8 of the piece, until the place has been timed for
         // [`PLACE_SECONDS`].
-        let (mut at, mut w, mut place_seconds) = (s, width, 0.0);
-        while at + w <= end && !stop.load(Ordering::Relaxed) {
+        let (mut at, mut w, mut place_seconds) = (s, self.width, 0.0);
+        while at + w <= end && !self.stop.load(Ordering::Relaxed) {
             let window = InputRange {
-                format: range.format.clone(),
+                format: self.range.format.clone(),
                 start: at,
                 end: at + w,
             };
             let progress = AtomicU64::new(0);
             let t = Instant::now();
             let (_, stats) = sampled_filtered_search(
-                target,
+                self.target,
                 &window,
-                params,
-                filter,
+                self.params,
+                self.filter,
                 &progress,
                 &mut |_: &crate::Case| {},
-                method == PieceMethod::RuleAllHard,
+                self.method == PieceMethod::RuleAllHard,
             )?;
             // Each chunk extrapolates its skipped work from its own wall time; chunks of one
             // window run side by side, one per thread, so their extrapolations overlap.
-            let side_by_side = (w as u64).div_ceil(chunk_len).min(threads);
+            let side_by_side = (w as u64).div_ceil(self.chunk_len).min(threads);
+            self.measured_seconds += t.elapsed().as_secs_f64();
             place_seconds += t.elapsed().as_secs_f64()
                 + stats.unsampled_nanos as f64 * 1e-9 / side_by_side as f64;
-            planned.sample_inputs += w as u64;
-            planned.sample_work +=
-                stats.phase1.domains_in + stats.phase3.domains_in + stats.reference_inputs;
-            screened += stats.screened_inputs;
-            one_by_one += stats.reference_inputs;
-            under_polynomial += stats.chunk_inputs;
-            if stats.chunks > 0 {
-                let widen = |acc: Option<(u64, u64)>, lo: u64, hi: u64| {
-                    Some(acc.map_or((lo, hi), |(a, b)| (a.min(lo), b.max(hi))))
-                };
-                degrees = widen(degrees, stats.degree_min, stats.degree_max);
-                sizes = widen(sizes, stats.domain_size_min, stats.domain_size_max);
-            }
+            self.note(w as u64, &stats);
             at += w;
             w *= 2;
             if place_seconds >= PLACE_SECONDS || (at - s) + w > len / 8 {
                 break;
             }
         }
-        planned.sample_seconds += place_seconds;
-        rates.push(place_seconds / (at - s).max(1) as f64);
+        self.planned.sample_seconds += place_seconds;
+        self.timed.push(s);
+        Ok(place_seconds / (at - s).max(1) as f64)
     }
-    planned.projected_seconds =
-        planned.sample_seconds * len as f64 / planned.sample_inputs.max(1) as f64;
-    planned.degrees = degrees;
-    planned.domain_sizes = sizes;
-    if under_polynomial * 2 < planned.sample_inputs && screened * 2 > one_by_one {
-        planned.method = PieceMethod::Screen;
+
+    /// Adds a window's inputs and work.
+    fn note(&mut self, inputs: u64, stats: &crate::filter::stats::FilterStats) {
+        let planned = &mut self.planned;
+        planned.sample_inputs += inputs;
+        planned.sample_work +=
+            stats.phase1.domains_in + stats.phase3.domains_in + stats.reference_inputs;
+        self.screened += stats.screened_inputs;
+        self.one_by_one += stats.reference_inputs;
+        self.under_polynomial += stats.chunk_inputs;
+        if stats.chunks > 0 {
+            let widen = |acc: Option<(u64, u64)>, lo: u64, hi: u64| {
+                Some(acc.map_or((lo, hi), |(a, b)| (a.min(lo), b.max(hi))))
+            };
+            planned.degrees = widen(planned.degrees, stats.degree_min, stats.degree_max);
+            planned.domain_sizes = widen(
+                planned.domain_sizes,
+                stats.domain_size_min,
+                stats.domain_size_max,
+            );
+        }
     }
-    Ok(planned)
+
+    /// The part's time projected from every place timed: seconds per input pooled.
+    fn projection(&self) -> f64 {
+        let p = &self.planned;
+        p.sample_seconds * (p.end - p.start) as f64 / p.sample_inputs.max(1) as f64
+    }
+
+    /// The part as planned: its projection, and its method (the screen's where most of its
+    /// samples' inputs were decided one by one, most of those by the screen).
+    fn planned(&self) -> PlannedPiece {
+        let mut planned = self.planned.clone();
+        planned.projected_seconds = self.projection();
+        planned.method = self.method;
+        if self.under_polynomial * 2 < planned.sample_inputs && self.screened * 2 > self.one_by_one
+        {
+            planned.method = PieceMethod::Screen;
+        }
+        planned
+    }
 }
 
 /// The plan's projected time along the range, for the progress line's ETA: a search finishes

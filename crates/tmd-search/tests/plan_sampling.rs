@@ -6,6 +6,7 @@
 //! on time: before the samples were bounded, each of these ranges took minutes
 //! (log's subnormals over 120 s, sin's binades above 2^20 over 100 s each, on 2 cores).
 
+use tmd_search::filter::generator::SAMPLE_DOMAINS;
 use tmd_search::filter::SAMPLE_SCREENED_INPUTS;
 use tmd_search::projection::{project, PieceMethod, PlannedPiece};
 use tmd_search::{SearchPlan, SearchRequest};
@@ -84,4 +85,21 @@ fn a_screened_binade_is_timed_on_enough_inputs_to_outweigh_the_samples_overhead(
     assert!((1..=3).contains(&places), "{p:?}");
     assert_eq!(p.sample_work % SAMPLE_SCREENED_INPUTS, 0, "{p:?}");
     assert!(p.sample_inputs >= 1 << 23, "{p:?}");
+}
+
+#[test]
+fn the_costliest_parts_are_timed_at_more_places_than_cheap_ones() {
+    // exp on [2^8, 2^9) projects days on 2 cores: its cost per input swings with the result's
+    // place in its binade, so it is timed at eight places spread over it besides its ends;
+    // a range of seconds is timed at its ends (and middle) only. Each place walks
+    // SAMPLE_DOMAINS domains of its chunk through phase 1.
+    let steep = plan_of("exp", "0x1p8", "0x1p9");
+    assert_eq!(steep.len(), 1, "{steep:?}");
+    assert!(steep[0].projected_seconds > 3600.0, "{steep:?}");
+    assert!(steep[0].sample_work >= 10 * SAMPLE_DOMAINS, "{steep:?}");
+    let short = plan_of("exp", "0x1p8", "0x1.0004p8");
+    assert_eq!(short.len(), 1, "{short:?}");
+    assert!(short[0].projected_seconds < 3600.0, "{short:?}");
+    assert!(short[0].sample_work >= 2 * SAMPLE_DOMAINS, "{short:?}");
+    assert!(short[0].sample_work < 4 * SAMPLE_DOMAINS, "{short:?}");
 }
