@@ -313,9 +313,9 @@ const PLACE_SECONDS: f64 = 0.003;
 /// The costliest parts of a plan, up to [`SPREAD_PARTS`] of those projected above this many
 /// seconds, are timed at [`SPREAD_PLACES`] more places: their cost per input swings along them
 /// (exp's phase-1 failure rate follows y/u, which goes from 2^53 to 2^54 and back once every
-/// ln 2 of x; on a device a failing lane holds its warp), and a sample of about a millisecond
-/// varies by a third from run to run: three places projected exp's [-2^9, -2^8) at 3.2 to 7.2
-/// days in six plans on 2 cores, eleven at 3.6 to 4.0.
+/// ln 2 of x; on a device a failing lane holds its warp, and two plans of exp's [-2^9, -2^8)
+/// on one GPU differed by two times), and each sample lasts about a millisecond, so that a
+/// passing slowdown of the machine weighs on three samples more than on eleven.
 const SPREAD_ABOVE_SECONDS: f64 = 3600.0;
 /// How many parts are spread at most: a plan costs a few of them more, whatever the function.
 const SPREAD_PARTS: usize = 32;
