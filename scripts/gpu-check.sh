@@ -365,14 +365,20 @@ if [[ " $sections " == *" flat "* ]]; then
 fi
 
 if [[ " $sections " == *" plan "* ]]; then
-  # --plan on the device: whole binary64 exp at K = 45, and sin, cos on [2^11, 2^12) at K = 44.
-  for cfg in ${PLAN_CONFIGS:-"exp|-inf|inf|45" "sin|0x1p+11|0x1p+12|44" "cos|0x1p+11|0x1p+12|44"}; do
+  # --plan on the device: whole binary64 exp at K = 45, sin, cos on [2^11, 2^12) at K = 44, and
+  # exp's steep twins [-2^9, -2^8) and [2^8, 2^9) twice each (their device plans differed by
+  # 2.7 times before the costliest parts were timed at spread places; docs/search-cost.md).
+  default="exp|-inf|inf|45 sin|0x1p+11|0x1p+12|44 cos|0x1p+11|0x1p+12|44"
+  twins="exp|-0x1p+9|-0x1p+8|45 exp|0x1p+8|0x1p+9|45"
+  n=0
+  for cfg in ${PLAN_CONFIGS:-$default $twins $twins}; do
     IFS='|' read -r func from to bits <<<"$cfg"
+    n=$((n + 1))
     [ "$(time_left)" -lt 40 ] && { log "plan $func: skipped (time)"; continue; }
     t0=$(date +%s)
     timeout $(($(time_left) - 20)) "$tmd" search "$func" --from "$from" --to "$to" --bits "$bits" --plan --backend cuda \
-      >"$OUT/plan-$func-cuda.txt" 2>"$OUT/plan-$func-cuda.err"
-    log "plan $func [$from, $to) K=$bits on cuda (exit $?, $(($(date +%s) - t0)) s): $(tail -1 "$OUT/plan-$func-cuda.err")"
+      >"$OUT/plan$n-$func-cuda.txt" 2>"$OUT/plan$n-$func-cuda.err"
+    log "plan $func [$from, $to) K=$bits on cuda (exit $?, $(($(date +%s) - t0)) s): $(tail -1 "$OUT/plan$n-$func-cuda.err")"
   done
 fi
 
