@@ -15,8 +15,9 @@
 # with traces), estimate (crunch --estimate on the device), dpi (domains per work-item), trace (where a device call's time goes), binade ([1,2) of exp at
 # K = 45 against the published list; journaled, resumed by a later call), xfloat (the FFT study
 # on CUDA), xbits (xfloat kernels on CUDA against the CPU), xfocl (the same on NVIDIA's OpenCL),
-# flat (nearly flat binary64 binades, CUDA against the CPU and the published lists), plan
-# (--plan of whole binary64 exp on CUDA, and of sin and cos on [2^11, 2^12)).
+# flat (nearly flat binary64 binades, CUDA against the CPU and the published lists), steep
+# (exp's steep binades and sin, cos on [2^11, 2^12): rates, step times, CUDA against the CPU),
+# plan (--plan of whole binary64 exp on CUDA, of sin and cos on [2^11, 2^12), of exp's twins).
 set -uo pipefail
 cd "$(dirname "$0")/.."
 
@@ -361,6 +362,51 @@ if [[ " $sections " == *" flat "* ]]; then
     same=$(cmp -s "$OUT/s/flat$n-cpu.txt" "$OUT/s/flat$n-cuda.txt" && echo "cases identical" || echo "cases DIFFER")
     log "flat $func [$from, $to) K=45: cuda exit/seconds $rc_cuda, cpu exit/seconds $rc_cpu; $same; counts $(same_counts "$OUT/s/flat$n-cpu.json" "$OUT/s/flat$n-cuda.json")"
     python3 scripts/binade-check.py "$OUT/s/flat$n-cuda.txt" "$bin/ref/$func.wc" "$from" "$to" | while read -r l; do log "  $l"; done
+  done
+fi
+
+if [[ " $sections " == *" steep "* ]]; then
+  # The steep binades on the device (docs/search-cost.md, "Bounds and what tmd reaches"): for
+  # each, a long window on CUDA with its rate, --stats' step times and the mean device call of
+  # TMD_TRACE_DEVICE, and a window of 2^34 inputs on CUDA and on the CPU (cases and counts).
+  # Fields: function, long window (2^36-2^40 inputs), short window, K.
+  mkdir -p "$OUT/s"
+  n=0
+  for cfg in ${STEEP_WINDOWS:-"exp,0x1p+5,0x1.001p+5,0x1p+5,0x1.00004p+5,45" \
+    "exp,0x1p+8,0x1.0004p+8,0x1p+8,0x1.00004p+8,45" "exp,-0x1.0004p+8,-0x1p+8,-0x1.00004p+8,-0x1p+8,45" \
+    "exp,0x1p+9,0x1.0004p+9,0x1p+9,0x1.00004p+9,45" "sin,0x1.8p+11,0x1.8001p+11,0x1.8p+11,0x1.80004p+11,44" \
+    "cos,0x1.8p+11,0x1.8001p+11,0x1.8p+11,0x1.80004p+11,44"}; do
+    IFS=, read -r func from to sfrom sto bits <<<"$cfg"
+    n=$((n + 1))
+    [ "$(time_left)" -lt 90 ] && { log "steep $func [$from, $to): skipped (time)"; continue; }
+    t0=$(date +%s.%N)
+    TMD_TRACE_DEVICE=1 timeout 120 "$tmd" search "$func" --from "$from" --to "$to" --bits "$bits" --backend cuda \
+      -q --out /dev/null --stats "$OUT/s/steep$n-long.json" 2>"$OUT/s/steep$n-trace.txt"
+    rc=$?
+    t1=$(date +%s.%N)
+    log "steep $func [$from, $to) K=$bits cuda: exit $rc, $(python3 -c "print(round($t1 - $t0, 2))") s; $(python3 - "$OUT/s/steep$n-long.json" "$OUT/s/steep$n-trace.txt" <<'PY'
+import json, re, sys
+d = json.load(open(sys.argv[1]))
+f = d["filter"]
+p1 = f["phase1"]
+print(f"{d['inputs'] / max(d['seconds'], 1e-9):.3e} inputs/s, search {d['seconds']:.2f} s,",
+      f"phase 1 {p1['domains_in']} domains, {p1['domains_failed'] / max(p1['domains_in'], 1):.2%} fail;",
+      "steps", {k: round(v, 3) for k, v in f.get("device_step_thread_seconds", {}).items()},
+      "generation", round(f["generation_thread_seconds"], 3), "verification", round(f["verification_thread_seconds"], 3))
+sums, n = {}, 0
+for line in open(sys.argv[2]):
+    if line.startswith("tmd-trace") and "work-items" in line:
+        n += 1
+        for what, us in re.findall(r"(\w+) (\d+) us", line):
+            sums[what] = sums.get(what, 0) + int(us)
+print(f"; {n} traced calls, mean:", ", ".join(f"{k} {v / max(n, 1) / 1000:.2f} ms" for k, v in sums.items()))
+PY
+)"
+    args="$func --from $sfrom --to $sto --bits $bits"
+    rc_cuda=$(TMO=120 search "steep$n-cuda" cuda $args)
+    rc_cpu=$(TMO=120 search "steep$n-cpu" cpu $args)
+    same=$(cmp -s "$OUT/s/steep$n-cpu.txt" "$OUT/s/steep$n-cuda.txt" && echo "cases identical" || echo "cases DIFFER")
+    log "  [$sfrom, $sto): cuda exit/seconds $rc_cuda, cpu exit/seconds $rc_cpu; $same; counts $(same_counts "$OUT/s/steep$n-cpu.json" "$OUT/s/steep$n-cuda.json")"
   done
 fi
 
