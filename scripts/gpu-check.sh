@@ -17,7 +17,8 @@
 # on CUDA), xbits (xfloat kernels on CUDA against the CPU), xfocl (the same on NVIDIA's OpenCL),
 # flat (nearly flat binary64 binades, CUDA against the CPU and the published lists), steep
 # (exp's steep binades and sin, cos on [2^11, 2^12): rates, step times, CUDA against the CPU),
-# plan (--plan of whole binary64 exp on CUDA, of sin and cos on [2^11, 2^12), of exp's twins).
+# mpi (1, 2 and 3 ranks on the GPU against the CPU output, and their times), plan (--plan of
+# whole binary64 exp on CUDA, of sin and cos on [2^11, 2^12), of exp's twins).
 set -uo pipefail
 cd "$(dirname "$0")/.."
 
@@ -45,6 +46,21 @@ if [ "${1:-}" = "--prepare" ]; then
   cp data/worst-cases/exp.wc data/worst-cases/exp2.wc target/gpu-bin/ref/
   cp docs/logs/search-I0..1023-cpu.sha256 target/gpu-bin/ref/I0..1023-cpu.sha256
   cp docs/logs/search-I0..1023-cpu-1thread.stats.json target/gpu-bin/ref/I0..1023-cpu.stats.json
+  # The mpi section: tmd built with MPI, and this machine's OpenMPI (the device machine has
+  # none) copied file by file from its Debian packages into target/gpu-bin/mpi, where
+  # OPAL_PREFIX relocates it.
+  cargo build --release -p tmd --features mpi --target-dir target/mpi || exit 1
+  cp target/mpi/release/tmd target/gpu-bin/tmd-mpi && strip target/gpu-bin/tmd-mpi
+  rm -rf target/gpu-bin/mpi && mkdir -p target/gpu-bin/mpi
+  dest=$PWD/target/gpu-bin/mpi
+  for p in openmpi-bin libopenmpi3 openmpi-common libpmix2 libhwloc15 libevent-core-2.1-7 \
+    libevent-pthreads-2.1-7 libevent-2.1-7; do
+    # From / with relative paths: cp --parents then copies the directories' modes too.
+    (cd / && dpkg -L "$p" | sed 's|^/||' | while read -r f; do
+      if [ -L "$f" ] || [ -f "$f" ]; then cp -a --parents "$f" "$dest/" || exit 1; fi
+    done) || exit 1
+  done
+  rm -rf target/gpu-bin/mpi/usr/share/doc target/gpu-bin/mpi/usr/share/man
   mkdir -p .ocl && (cd .ocl && ls ./*.deb >/dev/null 2>&1 || apt-get download ocl-icd-libopencl1 >/dev/null)
   mkdir -p .git/info && (grep -qx '/.ocl/' .git/info/exclude 2>/dev/null || echo '/.ocl/' >>.git/info/exclude)
   ls -la target/gpu-bin .ocl
@@ -407,6 +423,57 @@ PY
     rc_cpu=$(TMO=120 search "steep$n-cpu" cpu $args)
     same=$(cmp -s "$OUT/s/steep$n-cpu.txt" "$OUT/s/steep$n-cuda.txt" && echo "cases identical" || echo "cases DIFFER")
     log "  [$sfrom, $sto): cuda exit/seconds $rc_cuda, cpu exit/seconds $rc_cpu; $same; counts $(same_counts "$OUT/s/steep$n-cpu.json" "$OUT/s/steep$n-cuda.json")"
+  done
+fi
+
+if [[ " $sections " == *" mpi "* ]]; then
+  # Device ranks (docs/cluster.md, "Ranks that drive devices"): 1, 2 and 3 ranks sharing the
+  # one GPU (--device 0) against the single-process CPU output, byte for byte, and the time of
+  # each on a longer range. OpenMPI comes from target/gpu-bin/mpi (--prepare), relocated.
+  mkdir -p "$OUT/s"
+  mroot=$PWD/$bin/mpi/usr
+  mlib=$mroot/lib/x86_64-linux-gnu
+  # The .wc files without their provenance lines (binary, command, date), which differ by design.
+  wc_body() { grep -v '^# \(found by \|command: \|made \)' "$1"; }
+  same_as_cpu() {
+    local a=$OUT/s/mpi-$1-cpu b=$OUT/s/mpi-$1-$2
+    if cmp -s "$a.txt" "$b.txt" && cmp -s <(wc_body "$a.wc") <(wc_body "$b.wc"); then
+      echo "stdout and .wc identical to the cpu's ($(grep -vc '^#' "$b.wc") cases)"
+    else
+      echo "output DIFFERS from the cpu's"
+    fi
+  }
+  mpi() {
+    local np=$1
+    shift
+    OPAL_PREFIX=$mroot PATH=$mroot/bin:$PATH LD_LIBRARY_PATH=$mlib:$mlib/openmpi/lib:${LD_LIBRARY_PATH:-} \
+      OMPI_MCA_plm=isolated OMPI_MCA_pml=ob1 OMPI_MCA_btl=self,vader \
+      timeout "${TMO:-300}" "$mroot/bin/orterun" --allow-run-as-root --oversubscribe -np "$np" "$PWD/$bin/tmd-mpi" "$@"
+  }
+  log "mpi: $(OPAL_PREFIX=$mroot LD_LIBRARY_PATH=$mlib:$mlib/openmpi/lib "$mroot/bin/ompi_info" --version 2>&1 | head -1); prefix $(OPAL_PREFIX=$mroot LD_LIBRARY_PATH=$mlib:$mlib/openmpi/lib "$mroot/bin/ompi_info" --path prefix 2>&1 | tail -1)"
+  # A window with cases (I0 at K = 32) and a longer one for the times (I0..63: 2^45 inputs);
+  # MPI_WINDOWS (entries TAG,FROM,TO,BITS) and MPI_BACKEND (cuda) change them.
+  backend=${MPI_BACKEND:-cuda}
+  for cfg in ${MPI_WINDOWS:-"i0,0x1p+0,0x1.0008p+0,32" "i0x64,0x1p+0,0x1.02p+0,32"}; do
+    IFS=, read -r tag from to bits <<<"$cfg"
+    args="exp --from $from --to $to --bits $bits --breakpoints directed"
+    t0=$(date +%s.%N)
+    "$tmd" search $args --backend cpu -q --out "$OUT/s/mpi-$tag-cpu.wc" >"$OUT/s/mpi-$tag-cpu.txt" 2>>"$OUT/errors.txt"
+    log "mpi $tag: single process, cpu: exit $?, $(python3 -c "print(round($(date +%s.%N) - $t0, 2))") s"
+    t0=$(date +%s.%N)
+    "$tmd" search $args --backend "$backend" -q --out "$OUT/s/mpi-$tag-$backend.wc" >"$OUT/s/mpi-$tag-$backend.txt" 2>>"$OUT/errors.txt"
+    rc=$?
+    same=$(same_as_cpu "$tag" "$backend")
+    log "mpi $tag: single process, $backend: exit $rc, $(python3 -c "print(round($(date +%s.%N) - $t0, 2))") s; $same"
+    for np in 1 2 3; do
+      [ "$(time_left)" -lt 60 ] && { log "mpi $tag $np ranks: skipped (time)"; continue; }
+      t0=$(date +%s.%N)
+      mpi "$np" search $args --backend "$backend" --device 0 -q --out "$OUT/s/mpi-$tag-np$np.wc" \
+        >"$OUT/s/mpi-$tag-np$np.txt" 2>"$OUT/s/mpi-$tag-np$np.err"
+      rc=$?
+      t1=$(date +%s.%N)
+      log "mpi $tag: $np ranks on $backend device 0: exit $rc, $(python3 -c "print(round($t1 - $t0, 2))") s; $(same_as_cpu "$tag" "np$np"); $(tail -1 "$OUT/s/mpi-$tag-np$np.err")"
+    done
   done
 fi
 
