@@ -89,119 +89,114 @@ fn ulp_of(format: &Format, y: &Float) -> Float {
     Float::with_val(2, 1) << format.qexp_of_binade(e) as i32
 }
 
-/// Decides the piece of inputs [xl, xh] (format numbers of one sign and one binade, xl <= xh)
-/// for f = `expr` at K = `bits` with the breakpoints `kinds`.
-pub fn decide_piece(
-    expr: &Expr,
-    format: &Format,
-    xl: &Float,
-    xh: &Float,
-    bits: u32,
-    kinds: Breakpoints,
-) -> Regime {
-    if xh.get_exp().max(xl.get_exp()).unwrap_or(0) < FROM_ZERO_BELOW_EXPONENT {
-        let regime = decide_piece_from_zero(expr, format, xl, xh, bits, kinds);
-        if regime != Regime::Undecided {
+/// The rule's question: which inputs of a piece are hard for f = `expr` in `format` at
+/// K = `bits` with the breakpoints `kinds`.
+#[derive(Clone, Copy)]
+pub struct RuleQuestion<'a> {
+    pub expr: &'a Expr,
+    pub format: &'a Format,
+    pub bits: u32,
+    pub kinds: Breakpoints,
+}
+
+impl RuleQuestion<'_> {
+    /// Decides the piece of inputs [xl, xh] (format numbers of one sign and one binade, xl <= xh).
+    pub fn decide_piece(&self, xl: &Float, xh: &Float) -> Regime {
+        let format = self.format;
+        if xh.get_exp().max(xl.get_exp()).unwrap_or(0) < FROM_ZERO_BELOW_EXPONENT {
+            let regime = decide_piece_from_zero(self, xl, xh);
+            if regime != Regime::Undecided {
+                return regime;
+            }
+        }
+        // Any precision gives a proven enclosure; a higher one only a tighter one.
+        let first = first_rule_precision(format, xl).max(first_rule_precision(format, xh));
+        let full = rule_precision(format, xl).max(rule_precision(format, xh));
+        let regime = self.decide_piece_at(xl, xh, first);
+        if regime != Regime::Undecided || first >= full {
             return regime;
         }
+        self.decide_piece_at(xl, xh, full)
     }
-    // Any precision gives a proven enclosure; a higher one only a tighter one.
-    let first = first_rule_precision(format, xl).max(first_rule_precision(format, xh));
-    let full = rule_precision(format, xl).max(rule_precision(format, xh));
-    let regime = decide_piece_at(expr, format, xl, xh, bits, kinds, first);
-    if regime != Regime::Undecided || first >= full {
-        return regime;
-    }
-    decide_piece_at(expr, format, xl, xh, bits, kinds, full)
-}
 
-/// [`decide_piece`] with a model at `prec` bits.
-fn decide_piece_at(
-    expr: &Expr,
-    format: &Format,
-    xl: &Float,
-    xh: &Float,
-    bits: u32,
-    kinds: Breakpoints,
-    prec: u32,
-) -> Regime {
-    // The model is centred at the piece's end nearest zero (xl for positive inputs, xh for
-    // negative ones), so that t runs over [0, w] or [-w, 0] and each coefficient's sign gives
-    // a one-sided bound: where g is monotone (the usual case), the enclosure's end near the
-    // threshold is then the value at an end point, not at the centre minus the whole spread,
-    // and pieces whose gap grows from exactly the threshold (exp on [2^-97, 2^-96) at K = 45)
-    // are decided. Nearest zero, because there the terms past q_0 are smallest: sin(x) - x
-    // over a negative piece is -x^3/6 at its base, and q_1 t = (cos(x0) - 1) t adds the same
-    // order only if t reaches back over the larger inputs.
-    let width = Float::with_val(format.precision() + 2, xh - xl);
-    let downward = xh.is_sign_negative() && !xh.is_zero();
-    let base = if downward { xh } else { xl };
-    let Ok(model) = taylor_model(expr, base, &width, RULE_DEGREE, prec) else {
-        return Regime::Undecided;
-    };
-    let m = model.coefficients();
-    let Some(anchor) = choose_anchor(format, base, m) else {
-        return Regime::Undecided;
-    };
-    // q_0 = m_0 - b(base), q_1 = m_1 - b' (powers of two: exact).
-    let (b0, b1) = match &anchor {
-        Anchor::Constant(c) => (c.clone(), Float::new(2)),
-        Anchor::ScaledInput(k) => (
-            Float::with_val(base.prec(), base << *k),
-            Float::with_val(2, 1) << *k,
-        ),
-    };
-    // The enclosure keeps the model's precision: where the gap grows from exactly the
-    // threshold (exp at 2^-97: g = 2^-97 + 2^-195 + ...), the terms that put it on the right
-    // side lie 2^-98 below q_0, far past any fixed precision.
-    let gap_prec = prec + format.precision();
-    let error = model.error_bound();
-    let mut g_lo = Float::with_val_round(gap_prec, &m[0] - &b0, Round::Down).0;
-    g_lo.sub_assign_round(&error, Round::Down);
-    let mut g_hi = Float::with_val_round(gap_prec, &m[0] - &b0, Round::Up).0;
-    g_hi.add_assign_round(&error, Round::Up);
-    let zero = Float::new(2);
-    let mut power = Float::with_val(64, 1);
-    for (k, mk) in m.iter().enumerate().skip(1) {
-        power.mul_assign_round(&width, Round::Up);
-        // q_k (q_1 = m_1 - b') rounded away from zero to 64 bits: a bound on its magnitude.
-        let b = if k == 1 { &b1 } else { &zero };
-        let negative = *mk < *b;
-        let away = if negative { Round::Down } else { Round::Up };
-        let mut term = Float::with_val_round(64, mk - b, away).0.abs();
-        // q_k t^k over t in [0, w] lies between 0 and q_k w^k; over t in [-w, 0], between 0
-        // and q_k (-w)^k, of the other sign for odd k.
-        term.mul_assign_round(&power, Round::Up);
-        if negative != (downward && k % 2 == 1) {
-            g_lo.sub_assign_round(&term, Round::Down);
-        } else {
-            g_hi.add_assign_round(&term, Round::Up);
+    /// [`Self::decide_piece`] with a model at `prec` bits.
+    fn decide_piece_at(&self, xl: &Float, xh: &Float, prec: u32) -> Regime {
+        let (expr, format) = (self.expr, self.format);
+        // The model is centred at the piece's end nearest zero (xl for positive inputs, xh for
+        // negative ones), so that t runs over [0, w] or [-w, 0] and each coefficient's sign gives
+        // a one-sided bound: where g is monotone (the usual case), the enclosure's end near the
+        // threshold is then the value at an end point, not at the centre minus the whole spread,
+        // and pieces whose gap grows from exactly the threshold (exp on [2^-97, 2^-96) at K = 45)
+        // are decided. Nearest zero, because there the terms past q_0 are smallest: sin(x) - x
+        // over a negative piece is -x^3/6 at its base, and q_1 t = (cos(x0) - 1) t adds the same
+        // order only if t reaches back over the larger inputs.
+        let width = Float::with_val(format.precision() + 2, xh - xl);
+        let downward = xh.is_sign_negative() && !xh.is_zero();
+        let base = if downward { xh } else { xl };
+        let Ok(model) = taylor_model(expr, base, &width, RULE_DEGREE, prec) else {
+            return Regime::Undecided;
+        };
+        let m = model.coefficients();
+        let Some(anchor) = choose_anchor(format, base, m) else {
+            return Regime::Undecided;
+        };
+        // q_0 = m_0 - b(base), q_1 = m_1 - b' (powers of two: exact).
+        let (b0, b1) = match &anchor {
+            Anchor::Constant(c) => (c.clone(), Float::new(2)),
+            Anchor::ScaledInput(k) => (
+                Float::with_val(base.prec(), base << *k),
+                Float::with_val(2, 1) << *k,
+            ),
+        };
+        // The enclosure keeps the model's precision: where the gap grows from exactly the
+        // threshold (exp at 2^-97: g = 2^-97 + 2^-195 + ...), the terms that put it on the right
+        // side lie 2^-98 below q_0, far past any fixed precision.
+        let gap_prec = prec + format.precision();
+        let error = model.error_bound();
+        let mut g_lo = Float::with_val_round(gap_prec, &m[0] - &b0, Round::Down).0;
+        g_lo.sub_assign_round(&error, Round::Down);
+        let mut g_hi = Float::with_val_round(gap_prec, &m[0] - &b0, Round::Up).0;
+        g_hi.add_assign_round(&error, Round::Up);
+        let zero = Float::new(2);
+        let mut power = Float::with_val(64, 1);
+        for (k, mk) in m.iter().enumerate().skip(1) {
+            power.mul_assign_round(&width, Round::Up);
+            // q_k (q_1 = m_1 - b') rounded away from zero to 64 bits: a bound on its magnitude.
+            let b = if k == 1 { &b1 } else { &zero };
+            let negative = *mk < *b;
+            let away = if negative { Round::Down } else { Round::Up };
+            let mut term = Float::with_val_round(64, mk - b, away).0.abs();
+            // q_k t^k over t in [0, w] lies between 0 and q_k w^k; over t in [-w, 0], between 0
+            // and q_k (-w)^k, of the other sign for odd k.
+            term.mul_assign_round(&power, Round::Up);
+            if negative != (downward && k % 2 == 1) {
+                g_lo.sub_assign_round(&term, Round::Down);
+            } else {
+                g_hi.add_assign_round(&term, Round::Up);
+            }
         }
+        self.verdict(&anchor, xl, xh, [g_lo, g_hi])
     }
-    verdict(expr, format, &anchor, xl, xh, [g_lo, g_hi], bits, kinds)
-}
 
-/// The verdict from an enclosure `[g_lo, g_hi]` of the gap over `[xl, xh]`, once the side a
-/// known asymptote gives ([`asymptote_side`]) has clipped it.
-#[allow(clippy::too_many_arguments)]
-fn verdict(
-    expr: &Expr,
-    format: &Format,
-    anchor: &Anchor,
-    xl: &Float,
-    xh: &Float,
-    [mut g_lo, mut g_hi]: [Float; 2],
-    bits: u32,
-    kinds: Breakpoints,
-) -> Regime {
-    let sign = asymptote_side(expr, anchor, xl);
-    if sign == Some(false) && g_hi > 0 {
-        g_hi = Float::new(g_hi.prec());
+    /// The verdict from an enclosure `[g_lo, g_hi]` of the gap over `[xl, xh]`, once the side a
+    /// known asymptote gives ([`asymptote_side`]) has clipped it.
+    fn verdict(
+        &self,
+        anchor: &Anchor,
+        xl: &Float,
+        xh: &Float,
+        [mut g_lo, mut g_hi]: [Float; 2],
+    ) -> Regime {
+        let (format, bits, kinds) = (self.format, self.bits, self.kinds);
+        let sign = asymptote_side(self.expr, anchor, xl);
+        if sign == Some(false) && g_hi > 0 {
+            g_hi = Float::new(g_hi.prec());
+        }
+        if sign == Some(true) && g_lo < 0 {
+            g_lo = Float::new(g_lo.prec());
+        }
+        classify_gap(format, anchor, xl, xh, &g_lo, &g_hi, sign, bits, kinds)
     }
-    if sign == Some(true) && g_lo < 0 {
-        g_lo = Float::new(g_lo.prec());
-    }
-    classify_gap(format, anchor, xl, xh, &g_lo, &g_hi, sign, bits, kinds)
 }
 
 /// Pieces whose inputs all lie below 2^-64 in magnitude are first tried with one model
@@ -218,7 +213,7 @@ fn from_zero_precision(format: &Format) -> u32 {
     128 + format.precision()
 }
 
-/// [`decide_piece`] from one Taylor model of f centred at 0 with radius r = max |x| over the
+/// [`RuleQuestion::decide_piece`] from one Taylor model of f centred at 0 with radius r = max |x| over the
 /// piece, where f(0) is exact (zeta: -1/2; exp, cos, cosh: 1; sin, tan, expm1, J1: 0) and f is
 /// analytic over [-r, r]. With the anchor b(0) = f(0), the gap g(x) = f(x) - b(x) has no
 /// constant term, and
@@ -231,14 +226,8 @@ fn from_zero_precision(format: &Format) -> u32 {
 /// is bounded over x in [xl, xh] (one sign, so x^k is monotone) by its values at the ends. The
 /// errors scale with x, not with f(0): a model at 128 + p bits decides a piece near 2^-1000.
 /// `Undecided` where f(0) is not exact at that precision or no model exists over [-r, r].
-fn decide_piece_from_zero(
-    expr: &Expr,
-    format: &Format,
-    xl: &Float,
-    xh: &Float,
-    bits: u32,
-    kinds: Breakpoints,
-) -> Regime {
+fn decide_piece_from_zero(question: &RuleQuestion, xl: &Float, xh: &Float) -> Regime {
+    let (expr, format) = (question.expr, question.format);
     let prec = from_zero_precision(format);
     let zero = Float::new(format.precision());
     let exact_at_zero = match expr.eval(&zero, prec) {
@@ -286,7 +275,7 @@ fn decide_piece_from_zero(
         g_lo.add_assign_round(&lowest, Round::Down);
         g_hi.add_assign_round(&highest, Round::Up);
     }
-    verdict(expr, format, &anchor, xl, xh, [g_lo, g_hi], bits, kinds)
+    question.verdict(&anchor, xl, xh, [g_lo, g_hi])
 }
 
 /// The anchor of [`decide_piece_from_zero`]: f(0) itself where it is a non-zero format number,
@@ -646,10 +635,12 @@ fn decided_pieces_with_min(
     min_piece: u64,
 ) -> Vec<DecidedPiece> {
     let piece = Piece {
-        expr,
-        format,
-        bits,
-        kinds,
+        question: RuleQuestion {
+            expr,
+            format,
+            bits,
+            kinds,
+        },
         min_piece,
     };
     let mut out = Vec::new();
@@ -706,10 +697,7 @@ fn decided_pieces_with_min(
 
 /// The rule's question over the pieces of one binade.
 struct Piece<'a> {
-    expr: &'a Expr,
-    format: &'a Format,
-    bits: u32,
-    kinds: Breakpoints,
+    question: RuleQuestion<'a>,
     min_piece: u64,
 }
 
@@ -720,14 +708,15 @@ impl Piece<'_> {
         if ((b - a) as u128) < self.min_piece as u128 {
             return Ends::Neither;
         }
-        ends(self.expr, self.format, a, b)
+        ends(self.question.expr, self.question.format, a, b)
     }
 
     /// The rule over the inputs `[a, b)`.
     fn decide(&self, a: i128, b: i128) -> Regime {
-        let xl = self.format.from_ordinal(a).to_float();
-        let xh = self.format.from_ordinal(b - 1).to_float();
-        decide_piece(self.expr, self.format, &xl, &xh, self.bits, self.kinds)
+        let format = self.question.format;
+        let xl = format.from_ordinal(a).to_float();
+        let xh = format.from_ordinal(b - 1).to_float();
+        self.question.decide_piece(&xl, &xh)
     }
 
     /// The rule over `[a, b)` where its ends share an anchor, `Undecided` otherwise.
@@ -860,14 +849,13 @@ mod tests {
 
     fn piece(f: &str, fmt: &Format, lo: f64, hi: f64, bits: u32, kinds: Breakpoints) -> Regime {
         let expr = Expr::parse(f).unwrap();
-        decide_piece(
-            &expr,
-            fmt,
-            &Float::with_val(64, lo),
-            &Float::with_val(64, hi),
+        let question = RuleQuestion {
+            expr: &expr,
+            format: fmt,
             bits,
             kinds,
-        )
+        };
+        question.decide_piece(&Float::with_val(64, lo), &Float::with_val(64, hi))
     }
 
     /// [`piece`] in binary64 at K = 45.
