@@ -322,8 +322,9 @@ const SPREAD_PARTS: usize = 32;
 /// The places added to such a part, one in each of as many equal strata of it.
 const SPREAD_PLACES: u64 = 8;
 /// A part whose places cost more than this each (decided by MPFR input by input, where the
-/// cost per input does not swing) gets no spread places.
-const SPREAD_PLACE_SECONDS: f64 = 0.03;
+/// cost per input does not swing) gets no spread places: at 30 ms, the plans of J0 and J1
+/// took 6 to 8 s more (exp's steep parts take 1 to 3 ms a place).
+const SPREAD_PLACE_SECONDS: f64 = 0.01;
 
 /// Times the costliest parts of `timed` (pieces with their parts) at [`SPREAD_PLACES`] more
 /// places each.
