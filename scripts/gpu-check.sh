@@ -17,7 +17,8 @@
 # on CUDA), xbits (xfloat kernels on CUDA against the CPU), xfocl (the same on NVIDIA's OpenCL),
 # flat (nearly flat binary64 binades, CUDA against the CPU and the published lists), steep
 # (exp's steep binades and sin, cos on [2^11, 2^12): rates, step times, CUDA against the CPU),
-# mpi (1, 2 and 3 ranks on the GPU against the CPU output, and their times), plan (--plan of
+# mpi (1, 2 and 3 ranks on the GPU against the CPU output, and their times), newdata (pieces
+# of sin and cos on [2^11, 2^12) at K = 43, journaled: scripts/new-data.sh), plan (--plan of
 # whole binary64 exp on CUDA, of sin and cos on [2^11, 2^12), of exp's twins).
 set -uo pipefail
 cd "$(dirname "$0")/.."
@@ -477,6 +478,41 @@ if [[ " $sections " == *" mpi "* ]]; then
   done
 fi
 
+if [[ " $sections " == *" newdata "* ]]; then
+  # New hard cases of sin and cos on [2^11, 2^12) at K = 43 (scripts/new-data.sh): the next
+  # piece of each function of NEWDATA_FUNCS (default "sin cos"), the time left shared among
+  # them, each journaled in newdata/FUNC/ with its range in newdata/FUNC/piece. Everything comes
+  # back in $OUT/newdata.tar.gz: a finished piece as newdata/FUNC.wc (for `bash
+  # scripts/new-data.sh add`), a piece cut by the time limit as its journal, which the next call
+  # resumes when target/gpu-bin/newdata/FUNC holds piece and journal.tmd.
+  funcs=(${NEWDATA_FUNCS:-sin cos})
+  for i in "${!funcs[@]}"; do
+    func=${funcs[$i]}
+    nd=$OUT/newdata/$func
+    mkdir -p "$nd"
+    if [ -f "$bin/newdata/$func/piece" ] && [ -f "$bin/newdata/$func/journal.tmd" ]; then
+      cp "$bin/newdata/$func/piece" "$bin/newdata/$func/journal.tmd" "$nd/"
+    else
+      bash scripts/new-data.sh next "$func" >"$nd/piece" || { log "newdata $func: no next piece"; continue; }
+    fi
+    read -r from to <"$nd/piece"
+    share=$(( ($(time_left) - 30) / (${#funcs[@]} - i) ))
+    [ "$share" -lt 30 ] && { log "newdata $func: skipped (time)"; continue; }
+    t0=$(date +%s)
+    timeout "$share" "$tmd" search "$func" --from "$from" --to "$to" --bits 43 --breakpoints all \
+      --backend "${NEWDATA_BACKEND:-cuda}" --resume "$nd" -q --out "$OUT/newdata/$func.wc" >/dev/null 2>>"$OUT/errors.txt"
+    rc=$?
+    rm -f "$OUT/newdata/$func.wc".*.partial "$OUT/newdata/$func.wc.lock" "$nd/journal.lock"
+    if [ "$rc" = 0 ]; then
+      log "newdata $func [$from, $to) K=43 ${NEWDATA_BACKEND:-cuda}: done in $(($(date +%s) - t0)) s, $(grep -vc '^#' "$OUT/newdata/$func.wc") cases"
+      rm -f "$nd/journal.tmd" "$nd/piece"
+    else
+      log "newdata $func [$from, $to) K=43 ${NEWDATA_BACKEND:-cuda}: exit $rc after $(($(date +%s) - t0)) s; its journal comes back"
+    fi
+  done
+  tar -czf "$OUT/newdata.tar.gz" -C "$OUT" newdata && rm -rf "$OUT/newdata"
+fi
+
 if [[ " $sections " == *" plan "* ]]; then
   # --plan on the device: whole binary64 exp at K = 45, sin, cos on [2^11, 2^12) at K = 44, and
   # exp's steep twins [-2^9, -2^8) and [2^8, 2^9) twice each (their device plans differed by
@@ -635,5 +671,6 @@ if [[ " $sections " == *" xfocl "* ]]; then
 fi
 
 # At most 8 files come back: everything but the summary and errors goes in one archive.
-tar -czf "$OUT/details.tar.gz" -C "$OUT" $(cd "$OUT" && ls -d s c 2>/dev/null) && rm -rf "$OUT/s" "$OUT/c"
+details=$(cd "$OUT" && ls -d s c 2>/dev/null)
+[ -n "$details" ] && tar -czf "$OUT/details.tar.gz" -C "$OUT" $details && rm -rf "$OUT/s" "$OUT/c"
 log "done"
