@@ -8,6 +8,7 @@
 #                                                so a killed run resumes), then add it
 #   bash scripts/new-data.sh add FILE.wc...      add finished pieces (a GPU run's, say)
 #   bash scripts/new-data.sh table               the README's table of pieces, on stdout
+# run and add rewrite that table in data/new-cases/README.md.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 dir=data/new-cases
@@ -51,7 +52,7 @@ add_piece() {
     exit 2
   }
   mkdir -p "$dir/$func"
-  cp "$file" "$dir/$func/$from-$to.wc"
+  [ "$file" -ef "$dir/$func/$from-$to.wc" ] || cp "$file" "$dir/$func/$from-$to.wc"
   echo "added $dir/$func/$from-$to.wc"
 }
 
@@ -69,6 +70,20 @@ table() {
   done
 }
 
+# The README's table, between its two marker lines.
+write_table() {
+  table >target/new-data-table.md
+  python3 - "$dir/README.md" target/new-data-table.md <<'PY'
+import sys
+readme, table = sys.argv[1], open(sys.argv[2]).read()
+text = open(readme).read()
+head, rest = text.split("<!-- pieces: written by scripts/new-data.sh -->\n", 1)
+_, tail = rest.split("<!-- end of pieces -->\n", 1)
+open(readme, "w").write(head + "<!-- pieces: written by scripts/new-data.sh -->\n" + table
+                        + "<!-- end of pieces -->\n" + tail)
+PY
+}
+
 case "${1:-}" in
   next) next_piece "$2" ;;
   run)
@@ -82,10 +97,12 @@ case "${1:-}" in
     target/release/tmd search "$func" --from "$from" --to "$to" --bits $bits --breakpoints all \
       --backend "$backend" --resume "$journal" --out "$out"
     add_piece "$out"
+    write_table
     ;;
   add)
     shift
     for f in "$@"; do add_piece "$f"; done
+    write_table
     ;;
   table) table ;;
   *)
