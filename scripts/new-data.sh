@@ -66,8 +66,9 @@ table() {
     range=$(sed -n 's/^# inputs searched: \(\[[^)]*)\).*/\1/p' "$f")
     cases=$(grep -vc '^#' "$f" || true)
     made=$(sed -n 's/^# found by \(tmd [^;]*\);.*/\1/p' "$f")
-    echo "| $func | $range | $cases | $made, $(sed -n 's/^# made //p' "$f") |"
-  done
+    # Keyed by function and the range's start, for sort; the key is cut off after.
+    echo "$func $(python3 -c "print(float.fromhex('$(sed 's/^\[\([^,]*\),.*/\1/' <<<"$range")'))") | $func | $range | $cases | $made, $(sed -n 's/^# made //p' "$f") |"
+  done | sort -k1,1 -k2,2g | cut -d' ' -f3-
 }
 
 # The README's table, between its two marker lines.
