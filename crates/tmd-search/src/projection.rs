@@ -151,7 +151,7 @@ pub fn project_unless(
             cut.elapsed().as_secs_f64()
         );
     }
-    let part_of = |(start, end)| PartTiming::new(target, range, params, filter, (start, end), stop);
+    let part_of = |part, method| PartTiming::new(target, range, params, filter, part, method, stop);
     let mut timed = Vec::with_capacity(pieces.len());
     for (start, end, method) in pieces {
         let t = Instant::now();
@@ -233,7 +233,7 @@ impl PlannedPiece {
 /// A piece's parts, each timed: none for a piece decided without search; else each of its
 /// magnitude parts ([`magnitude_parts`]) at two or three places.
 fn time_piece<'a>(
-    part_of: &dyn Fn((i128, i128)) -> PartTiming<'a>,
+    part_of: &dyn Fn((i128, i128), PieceMethod) -> PartTiming<'a>,
     range: &InputRange,
     (start, end): (i128, i128),
     method: PieceMethod,
@@ -247,8 +247,7 @@ fn time_piece<'a>(
     let half = 1i128 << (range.format.precision() - 1);
     let mut parts = Vec::new();
     for (s, e) in magnitude_parts(start, end, half) {
-        let mut part = part_of((s, e));
-        part.method = method;
+        let mut part = part_of((s, e), method);
         part.time_ends_and_middle()?;
         parts.push(part);
     }
@@ -386,6 +385,7 @@ impl<'a> PartTiming<'a> {
         params: &'a SearchParams,
         filter: &'a FilterParams,
         (start, end): (i128, i128),
+        method: PieceMethod,
         stop: &'a AtomicBool,
     ) -> PartTiming<'a> {
         // Samples of 2^20 inputs cost mostly their polynomial, which a chunk of 2^34
@@ -402,12 +402,12 @@ impl<'a> PartTiming<'a> {
             range,
             params,
             filter,
-            method: PieceMethod::Filter,
+            method,
             stop,
             chunk_len,
             width: (chunk_len as i128).min(end - start),
             timed: Vec::new(),
-            planned: PlannedPiece::unsampled(start, end, PieceMethod::Filter),
+            planned: PlannedPiece::unsampled(start, end, method),
             screened: 0,
             one_by_one: 0,
             under_polynomial: 0,
@@ -539,7 +539,6 @@ impl<'a> PartTiming<'a> {
     fn planned(&self) -> PlannedPiece {
         let mut planned = self.planned.clone();
         planned.projected_seconds = self.projection();
-        planned.method = self.method;
         if self.under_polynomial * 2 < planned.sample_inputs && self.screened * 2 > self.one_by_one
         {
             planned.method = PieceMethod::Screen;

@@ -52,6 +52,24 @@ pub enum Anchor {
     ScaledInput(i32),
 }
 
+impl Anchor {
+    /// b(x), exactly.
+    fn at(&self, x: &Float) -> Float {
+        match self {
+            Anchor::Constant(c) => c.clone(),
+            Anchor::ScaledInput(k) => Float::with_val(x.prec(), x << *k),
+        }
+    }
+
+    /// b'(x), a power of two or 0.
+    fn slope(&self) -> Float {
+        match self {
+            Anchor::Constant(_) => Float::new(2),
+            Anchor::ScaledInput(k) => Float::with_val(2, 1) << *k,
+        }
+    }
+}
+
 /// What the rule says about a piece of inputs.
 #[derive(Clone, Debug, PartialEq)]
 pub enum Regime {
@@ -141,13 +159,7 @@ impl RuleQuestion<'_> {
             return Regime::Undecided;
         };
         // q_0 = m_0 - b(base), q_1 = m_1 - b' (powers of two: exact).
-        let (b0, b1) = match &anchor {
-            Anchor::Constant(c) => (c.clone(), Float::new(2)),
-            Anchor::ScaledInput(k) => (
-                Float::with_val(base.prec(), base << *k),
-                Float::with_val(2, 1) << *k,
-            ),
-        };
+        let (b0, b1) = (anchor.at(base), anchor.slope());
         // The enclosure keeps the model's precision: where the gap grows from exactly the
         // threshold (exp at 2^-97: g = 2^-97 + 2^-195 + ...), the terms that put it on the right
         // side lie 2^-98 below q_0, far past any fixed precision.
@@ -242,10 +254,7 @@ fn decide_piece_from_zero(question: &RuleQuestion, xl: &Float, xh: &Float) -> Re
     let Some(anchor) = anchor_from_zero(format, xl, xh, &exact_at_zero, &m[1]) else {
         return Regime::Undecided;
     };
-    let b1 = match &anchor {
-        Anchor::Constant(_) => Float::new(2),
-        Anchor::ScaledInput(k) => Float::with_val(2, 1) << *k,
-    };
+    let b1 = anchor.slope();
     // R + sum_{k>=1} e_k r^k: the model's bound without e_0, as f(0) is exact.
     let mut error = model.remainder().clone();
     let mut power = Float::with_val(64, 1);
@@ -424,13 +433,7 @@ fn classify_gap(
         (-g_hi.clone(), -g_lo.clone())
     };
     // ... and the values y = b(x) + g(x) one sign, inside the finite numbers.
-    let (b_lo, b_hi) = match anchor {
-        Anchor::Constant(c) => (c.clone(), c.clone()),
-        Anchor::ScaledInput(k) => (
-            Float::with_val(xl.prec(), xl << *k),
-            Float::with_val(xh.prec(), xh << *k),
-        ),
-    };
+    let (b_lo, b_hi) = (anchor.at(xl), anchor.at(xh));
     let mut y_lo = Float::with_val(format.precision() + 64, &b_lo);
     y_lo.add_assign_round(g_lo, Round::Down);
     let mut y_hi = Float::with_val(format.precision() + 64, &b_hi);
